@@ -1,0 +1,284 @@
+//! Probability arithmetic, generic over a float (always succeeds) and an exact rational (fails
+//! cleanly when a numerator or denominator leaves `u128`). The same distribution code runs with
+//! both, so the exact answer and the float answer come from one algorithm.
+
+use std::fmt::Debug;
+
+/// A probability type: `f64`, or [`Ratio`] with checked arithmetic (`None` = does not fit).
+pub trait Num: Copy + Debug + PartialEq {
+    fn zero() -> Self;
+    fn one() -> Self;
+    /// `n / d` (with `d > 0`).
+    fn ratio(n: u64, d: u64) -> Option<Self>;
+    fn add(self, other: Self) -> Option<Self>;
+    /// `self − other`, for `self ≥ other`.
+    fn sub(self, other: Self) -> Option<Self>;
+    fn mul(self, other: Self) -> Option<Self>;
+    /// `self / other` for `other > 0`.
+    fn div(self, other: Self) -> Option<Self>;
+    fn is_zero(self) -> bool;
+    fn to_f64(self) -> f64;
+
+    /// The binomial probability `C(n, j) q^j (1−q)^(n−j)`.
+    fn binomial(n: u32, j: u32, q: Self) -> Option<Self> {
+        let c = binomial_coefficient(n, j)?;
+        let mut p = Self::big(c)?;
+        let not_q = Self::one().sub(q)?;
+        for _ in 0..j {
+            p = p.mul(q)?;
+        }
+        for _ in 0..(n - j) {
+            p = p.mul(not_q)?;
+        }
+        Some(p)
+    }
+
+    /// A large integer (a binomial coefficient beyond `u64`).
+    fn big(n: u128) -> Option<Self>;
+}
+
+/// `C(n, k)` exactly, or `None` beyond `u128`.
+pub fn binomial_coefficient(n: u32, k: u32) -> Option<u128> {
+    if k > n {
+        return Some(0);
+    }
+    let k = k.min(n - k);
+    let mut c: u128 = 1;
+    for i in 0..k {
+        // c * (n - i) / (i + 1) stays integral at every step
+        let num = u128::from(n - i);
+        let g = gcd(c, u128::from(i + 1));
+        let c_red = c / g;
+        let den = u128::from(i + 1) / g;
+        c = c_red.checked_mul(num / den)?;
+        if num % den != 0 {
+            // den divides c_red * num; since gcd(c_red, den) = 1 it divides num
+            return None;
+        }
+    }
+    Some(c)
+}
+
+/// Greatest common divisor (binary algorithm).
+pub fn gcd(mut a: u128, mut b: u128) -> u128 {
+    if a == 0 {
+        return b;
+    }
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+impl Num for f64 {
+    fn zero() -> Self {
+        0.0
+    }
+    fn one() -> Self {
+        1.0
+    }
+    fn ratio(n: u64, d: u64) -> Option<Self> {
+        Some(n as f64 / d as f64)
+    }
+    fn add(self, other: Self) -> Option<Self> {
+        Some(self + other)
+    }
+    fn sub(self, other: Self) -> Option<Self> {
+        Some((self - other).max(0.0))
+    }
+    fn mul(self, other: Self) -> Option<Self> {
+        Some(self * other)
+    }
+    fn div(self, other: Self) -> Option<Self> {
+        Some(if other == 0.0 { 0.0 } else { self / other })
+    }
+    fn is_zero(self) -> bool {
+        self == 0.0
+    }
+    fn to_f64(self) -> f64 {
+        self
+    }
+    fn big(n: u128) -> Option<Self> {
+        Some(n as f64)
+    }
+    /// In log space, so `C(1000, 500)·q^500` neither overflows nor underflows on the way.
+    fn binomial(n: u32, j: u32, q: Self) -> Option<Self> {
+        if j > n {
+            return Some(0.0);
+        }
+        if q <= 0.0 {
+            return Some(if j == 0 { 1.0 } else { 0.0 });
+        }
+        if q >= 1.0 {
+            return Some(if j == n { 1.0 } else { 0.0 });
+        }
+        let ln = ln_choose(n, j) + f64::from(j) * q.ln() + f64::from(n - j) * (-q).ln_1p();
+        Some(ln.exp())
+    }
+}
+
+/// `ln C(n, k)` by summing logs (n ≤ a few thousand here, so this is exact enough and cheap).
+fn ln_choose(n: u32, k: u32) -> f64 {
+    let k = k.min(n - k);
+    (0..k)
+        .map(|i| (f64::from(n - i) / f64::from(i + 1)).ln())
+        .sum()
+}
+
+/// An exact non-negative rational with `u128` parts, always reduced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ratio {
+    pub num: u128,
+    pub den: u128,
+}
+
+impl Ratio {
+    fn new(num: u128, den: u128) -> Option<Self> {
+        if den == 0 {
+            return None;
+        }
+        let g = gcd(num, den);
+        Some(Self {
+            num: num / g,
+            den: den / g,
+        })
+    }
+}
+
+impl std::fmt::Display for Ratio {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.num, self.den)
+    }
+}
+
+impl Num for Ratio {
+    fn zero() -> Self {
+        Self { num: 0, den: 1 }
+    }
+    fn one() -> Self {
+        Self { num: 1, den: 1 }
+    }
+    fn ratio(n: u64, d: u64) -> Option<Self> {
+        Self::new(u128::from(n), u128::from(d))
+    }
+    fn add(self, o: Self) -> Option<Self> {
+        if self.num == 0 {
+            return Some(o);
+        }
+        if o.num == 0 {
+            return Some(self);
+        }
+        let g = gcd(self.den, o.den);
+        let l = (self.den / g).checked_mul(o.den)?;
+        let a = self.num.checked_mul(l / self.den)?;
+        let b = o.num.checked_mul(l / o.den)?;
+        Self::new(a.checked_add(b)?, l)
+    }
+    fn sub(self, o: Self) -> Option<Self> {
+        if o.num == 0 {
+            return Some(self);
+        }
+        let g = gcd(self.den, o.den);
+        let l = (self.den / g).checked_mul(o.den)?;
+        let a = self.num.checked_mul(l / self.den)?;
+        let b = o.num.checked_mul(l / o.den)?;
+        Self::new(a.checked_sub(b)?, l)
+    }
+    fn mul(self, o: Self) -> Option<Self> {
+        if self.num == 0 || o.num == 0 {
+            return Some(Self::zero());
+        }
+        let g1 = gcd(self.num, o.den);
+        let g2 = gcd(o.num, self.den);
+        let num = (self.num / g1).checked_mul(o.num / g2)?;
+        let den = (self.den / g2).checked_mul(o.den / g1)?;
+        Some(Self { num, den })
+    }
+    fn div(self, o: Self) -> Option<Self> {
+        if o.num == 0 {
+            return None;
+        }
+        self.mul(Self {
+            num: o.den,
+            den: o.num,
+        })
+    }
+    fn is_zero(self) -> bool {
+        self.num == 0
+    }
+    fn to_f64(self) -> f64 {
+        // Both parts may exceed f64's exact range; the quotient of the rounded parts is within
+        // 2 ulp, and when both are huge, scale them down first so neither becomes infinite.
+        let (mut n, mut d) = (self.num, self.den);
+        while d > (1u128 << 100) {
+            n >>= 1;
+            d >>= 1;
+        }
+        n as f64 / d as f64
+    }
+    fn big(n: u128) -> Option<Self> {
+        Some(Self { num: n, den: 1 })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomial_coefficients_match_pascal() {
+        let mut row = vec![1u128];
+        for n in 1..=120u32 {
+            let mut next = vec![1u128; n as usize + 1];
+            for k in 1..n as usize {
+                next[k] = row[k - 1] + row[k];
+            }
+            row = next;
+            for (k, v) in row.iter().enumerate() {
+                assert_eq!(binomial_coefficient(n, k as u32), Some(*v), "C({n},{k})");
+            }
+        }
+        assert_eq!(binomial_coefficient(1000, 500), None);
+    }
+
+    #[test]
+    fn ratio_arithmetic_reduces_and_detects_overflow() {
+        let a = Ratio::ratio(1, 6).unwrap();
+        let b = Ratio::ratio(1, 3).unwrap();
+        assert_eq!(a.add(b), Ratio::ratio(1, 2));
+        assert_eq!(b.sub(a), Ratio::ratio(1, 6));
+        assert_eq!(a.mul(b), Ratio::ratio(1, 18));
+        assert_eq!(a.div(b), Ratio::ratio(1, 2));
+        let tiny = Ratio {
+            num: 1,
+            den: u128::MAX / 2,
+        };
+        assert_eq!(tiny.mul(tiny), None);
+    }
+
+    #[test]
+    fn float_binomial_agrees_with_exact() {
+        for n in 0..30 {
+            for j in 0..=n {
+                let q = Ratio::ratio(2, 7).unwrap();
+                let exact = Ratio::binomial(n, j, q).unwrap().to_f64();
+                let float = f64::binomial(n, j, 2.0 / 7.0).unwrap();
+                assert!(
+                    (exact - float).abs() <= 1e-12 * exact.max(1e-300),
+                    "{n} {j} {exact} {float}"
+                );
+            }
+        }
+    }
+}

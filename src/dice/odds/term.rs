@@ -1,0 +1,442 @@
+//! The exact distribution of one dice term under its modifiers.
+//!
+//! Without keep/drop, every original die is independent, so the term is the `n`-fold convolution
+//! of one die's contribution. One die's contribution is computed per *result*: a result entering
+//! modifier `i` in state `s` contributes `D(i, s)`; re-rolls and explosions spawn fresh results
+//! that enter the same (recursive) or the next modifier, which gives a short recursion with one
+//! aggregate per modifier (the "fresh result" mixtures), never an enumeration of all rolls.
+//!
+//! With keep/drop, the modifiers before it leave one active result per die, so the term is an
+//! order statistic: a dynamic programme over the face values, highest (or lowest) first, counting
+//! how many dice show each value with binomial probabilities. The modifiers after it apply per
+//! kept result again.
+
+use super::dist::{ok, Budget, Dist, Fail, Res};
+use super::num::Num;
+use crate::dice::ast::*;
+use crate::dice::resolve::{apply_simple, DieResult};
+use crate::error::Error;
+use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
+
+/// The parts of a die result that modifiers read and write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct State {
+    value: i64,
+    count: Option<i64>,
+    success: Option<bool>,
+    failure: Option<bool>,
+}
+
+impl State {
+    fn fresh(value: i64) -> Self {
+        Self {
+            value,
+            count: None,
+            success: None,
+            failure: None,
+        }
+    }
+    /// Applies a modifier that needs no dice, with the very code the resolver uses.
+    fn apply(self, m: Modifier) -> Self {
+        let mut r = [DieResult::new(self.value, 0)];
+        r[0].count = self.count;
+        r[0].success = self.success;
+        r[0].failure = self.failure;
+        apply_simple(&mut r, m);
+        Self {
+            value: r[0].value,
+            count: r[0].count,
+            success: r[0].success,
+            failure: r[0].failure,
+        }
+    }
+    fn contribution(self) -> i64 {
+        self.count.unwrap_or(self.value)
+    }
+}
+
+/// A result's contribution: a single value, or a shared distribution shifted by a constant.
+#[derive(Debug, Clone)]
+enum Contrib<N> {
+    Point(i64),
+    Shifted(Rc<Dist<N>>, i64),
+}
+
+impl<N: Num> Contrib<N> {
+    fn plus(&self, other: &Self, budget: &mut Budget) -> Res<Self> {
+        Ok(match (self, other) {
+            (Contrib::Point(a), Contrib::Point(b)) => Contrib::Point(a + b),
+            (Contrib::Point(a), Contrib::Shifted(d, k))
+            | (Contrib::Shifted(d, k), Contrib::Point(a)) => Contrib::Shifted(d.clone(), k + a),
+            (Contrib::Shifted(d1, k1), Contrib::Shifted(d2, k2)) => {
+                Contrib::Shifted(Rc::new(d1.convolve(d2, budget)?), k1 + k2)
+            }
+        })
+    }
+}
+
+/// Builds a mixture of contributions.
+struct Mixer<N> {
+    points: Vec<(i64, N)>,
+    dists: Vec<(N, Rc<Dist<N>>, i64)>,
+}
+
+impl<N: Num> Mixer<N> {
+    fn new() -> Self {
+        Self {
+            points: Vec::new(),
+            dists: Vec::new(),
+        }
+    }
+    fn add(&mut self, w: N, c: Contrib<N>) {
+        match c {
+            Contrib::Point(v) => self.points.push((v, w)),
+            Contrib::Shifted(d, k) => self.dists.push((w, d, k)),
+        }
+    }
+    fn finish(self, budget: &mut Budget) -> Res<Dist<N>> {
+        budget.spend(self.points.len() as u64)?;
+        let mut out = Dist::from_points(self.points)?;
+        for (w, d, k) in self.dists {
+            budget.spend(d.p.len() as u64)?;
+            let shifted = Dist {
+                offset: d.offset + k,
+                p: d.p.clone(),
+            };
+            out.add_scaled(&shifted, w)?;
+        }
+        Ok(out)
+    }
+}
+
+fn unsupported(what: &str) -> Fail {
+    Fail::Limit(Error::odds(format!(
+        "exact odds are not available for {what}"
+    )))
+}
+
+/// The per-result recursion over a run of modifiers that contains no keep/drop.
+struct Backward<'a, N> {
+    die: Die,
+    ops: &'a [Modifier],
+    /// `F(i)`: a fresh result entering modifier `i`.
+    fresh: HashMap<usize, Rc<Dist<N>>>,
+    /// The spawned chain of a recursive modifier `i` (explosions or re-rolls), from depth 1.
+    chain: HashMap<usize, Rc<Dist<N>>>,
+}
+
+impl<'a, N: Num> Backward<'a, N> {
+    fn new(die: Die, ops: &'a [Modifier]) -> Self {
+        Self {
+            die,
+            ops,
+            fresh: HashMap::new(),
+            chain: HashMap::new(),
+        }
+    }
+
+    fn face_weight(&self) -> Res<N> {
+        ok(N::ratio(1, u64::from(self.die.faces())))
+    }
+
+    /// `D(i, s)`: what a result in state `s` entering modifier `i` contributes, with its offspring.
+    fn contribution(&mut self, i: usize, s: State, budget: &mut Budget) -> Res<Contrib<N>> {
+        budget.spend(1)?;
+        let Some(m) = self.ops.get(i).copied() else {
+            return Ok(Contrib::Point(s.contribution()));
+        };
+        match m {
+            Modifier::Reroll {
+                recursive, cond, ..
+            } => {
+                if !cond.test(s.value) {
+                    return self.contribution(i + 1, s, budget);
+                }
+                let d = if recursive {
+                    self.chain(i, cond, true, budget)?
+                } else {
+                    self.fresh(i + 1, budget)?
+                };
+                Ok(Contrib::Shifted(d, 0))
+            }
+            Modifier::Explode {
+                recursive, cond, ..
+            } => {
+                let own = self.contribution(i + 1, s, budget)?;
+                if !cond.test(s.value) {
+                    return Ok(own);
+                }
+                let spawned = if recursive {
+                    self.chain(i, cond, false, budget)?
+                } else {
+                    self.fresh(i + 1, budget)?
+                };
+                own.plus(&Contrib::Shifted(spawned, 0), budget)
+            }
+            Modifier::Select { .. } => Err(unsupported("a second keep/drop in one term")),
+            simple => self.contribution(i + 1, s.apply(simple), budget),
+        }
+    }
+
+    /// `F(i)`: the distribution contributed by a fresh result entering modifier `i`.
+    fn fresh(&mut self, i: usize, budget: &mut Budget) -> Res<Rc<Dist<N>>> {
+        if let Some(d) = self.fresh.get(&i) {
+            return Ok(d.clone());
+        }
+        let w = self.face_weight()?;
+        let mut mix = Mixer::new();
+        for v in self.die.values() {
+            let c = self.contribution(i, State::fresh(v), budget)?;
+            mix.add(w, c);
+        }
+        let d = Rc::new(mix.finish(budget)?);
+        self.fresh.insert(i, d.clone());
+        Ok(d)
+    }
+
+    /// A result spawned by recursive modifier `i` at depth 1; spawns stop at depth [`MAX_CHAIN`].
+    ///
+    /// With `A`/`B` the fresh results entering `i + 1` whose value does not/does meet the
+    /// condition (each weighted 1/faces): explosions give `E(d) = A + B·E(d+1)` (the exploding
+    /// result contributes *and* spawns), re-rolls give `R(d) = A + q·R(d+1)` (the re-rolled result
+    /// is discarded), and at the cap `E = R = A + B`.
+    fn chain(
+        &mut self,
+        i: usize,
+        cond: Condition,
+        reroll: bool,
+        budget: &mut Budget,
+    ) -> Res<Rc<Dist<N>>> {
+        if let Some(d) = self.chain.get(&i) {
+            return Ok(d.clone());
+        }
+        let w = self.face_weight()?;
+        let (mut a, mut b) = (Mixer::new(), Mixer::new());
+        let mut hits = 0u64;
+        for v in self.die.values() {
+            let c = self.contribution(i + 1, State::fresh(v), budget)?;
+            if cond.test(v) {
+                hits += 1;
+                b.add(w, c);
+            } else {
+                a.add(w, c);
+            }
+        }
+        let (a, b) = (a.finish(budget)?, b.finish(budget)?);
+        let q = ok(N::ratio(hits, u64::from(self.die.faces())))?;
+        let mut e = a.clone();
+        e.add_scaled(&b, N::one())?;
+        for _ in 1..MAX_CHAIN {
+            let next = if reroll {
+                let mut r = a.clone();
+                r.add_scaled(&e, q)?;
+                r
+            } else {
+                let mut x = b.convolve(&e, budget)?;
+                x.add_scaled(&a, N::one())?;
+                x
+            };
+            e = next;
+        }
+        let e = Rc::new(e);
+        self.chain.insert(i, e.clone());
+        Ok(e)
+    }
+}
+
+/// The distribution of `term` rolled with `n` dice.
+pub(super) fn term_dist<N: Num>(term: &DiceTerm, n: u32, budget: &mut Budget) -> Res<Dist<N>> {
+    let mods = &term.modifiers;
+    if mods.iter().any(|m| {
+        matches!(
+            m,
+            Modifier::Reroll { limit: Some(_), .. } | Modifier::Explode { limit: Some(_), .. }
+        )
+    }) {
+        return Err(unsupported(
+            "a limited number of re-rolls or explosions (such as r1=1)",
+        ));
+    }
+    let selects: Vec<usize> = mods
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| matches!(m, Modifier::Select { .. }))
+        .map(|(i, _)| i)
+        .collect();
+    match selects.as_slice() {
+        [] => {
+            let mut back = Backward::new(term.die, mods);
+            let one = back.fresh(0, budget)?;
+            one.power(n, budget)
+        }
+        [k] => {
+            let (before, after) = (&mods[..*k], &mods[k + 1..]);
+            if before.iter().any(|m| matches!(m, Modifier::Explode { .. })) {
+                return Err(unsupported("keep/drop after an explosion"));
+            }
+            let Modifier::Select { selection, n: sel } = mods[*k] else {
+                return Err(unsupported("this modifier"));
+            };
+            let pre = forward::<N>(term.die, before, budget)?;
+            let mut post = Backward::new(term.die, after);
+            select_dist(&pre, n, selection, sel, &mut post, budget)
+        }
+        _ => Err(unsupported("more than one keep/drop in one term")),
+    }
+}
+
+/// The state of one die's single active result after modifiers without keep/drop or explosions.
+fn forward<N: Num>(die: Die, ops: &[Modifier], budget: &mut Budget) -> Res<HashMap<State, N>> {
+    let w = ok(N::ratio(1, u64::from(die.faces())))?;
+    let uniform: HashMap<State, N> = die.values().map(|v| (State::fresh(v), w)).collect();
+    let mut states = uniform.clone();
+    for m in ops {
+        budget.spend(states.len() as u64)?;
+        let mut next: HashMap<State, N> = HashMap::new();
+        match *m {
+            Modifier::Reroll {
+                recursive, cond, ..
+            } => {
+                let mut moved = N::zero();
+                for (s, p) in states {
+                    if cond.test(s.value) {
+                        moved = ok(moved.add(p))?;
+                    } else {
+                        add_to(&mut next, s, p)?;
+                    }
+                }
+                let replacement = if recursive {
+                    reroll_chain(die, cond, w)?
+                } else {
+                    uniform.clone()
+                };
+                for (s, p) in replacement {
+                    add_to(&mut next, s, ok(p.mul(moved))?)?;
+                }
+            }
+            simple => {
+                for (s, p) in states {
+                    add_to(&mut next, s.apply(simple), p)?;
+                }
+            }
+        }
+        states = next;
+    }
+    Ok(states)
+}
+
+fn add_to<N: Num>(map: &mut HashMap<State, N>, s: State, p: N) -> Res<()> {
+    let slot = map.entry(s).or_insert(N::zero());
+    *slot = ok(slot.add(p))?;
+    Ok(())
+}
+
+/// Where a die re-rolled by `rr` ends up: `G(d) = [v ∉ C]/faces + q·G(d+1)`, `G(cap)` uniform.
+fn reroll_chain<N: Num>(die: Die, cond: Condition, w: N) -> Res<HashMap<State, N>> {
+    let hits = die.values().filter(|v| cond.test(*v)).count() as u64;
+    let q = ok(N::ratio(hits, u64::from(die.faces())))?;
+    let mut g: Vec<(i64, N)> = die.values().map(|v| (v, w)).collect();
+    for _ in 1..MAX_CHAIN {
+        g = g
+            .into_iter()
+            .map(|(v, p)| {
+                let own = if cond.test(v) { N::zero() } else { w };
+                Ok((v, ok(own.add(ok(q.mul(p))?))?))
+            })
+            .collect::<Res<_>>()?;
+    }
+    Ok(g.into_iter().map(|(v, p)| (State::fresh(v), p)).collect())
+}
+
+/// The order-statistics programme for keep/drop over `n` i.i.d. dice with states `pre`.
+fn select_dist<N: Num>(
+    pre: &HashMap<State, N>,
+    n: u32,
+    selection: Selection,
+    sel: u32,
+    post: &mut Backward<'_, N>,
+    budget: &mut Budget,
+) -> Res<Dist<N>> {
+    let (highest_first, kept) = match selection {
+        Selection::KeepHighest => (true, sel.min(n)),
+        Selection::KeepLowest => (false, sel.min(n)),
+        Selection::DropHighest => (false, n - sel.min(n)),
+        Selection::DropLowest => (true, n - sel.min(n)),
+    };
+    if kept == 0 {
+        return Ok(Dist::point(0));
+    }
+    // Group the states by face value: P(value) and the kept contribution given the value.
+    let mut by_value: BTreeMap<i64, Vec<(State, N)>> = BTreeMap::new();
+    for (s, p) in pre {
+        if !p.is_zero() {
+            by_value.entry(s.value).or_default().push((*s, *p));
+        }
+    }
+    let mut order: Vec<(i64, Vec<(State, N)>)> = by_value.into_iter().collect();
+    if highest_first {
+        order.reverse();
+    }
+    let mut remaining = N::one();
+    let mut dp: Vec<Option<Dist<N>>> = vec![None; kept as usize];
+    dp[0] = Some(Dist::point(0));
+    let mut done: Dist<N> = Dist {
+        offset: 0,
+        p: Vec::new(),
+    };
+    let values = order.len();
+    for (index, (_, states)) in order.into_iter().enumerate() {
+        let mut p_v = N::zero();
+        for (_, p) in &states {
+            p_v = ok(p_v.add(*p))?;
+        }
+        let mut mix = Mixer::new();
+        for (s, p) in &states {
+            let c = post.contribution(0, *s, budget)?;
+            mix.add(ok(p.div(p_v))?, c);
+        }
+        let kept_one = mix.finish(budget)?;
+        let mut powers = vec![Dist::point(0)];
+        // The last value takes every die left; saying so exactly keeps float round-off from leaking.
+        let q = if index + 1 == values {
+            N::one()
+        } else {
+            ok(p_v.div(remaining))?
+        };
+        let mut next: Vec<Option<Dist<N>>> = vec![None; kept as usize];
+        for m in 0..kept {
+            let Some(cur) = dp[m as usize].take() else {
+                continue;
+            };
+            let left = n - m;
+            for j in 0..=left {
+                let w = ok(N::binomial(left, j, q))?;
+                if w.is_zero() {
+                    continue;
+                }
+                let t = j.min(kept - m) as usize;
+                while powers.len() <= t {
+                    let p = powers[powers.len() - 1].convolve(&kept_one, budget)?;
+                    powers.push(p);
+                }
+                let part = cur.convolve(&powers[t], budget)?;
+                let target = if m + j >= kept {
+                    &mut done
+                } else {
+                    next[(m + j) as usize].get_or_insert_with(|| Dist {
+                        offset: 0,
+                        p: Vec::new(),
+                    })
+                };
+                target.add_scaled(&part, w)?;
+            }
+        }
+        dp = next;
+        remaining = ok(remaining.sub(p_v))?;
+        if dp.iter().all(Option::is_none) {
+            break;
+        }
+    }
+    Ok(done)
+}

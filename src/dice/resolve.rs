@@ -1,0 +1,560 @@
+//! Deciding a formula's outcome from the faces rolled, following Foundry's modifier semantics.
+//!
+//! Resolution is a replay: every call starts from the formula and consumes the given faces in
+//! order. Dice are requested in *rounds*: round 0 is every term whose count is known (the plan);
+//! later rounds ask for re-rolls, explosions and terms whose count came from other dice. When the
+//! faces run out, the remaining requests of the round are returned as `More`, the caller rolls
+//! them, appends them and calls again. The round order reproduces Foundry's result order exactly.
+
+use super::ast::*;
+use crate::error::{Error, Result};
+use serde::Serialize;
+
+/// What a batch of dice is for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Role {
+    /// A term's own dice; the string is its flavor text or `"dice"`.
+    Dice(String),
+    Reroll,
+    Explode,
+}
+
+impl Role {
+    pub fn label(&self) -> &str {
+        match self {
+            Role::Dice(s) => s,
+            Role::Reroll => "reroll",
+            Role::Explode => "explode",
+        }
+    }
+}
+
+/// A request for `count` dice of one kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DiceNeed {
+    pub die: Die,
+    pub count: u32,
+    pub role: Role,
+}
+
+/// Either the finished outcome, or the dice still to roll.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step<T> {
+    Done(T),
+    More(Vec<DiceNeed>),
+}
+
+/// One die result, with Foundry's flags.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DieResult {
+    pub value: i64,
+    pub active: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<i64>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub exploded: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub rerolled: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub discarded: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub success: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure: Option<bool>,
+    /// Spawns by the current explode/re-roll modifier in this result's lineage (for the cap).
+    #[serde(skip)]
+    depth: u32,
+}
+
+impl DieResult {
+    pub(crate) fn new(value: i64, depth: u32) -> Self {
+        Self {
+            value,
+            active: true,
+            count: None,
+            exploded: false,
+            rerolled: false,
+            discarded: false,
+            success: None,
+            failure: None,
+            depth,
+        }
+    }
+    /// What the result adds to its term's total (Foundry's `DiceTerm#total`).
+    pub fn contribution(&self) -> i64 {
+        if self.active {
+            self.count.unwrap_or(self.value)
+        } else {
+            0
+        }
+    }
+}
+
+/// One dice term's outcome.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TermOutcome {
+    pub notation: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub flavor: Option<String>,
+    pub total: i64,
+    pub results: Vec<DieResult>,
+}
+
+/// A resolved formula.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Evaluation {
+    pub total: i64,
+    pub terms: Vec<TermOutcome>,
+}
+
+/// The dice to roll first (round 0).
+pub fn plan(formula: &Formula) -> Result<Vec<DiceNeed>> {
+    Ok(match resolve(formula, &[])? {
+        Step::More(dice) => dice,
+        Step::Done(_) => Vec::new(),
+    })
+}
+
+/// Resolves `formula` from `faces` (one array per requested batch, in request order).
+pub fn resolve(formula: &Formula, faces: &[Vec<i64>]) -> Result<Step<Evaluation>> {
+    let mut states: Vec<TermState> = formula.terms.iter().map(|_| TermState::default()).collect();
+    let mut feed = faces.iter().enumerate();
+    loop {
+        let mut needs: Vec<(usize, DiceNeed)> = Vec::new();
+        for i in 0..states.len() {
+            let totals: Vec<Option<i64>> = states.iter().map(|s| s.total).collect();
+            if let Some(need) = states[i].advance(formula, i, &totals)? {
+                needs.push((i, need));
+            }
+        }
+        if needs.is_empty() {
+            break;
+        }
+        for (k, (i, need)) in needs.iter().enumerate() {
+            let Some((entry, values)) = feed.next() else {
+                return Ok(Step::More(
+                    needs[k..].iter().map(|(_, n)| n.clone()).collect(),
+                ));
+            };
+            check_faces(entry, need, values)?;
+            states[*i].feed(&formula.terms[*i], values);
+        }
+    }
+    let used = faces.len() - feed.len();
+    if used < faces.len() {
+        return Err(Error::faces(format!(
+            "{} arrays of faces were given but the roll used only {used}",
+            faces.len()
+        )));
+    }
+    let totals: Vec<Option<i64>> = states.iter().map(|s| s.total).collect();
+    let total = eval(&formula.expr, &totals)?.ok_or_else(|| {
+        Error::request("the formula could not be completed (a dice count depends on itself)")
+    })?;
+    check_safe(total)?;
+    let terms = states
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| TermOutcome {
+            notation: formula.term_notation(i),
+            flavor: formula.terms[i].flavor.clone(),
+            total: s.total.unwrap_or(0),
+            results: s.results,
+        })
+        .collect();
+    Ok(Step::Done(Evaluation { total, terms }))
+}
+
+fn check_safe(v: i64) -> Result<i64> {
+    if v.abs() > MAX_SAFE {
+        Err(Error::overflow(format!(
+            "the total {v} is beyond the largest integer a JS number holds exactly"
+        )))
+    } else {
+        Ok(v)
+    }
+}
+
+fn check_faces(entry: usize, need: &DiceNeed, values: &[i64]) -> Result<()> {
+    if values.len() != need.count as usize {
+        return Err(Error::faces(format!(
+            "faces array {} should hold {} {} result(s) ({}) but holds {}",
+            entry + 1,
+            need.count,
+            need.die,
+            need.role.label(),
+            values.len()
+        )));
+    }
+    if let Some(bad) = values.iter().find(|v| !need.die.has_face(**v)) {
+        return Err(Error::faces(format!(
+            "faces array {}: {bad} is not a face of a {} ({} to {})",
+            entry + 1,
+            need.die,
+            need.die.min(),
+            need.die.max()
+        )));
+    }
+    Ok(())
+}
+
+/// Evaluates an expression over the term totals; `None` while a needed term is unfinished.
+pub(crate) fn eval(e: &Expr, totals: &[Option<i64>]) -> Result<Option<i64>> {
+    Ok(match e {
+        Expr::Const { value, .. } => Some(*value),
+        Expr::Term(i) => totals.get(*i).copied().flatten(),
+        Expr::Neg(inner) => eval(inner, totals)?.map(|v| -v),
+        Expr::Group { inner, .. } => eval(inner, totals)?,
+        Expr::Bin(op, a, b) => {
+            let (Some(a), Some(b)) = (eval(a, totals)?, eval(b, totals)?) else {
+                return Ok(None);
+            };
+            Some(op.apply(a, b).ok_or_else(|| {
+                if *op == BinOp::Div && b == 0 {
+                    Error::request(format!("division by zero ({a} / 0)"))
+                } else {
+                    Error::overflow(format!("{a} {} {b} is out of range", op.symbol()))
+                }
+            })?)
+        }
+    })
+}
+
+#[derive(Debug, Clone)]
+enum Phase {
+    /// The count is not known yet.
+    Waiting,
+    /// The term's own dice were requested.
+    Base,
+    /// Applying modifiers; `next` is the first not finished.
+    Modifiers {
+        next: usize,
+        pending: Option<Spawn>,
+    },
+    Done,
+}
+
+/// An explode/re-roll modifier's next batch: the results that spawn a new die.
+#[derive(Debug, Clone)]
+struct Spawn {
+    parents: Vec<usize>,
+    /// Spawns left under the modifier's own limit (`x2>4`), if it has one.
+    limit: Option<u32>,
+    /// Whether the batch was already handed out as a need this round.
+    requested: bool,
+}
+
+#[derive(Debug, Clone)]
+struct TermState {
+    phase: Phase,
+    results: Vec<DieResult>,
+    total: Option<i64>,
+}
+
+impl Default for TermState {
+    fn default() -> Self {
+        Self {
+            phase: Phase::Waiting,
+            results: Vec::new(),
+            total: None,
+        }
+    }
+}
+
+/// Marks the results of `candidates` that spawn a die under a re-roll/explode modifier, in order,
+/// respecting the modifier's limit and the per-lineage cap.
+fn select_parents(
+    results: &mut [DieResult],
+    candidates: std::ops::Range<usize>,
+    cond: Condition,
+    mut limit: Option<u32>,
+    reroll: bool,
+) -> Spawn {
+    let mut parents = Vec::new();
+    for i in candidates {
+        let Some(r) = results.get_mut(i) else { break };
+        if limit == Some(0) {
+            break;
+        }
+        if !r.active || r.depth >= MAX_CHAIN || !cond.test(r.value) {
+            continue;
+        }
+        if reroll {
+            r.rerolled = true;
+            r.active = false;
+        } else {
+            r.exploded = true;
+        }
+        parents.push(i);
+        limit = limit.map(|l| l - 1);
+    }
+    Spawn {
+        parents,
+        limit,
+        requested: false,
+    }
+}
+
+/// The modifiers that need no dice, exactly as Foundry's `Die` applies them.
+pub(crate) fn apply_simple(results: &mut [DieResult], m: Modifier) {
+    match m {
+        Modifier::Select { selection, n } => {
+            let (keep, highest) = match selection {
+                Selection::KeepHighest => (true, true),
+                Selection::KeepLowest => (true, false),
+                Selection::DropHighest => (false, true),
+                Selection::DropLowest => (false, false),
+            };
+            keep_or_drop(results, n as usize, keep, highest);
+        }
+        Modifier::Min(t) => {
+            for r in results.iter_mut().filter(|r| r.value < t) {
+                r.count = Some(t);
+            }
+        }
+        Modifier::Max(t) => {
+            for r in results.iter_mut().filter(|r| r.value > t) {
+                r.count = Some(t);
+            }
+        }
+        Modifier::CountSuccess(c) => {
+            for r in results.iter_mut() {
+                let s = c.test(r.value);
+                r.success = Some(s);
+                if s {
+                    r.failure = None;
+                }
+                r.count = Some(i64::from(s));
+            }
+        }
+        Modifier::CountFailure(c) => {
+            for r in results.iter_mut() {
+                let s = c.test(r.value);
+                r.failure = Some(s);
+                if s {
+                    r.success = None;
+                }
+                r.count = Some(i64::from(s));
+            }
+        }
+        Modifier::DeductFailure(c) | Modifier::SubtractFailure(c) => {
+            let subtract = matches!(m, Modifier::SubtractFailure(_));
+            for r in results.iter_mut() {
+                mark_failure(r, c);
+                if r.failure == Some(true) {
+                    r.count = Some(if subtract { -r.value } else { -1 });
+                }
+            }
+        }
+        Modifier::Reroll { .. } | Modifier::Explode { .. } => {}
+    }
+}
+
+/// `df`/`sf`: a failure is a result meeting the condition, or without one, a result already
+/// marked unsuccessful by `cs`.
+pub(crate) fn mark_failure(r: &mut DieResult, c: Option<Condition>) {
+    let fail = match c {
+        Some(c) => c.test(r.value),
+        None => r.success == Some(false),
+    };
+    if fail {
+        r.failure = Some(true);
+        r.success = None;
+    }
+}
+
+/// Foundry's `DiceTerm._keepOrDrop`: ties at the cut are discarded earliest first.
+fn keep_or_drop(results: &mut [DieResult], number: usize, keep: bool, highest: bool) {
+    let ascending = keep == highest;
+    let mut values: Vec<i64> = results
+        .iter()
+        .filter(|r| r.active)
+        .map(|r| r.value)
+        .collect();
+    if ascending {
+        values.sort_unstable();
+    } else {
+        values.sort_unstable_by(|a, b| b.cmp(a));
+    }
+    let len = values.len();
+    let number = if keep {
+        len.saturating_sub(number)
+    } else {
+        number.min(len)
+    };
+    let Some(&cut) = values.get(number) else {
+        // everything goes
+        for r in results.iter_mut().filter(|r| r.active) {
+            r.discarded = true;
+            r.active = false;
+        }
+        return;
+    };
+    let mut discarded = 0;
+    let mut ties = Vec::new();
+    for (i, r) in results.iter_mut().enumerate() {
+        if !r.active {
+            continue;
+        }
+        let wrong_side = if ascending {
+            r.value < cut
+        } else {
+            r.value > cut
+        };
+        if wrong_side {
+            r.discarded = true;
+            r.active = false;
+            discarded += 1;
+        } else if r.value == cut {
+            ties.push(i);
+        }
+    }
+    for i in ties {
+        if discarded >= number {
+            break;
+        }
+        results[i].discarded = true;
+        results[i].active = false;
+        discarded += 1;
+    }
+}
+
+impl TermState {
+    /// Moves the term on as far as it can without dice; returns the dice it needs next.
+    fn advance(
+        &mut self,
+        f: &Formula,
+        index: usize,
+        totals: &[Option<i64>],
+    ) -> Result<Option<DiceNeed>> {
+        let Some(term) = f.terms.get(index) else {
+            return Ok(None);
+        };
+        loop {
+            match &mut self.phase {
+                Phase::Done | Phase::Base => return Ok(None),
+                Phase::Waiting => {
+                    let count = match &term.count {
+                        Count::Fixed(n) => *n,
+                        Count::Expr(e) => match eval(e, totals)? {
+                            None => return Ok(None),
+                            Some(n) if (0..=i64::from(MAX_DICE_PER_TERM)).contains(&n) => n as u32,
+                            Some(n) => {
+                                return Err(Error::request(format!(
+                                    "the dice count of {} came to {n}; a term rolls 0 to {MAX_DICE_PER_TERM} dice",
+                                    f.term_notation(index)
+                                )))
+                            }
+                        },
+                    };
+                    if count == 0 {
+                        self.phase = Phase::Modifiers {
+                            next: 0,
+                            pending: None,
+                        };
+                        continue;
+                    }
+                    self.phase = Phase::Base;
+                    let role =
+                        Role::Dice(term.flavor.clone().unwrap_or_else(|| "dice".to_string()));
+                    return Ok(Some(DiceNeed {
+                        die: term.die,
+                        count,
+                        role,
+                    }));
+                }
+                Phase::Modifiers { next, pending } => {
+                    if let Some(spawn) = pending {
+                        if spawn.requested {
+                            return Ok(None);
+                        }
+                        spawn.requested = true;
+                        let reroll =
+                            matches!(term.modifiers.get(*next), Some(Modifier::Reroll { .. }));
+                        return Ok(Some(DiceNeed {
+                            die: term.die,
+                            count: spawn.parents.len() as u32,
+                            role: if reroll { Role::Reroll } else { Role::Explode },
+                        }));
+                    }
+                    let Some(m) = term.modifiers.get(*next).copied() else {
+                        let total = self
+                            .results
+                            .iter()
+                            .try_fold(0i64, |t, r| t.checked_add(r.contribution()))
+                            .ok_or_else(|| Error::overflow("a term's total is out of range"))?;
+                        self.total = Some(check_safe(total)?);
+                        self.phase = Phase::Done;
+                        return Ok(None);
+                    };
+                    match m {
+                        Modifier::Reroll { limit, cond, .. }
+                        | Modifier::Explode { limit, cond, .. } => {
+                            for r in &mut self.results {
+                                r.depth = 0;
+                            }
+                            let reroll = matches!(m, Modifier::Reroll { .. });
+                            let all = 0..self.results.len();
+                            let spawn = select_parents(&mut self.results, all, cond, limit, reroll);
+                            if spawn.parents.is_empty() {
+                                *next += 1;
+                            } else {
+                                *pending = Some(spawn);
+                            }
+                        }
+                        other => {
+                            apply_simple(&mut self.results, other);
+                            *next += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Takes the faces for the dice this term asked for (already checked against the need).
+    fn feed(&mut self, term: &DiceTerm, values: &[i64]) {
+        match &mut self.phase {
+            Phase::Base => {
+                self.results = values.iter().map(|v| DieResult::new(*v, 0)).collect();
+                self.phase = Phase::Modifiers {
+                    next: 0,
+                    pending: None,
+                };
+            }
+            Phase::Modifiers { next, pending } => {
+                let Some(spawn) = pending.take() else { return };
+                let first_new = self.results.len();
+                for (parent, v) in spawn.parents.iter().zip(values) {
+                    let depth = self.results.get(*parent).map_or(0, |p| p.depth) + 1;
+                    self.results.push(DieResult::new(*v, depth));
+                }
+                let again = match term.modifiers.get(*next) {
+                    Some(Modifier::Reroll {
+                        recursive: true,
+                        cond,
+                        ..
+                    }) => Some((*cond, true)),
+                    Some(Modifier::Explode {
+                        recursive: true,
+                        cond,
+                        ..
+                    }) => Some((*cond, false)),
+                    _ => None,
+                };
+                let new = first_new..self.results.len();
+                let follow = again.map(|(cond, reroll)| {
+                    select_parents(&mut self.results, new, cond, spawn.limit, reroll)
+                });
+                match follow {
+                    Some(s) if !s.parents.is_empty() => *pending = Some(s),
+                    _ => *next += 1,
+                }
+            }
+            Phase::Waiting | Phase::Done => {}
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! # ICON Engine rules core
+//!
+//! Pure functions for the ICON Engine Foundry VTT system: every rule is a function of its inputs,
+//! with no global state and no I/O. Three verbs work over one tagged [`request::Request`] type:
+//! [`request::plan`] (the dice to roll), [`request::resolve`] (decide the outcome from the faces
+//! rolled), [`request::odds`] (exact probabilities) and, combining plan and resolve with the
+//! seeded [`dice::rng::DiceRng`], [`request::roll`].
+//!
+//! Only the `wasm` module touches JavaScript values; everything else is plain Rust, usable from
+//! native tests, the CLI and benchmarks.
+
+pub mod cache;
+pub mod dice;
+pub mod error;
+pub mod request;
+
+#[cfg(target_arch = "wasm32")]
+mod wasm;
+
+pub use error::{Error, ErrorKind, Result};
+
+/// The crate version, shown in the system's about box and used in tests.
+pub fn version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}

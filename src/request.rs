@@ -1,0 +1,232 @@
+//! The one tagged request type and the three verbs over it (plus `roll`, which combines them).
+//!
+//! A request names its rule by `kind`; each kind plans its dice, resolves faces into an outcome
+//! and computes exact odds. This module only dispatches: the rules live in their own modules.
+
+use crate::cache::FormulaCache;
+use crate::dice::odds::{self, num::Ratio};
+use crate::dice::resolve::{self, DiceNeed, Step, TermOutcome};
+use crate::dice::rng::DiceRng;
+use crate::dice::{parse, Formula};
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+/// Every request the core understands, tagged by `kind`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(tag = "kind")]
+pub enum Request {
+    /// A Foundry dice formula: `{"kind": "dice", "formula": "4d6kh3 + 2"}`.
+    #[serde(rename = "dice")]
+    Dice { formula: String },
+}
+
+/// A request with its formulas parsed, ready for the verbs.
+#[derive(Debug, Clone)]
+pub enum Prepared {
+    Dice(Rc<Formula>),
+}
+
+impl Prepared {
+    /// Parses what the request needs.
+    pub fn new(request: &Request) -> Result<Self> {
+        match request {
+            Request::Dice { formula } => Ok(Prepared::Dice(Rc::new(parse(formula)?))),
+        }
+    }
+    /// As [`Prepared::new`], parsing each distinct formula only once.
+    pub fn with_cache(request: &Request, cache: &mut FormulaCache) -> Result<Self> {
+        match request {
+            Request::Dice { formula } => Ok(Prepared::Dice(cache.get(formula)?)),
+        }
+    }
+    fn kind(&self) -> &'static str {
+        match self {
+            Prepared::Dice(_) => "dice",
+        }
+    }
+}
+
+/// Dice to roll: `count` dice of `faces` faces, for `role`; `notation` is Foundry's denomination.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlanDie {
+    pub faces: u32,
+    pub count: u32,
+    pub role: String,
+    pub notation: String,
+}
+
+impl From<&DiceNeed> for PlanDie {
+    fn from(n: &DiceNeed) -> Self {
+        Self {
+            faces: n.die.faces(),
+            count: n.count,
+            role: n.role.label().to_string(),
+            notation: n.die.notation(),
+        }
+    }
+}
+
+/// The outcome of `resolve`: finished, or more dice needed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "status")]
+pub enum Resolution {
+    #[serde(rename = "done")]
+    Done(Done),
+    #[serde(rename = "more")]
+    More { dice: Vec<PlanDie> },
+}
+
+/// A finished outcome.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Done {
+    pub kind: String,
+    pub total: i64,
+    pub faces: Vec<Vec<i64>>,
+    /// The seed that reproduces this roll (set by `roll`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    #[serde(flatten)]
+    pub detail: Detail,
+}
+
+/// What each kind adds to a finished outcome.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Detail {
+    Dice {
+        formula: String,
+        terms: Vec<TermOutcome>,
+    },
+}
+
+/// Exact odds: the distribution of the total and P(each outcome label).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OddsReport {
+    pub totals: Vec<(i64, f64)>,
+    pub mean: f64,
+    pub sd: f64,
+    pub outcomes: BTreeMap<String, f64>,
+    pub exact: Option<ExactOdds>,
+}
+
+/// The same odds as reduced fractions, when they fit in `u128`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExactOdds {
+    pub totals: Vec<(i64, String)>,
+    pub mean: String,
+    pub outcomes: BTreeMap<String, String>,
+}
+
+/// The dice to roll first, in order.
+pub fn plan(request: &Prepared) -> Result<Vec<PlanDie>> {
+    match request {
+        Prepared::Dice(f) => Ok(resolve::plan(f)?.iter().map(PlanDie::from).collect()),
+    }
+}
+
+/// Decides the outcome from `faces` (one array per planned or requested batch, in order).
+pub fn resolve(request: &Prepared, faces: &[Vec<i64>]) -> Result<Resolution> {
+    match request {
+        Prepared::Dice(f) => Ok(match resolve::resolve(f, faces)? {
+            Step::More(needs) => Resolution::More {
+                dice: needs.iter().map(PlanDie::from).collect(),
+            },
+            Step::Done(eval) => Resolution::Done(Done {
+                kind: request.kind().to_string(),
+                total: eval.total,
+                faces: faces.to_vec(),
+                seed: None,
+                detail: Detail::Dice {
+                    formula: f.to_string(),
+                    terms: eval.terms,
+                },
+            }),
+        }),
+    }
+}
+
+/// Rolls with the core's RNG from `seed` and resolves, including every `more` round.
+pub fn roll(request: &Prepared, seed: u64) -> Result<Done> {
+    let mut rng = DiceRng::from_seed(seed)?;
+    let mut faces: Vec<Vec<i64>> = Vec::new();
+    let mut batch = plan(request)?;
+    // Each round adds at least one die and every lineage is capped, so this ends; the bound is a
+    // second guard against a rule that keeps asking.
+    for _ in 0..100_000 {
+        for die in &batch {
+            let values = (0..die.count)
+                .map(|_| {
+                    let f = i64::from(rng.face(die.faces));
+                    if die.notation == "dF" {
+                        f - 2
+                    } else {
+                        f
+                    }
+                })
+                .collect();
+            faces.push(values);
+        }
+        match resolve(request, &faces)? {
+            Resolution::Done(mut done) => {
+                done.seed = Some(seed);
+                return Ok(done);
+            }
+            Resolution::More { dice } => batch = dice,
+        }
+    }
+    Err(Error::request("the roll kept asking for more dice"))
+}
+
+/// The exact probabilities of the request's totals and outcomes.
+pub fn odds(request: &Prepared) -> Result<OddsReport> {
+    match request {
+        Prepared::Dice(f) => {
+            let d = odds::distribution(f)?;
+            Ok(report(&d, BTreeMap::new()))
+        }
+    }
+}
+
+/// Builds the report; `labels` map outcome names to predicates over the total.
+fn report(
+    d: &odds::Distribution,
+    labels: BTreeMap<String, Box<dyn Fn(i64) -> bool>>,
+) -> OddsReport {
+    let mut outcomes = BTreeMap::new();
+    let mut exact_outcomes: Option<BTreeMap<String, String>> =
+        d.exact.as_ref().map(|_| BTreeMap::new());
+    for (label, pred) in &labels {
+        let (p, e) = d.probability(pred);
+        outcomes.insert(label.clone(), p);
+        match (e, exact_outcomes.as_mut()) {
+            (Some(e), Some(map)) => {
+                map.insert(label.clone(), e.to_string());
+            }
+            _ => exact_outcomes = None,
+        }
+    }
+    let exact = match (&d.exact, d.exact_mean(), exact_outcomes) {
+        (Some(e), Some(mean), Some(outcomes)) => Some(ExactOdds {
+            totals: e
+                .iter()
+                .map(|(v, p): &(i64, Ratio)| (*v, p.to_string()))
+                .collect(),
+            mean,
+            outcomes,
+        }),
+        _ => None,
+    };
+    OddsReport {
+        mean: d.mean(),
+        sd: d.sd(),
+        totals: d.totals.clone(),
+        outcomes,
+        exact,
+    }
+}
