@@ -139,6 +139,18 @@ impl<N: Num> Dist<N> {
             .map(|(i, q)| (i, *q))
             .collect();
         budget.spend((nonzero.len() as u64).saturating_mul(large.p.len() as u64))?;
+        if let [(i, q)] = nonzero.as_slice() {
+            if *q == N::one() {
+                // adding a constant: a shift, not a pass of multiplications
+                let offset = (small.lo() + *i as i64)
+                    .checked_add(large.lo())
+                    .ok_or_else(too_wide)?;
+                return Ok(Self {
+                    offset,
+                    p: large.p.clone(),
+                });
+            }
+        }
         let lo = small.lo().checked_add(large.lo()).ok_or_else(too_wide)?;
         let hi = small.hi().checked_add(large.hi()).ok_or_else(too_wide)?;
         let mut out = Self::zeros(lo, hi)?;
@@ -154,8 +166,11 @@ impl<N: Num> Dist<N> {
 
     /// The `n`-fold sum of independent draws (`n = 0` is the point 0).
     pub fn power(&self, n: u32, budget: &mut Budget) -> Res<Self> {
-        let mut acc = Self::point(0);
-        for _ in 0..n {
+        if n == 0 {
+            return Ok(Self::point(0));
+        }
+        let mut acc = self.clone();
+        for _ in 1..n {
             acc = acc.convolve(self, budget)?;
         }
         Ok(acc)

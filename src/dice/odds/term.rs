@@ -185,12 +185,21 @@ impl<'a, N: Num> Backward<'a, N> {
             return Ok(d.clone());
         }
         let w = self.face_weight()?;
-        let mut mix = Mixer::new();
-        for v in self.die.values() {
-            let c = self.contribution(i, State::fresh(v), budget)?;
-            mix.add(w, c);
-        }
-        let d = Rc::new(mix.finish(budget)?);
+        let d = if i >= self.ops.len() {
+            // no modifiers left: the die itself, without a detour through one point per face
+            budget.spend(u64::from(self.die.faces()))?;
+            Rc::new(Dist {
+                offset: self.die.min(),
+                p: vec![w; self.die.faces() as usize],
+            })
+        } else {
+            let mut mix = Mixer::new();
+            for v in self.die.values() {
+                let c = self.contribution(i, State::fresh(v), budget)?;
+                mix.add(w, c);
+            }
+            Rc::new(mix.finish(budget)?)
+        };
         self.fresh.insert(i, d.clone());
         Ok(d)
     }
