@@ -13,6 +13,7 @@ pub mod cache;
 pub mod dice;
 pub mod error;
 pub mod request;
+pub mod rulesets;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -9,6 +9,7 @@ use crate::dice::resolve::{self, DiceNeed, Step, TermOutcome};
 use crate::dice::rng::DiceRng;
 use crate::dice::{parse, Formula};
 use crate::error::{Error, Result};
+use crate::rulesets::{icon, DiceRule, Prob};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -20,31 +21,94 @@ pub enum Request {
     /// A Foundry dice formula: `{"kind": "dice", "formula": "4d6kh3 + 2"}`.
     #[serde(rename = "dice")]
     Dice { formula: String },
+    #[serde(rename = "icon.attack")]
+    IconAttack(icon::Attack),
+    #[serde(rename = "icon.save")]
+    IconSave(icon::Save),
+    #[serde(rename = "icon.damage")]
+    IconDamage(icon::Damage),
+    #[serde(rename = "icon.action")]
+    IconAction(icon::Action),
+    #[serde(rename = "icon.fortune")]
+    IconFortune(icon::Fortune),
 }
 
-/// A request with its formulas parsed, ready for the verbs.
+/// Runs `$body` with `$rule` bound to the request's [`DiceRule`], and `$wrap` naming the matching
+/// [`Detail`] variant; `$dice` handles the plain formula. The one place that lists every rule.
+macro_rules! dispatch {
+    ($request:expr, |$formula:pat_param| $dice:expr, |$rule:ident, $wrap:ident| $body:expr) => {
+        match $request {
+            Request::Dice { formula: $formula } => $dice,
+            Request::IconAttack($rule) => {
+                let $wrap = Detail::IconAttack;
+                $body
+            }
+            Request::IconSave($rule) => {
+                let $wrap = Detail::IconSave;
+                $body
+            }
+            Request::IconDamage($rule) => {
+                let $wrap = Detail::IconDamage;
+                $body
+            }
+            Request::IconAction($rule) => {
+                let $wrap = Detail::IconAction;
+                $body
+            }
+            Request::IconFortune($rule) => {
+                let $wrap = Detail::IconFortune;
+                $body
+            }
+        }
+    };
+}
+
+impl Request {
+    /// The `kind` tag.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Request::Dice { .. } => "dice",
+            Request::IconAttack(_) => "icon.attack",
+            Request::IconSave(_) => "icon.save",
+            Request::IconDamage(_) => "icon.damage",
+            Request::IconAction(_) => "icon.action",
+            Request::IconFortune(_) => "icon.fortune",
+        }
+    }
+    /// The request's dice as a formula string (validating the request's fields).
+    pub fn formula(&self) -> Result<String> {
+        dispatch!(self, |formula| Ok(formula.clone()), |rule, _wrap| rule
+            .formula())
+    }
+}
+
+/// A request with its dice parsed, ready for the verbs.
 #[derive(Debug, Clone)]
-pub enum Prepared {
-    Dice(Rc<Formula>),
+pub struct Prepared {
+    request: Request,
+    formula: Rc<Formula>,
 }
 
 impl Prepared {
-    /// Parses what the request needs.
+    /// Validates the request and parses its dice.
     pub fn new(request: &Request) -> Result<Self> {
-        match request {
-            Request::Dice { formula } => Ok(Prepared::Dice(Rc::new(parse(formula)?))),
-        }
+        Ok(Self {
+            formula: Rc::new(parse(&request.formula()?)?),
+            request: request.clone(),
+        })
     }
     /// As [`Prepared::new`], parsing each distinct formula only once.
     pub fn with_cache(request: &Request, cache: &mut FormulaCache) -> Result<Self> {
-        match request {
-            Request::Dice { formula } => Ok(Prepared::Dice(cache.get(formula)?)),
-        }
+        Ok(Self {
+            formula: cache.get(&request.formula()?)?,
+            request: request.clone(),
+        })
     }
-    fn kind(&self) -> &'static str {
-        match self {
-            Prepared::Dice(_) => "dice",
-        }
+    pub fn request(&self) -> &Request {
+        &self.request
+    }
+    pub fn formula(&self) -> &Formula {
+        &self.formula
     }
 }
 
@@ -101,6 +165,11 @@ pub enum Detail {
         formula: String,
         terms: Vec<TermOutcome>,
     },
+    IconAttack(icon::AttackOutcome),
+    IconSave(icon::SaveOutcome),
+    IconDamage(icon::DamageOutcome),
+    IconAction(icon::ActionOutcome),
+    IconFortune(icon::FortuneOutcome),
 }
 
 /// Exact odds: the distribution of the total and P(each outcome label).
@@ -125,30 +194,37 @@ pub struct ExactOdds {
 
 /// The dice to roll first, in order.
 pub fn plan(request: &Prepared) -> Result<Vec<PlanDie>> {
-    match request {
-        Prepared::Dice(f) => Ok(resolve::plan(f)?.iter().map(PlanDie::from).collect()),
-    }
+    Ok(resolve::plan(&request.formula)?
+        .iter()
+        .map(PlanDie::from)
+        .collect())
 }
 
 /// Decides the outcome from `faces` (one array per planned or requested batch, in order).
 pub fn resolve(request: &Prepared, faces: &[Vec<i64>]) -> Result<Resolution> {
-    match request {
-        Prepared::Dice(f) => Ok(match resolve::resolve(f, faces)? {
-            Step::More(needs) => Resolution::More {
+    let eval = match resolve::resolve(&request.formula, faces)? {
+        Step::More(needs) => {
+            return Ok(Resolution::More {
                 dice: needs.iter().map(PlanDie::from).collect(),
-            },
-            Step::Done(eval) => Resolution::Done(Done {
-                kind: request.kind().to_string(),
-                total: eval.total,
-                faces: faces.to_vec(),
-                seed: None,
-                detail: Detail::Dice {
-                    formula: f.to_string(),
-                    terms: eval.terms,
-                },
-            }),
-        }),
-    }
+            })
+        }
+        Step::Done(eval) => eval,
+    };
+    let detail = dispatch!(
+        &request.request,
+        |_| Detail::Dice {
+            formula: request.formula.to_string(),
+            terms: eval.terms.clone(),
+        },
+        |rule, wrap| wrap(rule.outcome(&eval)?)
+    );
+    Ok(Resolution::Done(Done {
+        kind: request.request.kind().to_string(),
+        total: eval.total,
+        faces: faces.to_vec(),
+        seed: None,
+        detail,
+    }))
 }
 
 /// Rolls with the core's RNG from `seed` and resolves, including every `more` round.
@@ -185,32 +261,19 @@ pub fn roll(request: &Prepared, seed: u64) -> Result<Done> {
 
 /// The exact probabilities of the request's totals and outcomes.
 pub fn odds(request: &Prepared) -> Result<OddsReport> {
-    match request {
-        Prepared::Dice(f) => {
-            let d = odds::distribution(f)?;
-            Ok(report(&d, BTreeMap::new()))
-        }
-    }
+    let d = odds::distribution(&request.formula)?;
+    let outcomes = dispatch!(&request.request, |_| Vec::new(), |rule, _wrap| rule
+        .outcomes(&d)?);
+    Ok(report(&d, &outcomes))
 }
 
-/// Builds the report; `labels` map outcome names to predicates over the total.
-fn report(
-    d: &odds::Distribution,
-    labels: BTreeMap<String, Box<dyn Fn(i64) -> bool>>,
-) -> OddsReport {
-    let mut outcomes = BTreeMap::new();
-    let mut exact_outcomes: Option<BTreeMap<String, String>> =
-        d.exact.as_ref().map(|_| BTreeMap::new());
-    for (label, pred) in &labels {
-        let (p, e) = d.probability(pred);
-        outcomes.insert(label.clone(), p);
-        match (e, exact_outcomes.as_mut()) {
-            (Some(e), Some(map)) => {
-                map.insert(label.clone(), e.to_string());
-            }
-            _ => exact_outcomes = None,
-        }
-    }
+/// Builds the report from the distribution and the labelled outcome probabilities.
+fn report(d: &odds::Distribution, labels: &[(&'static str, Prob)]) -> OddsReport {
+    let outcomes = labels.iter().map(|(l, p)| (l.to_string(), p.p)).collect();
+    let exact_outcomes: Option<BTreeMap<String, String>> = labels
+        .iter()
+        .map(|(l, p)| p.exact.map(|e| (l.to_string(), e.to_string())))
+        .collect();
     let exact = match (&d.exact, d.exact_mean(), exact_outcomes) {
         (Some(e), Some(mean), Some(outcomes)) => Some(ExactOdds {
             totals: e

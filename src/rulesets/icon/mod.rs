@@ -1,0 +1,9 @@
+//! ICON (Massif Press, playtest 1.5): the flagship ruleset. The seed `icon-rules-reference.db`
+//! ("Rules Reference (Tactical Combat)" and "Rules Reference (Narrative Play)") is the spec.
+
+pub mod boons;
+pub mod narrative;
+pub mod tactical;
+
+pub use narrative::{Action, ActionOutcome, Effect, Fortune, FortuneOutcome, Risk};
+pub use tactical::{Attack, AttackOutcome, Damage, DamageOutcome, Save, SaveOutcome};

@@ -1,0 +1,74 @@
+//! Rulesets: each rule request is a dice formula plus an interpretation of its outcome.
+//!
+//! A rule builds its dice as a formula in our own notation (flavor text names each plan entry's
+//! role, e.g. `1d20[d20] + 2d6kh1[boon]`), so planning, resolving, replay and exact odds all come
+//! from the dice core; the rule only reads the evaluated terms and labels the outcomes.
+
+pub mod icon;
+
+use crate::dice::odds::num::Ratio;
+use crate::dice::odds::Distribution;
+use crate::dice::resolve::{Evaluation, TermOutcome};
+use crate::error::{Error, Result};
+use serde::Serialize;
+
+/// P(outcome), in floats and, when the distribution is exact, as a fraction.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Prob {
+    pub p: f64,
+    pub exact: Option<Ratio>,
+}
+
+impl Prob {
+    /// P(predicate(total)) under `dist`.
+    pub fn of(dist: &Distribution, pred: impl Fn(i64) -> bool) -> Self {
+        let (p, exact) = dist.probability(pred);
+        Self { p, exact }
+    }
+    /// A probability known in closed form, exact when `exact` is given.
+    pub fn closed(p: f64, exact: Option<Ratio>) -> Self {
+        Self { p, exact }
+    }
+}
+
+/// A rule request: its dice, how to read them, and which outcomes its odds report.
+pub trait DiceRule {
+    type Outcome: Serialize;
+    /// The dice as a formula; flavors name the roles. Invalid requests fail here.
+    fn formula(&self) -> Result<String>;
+    /// Reads the evaluated formula.
+    fn outcome(&self, eval: &Evaluation) -> Result<Self::Outcome>;
+    /// The labelled outcome probabilities, given the exact distribution of the formula's total.
+    fn outcomes(&self, dist: &Distribution) -> Result<Vec<(&'static str, Prob)>>;
+}
+
+/// The evaluated term whose flavor is `role`, if the formula has one.
+pub fn term<'a>(eval: &'a Evaluation, role: &str) -> Option<&'a TermOutcome> {
+    eval.terms
+        .iter()
+        .find(|t| t.flavor.as_deref() == Some(role))
+}
+
+/// The active (kept) result values of the term with `role`.
+pub fn kept(eval: &Evaluation, role: &str) -> Vec<i64> {
+    term(eval, role)
+        .map(|t| {
+            t.results
+                .iter()
+                .filter(|r| r.active)
+                .map(|r| r.value)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Checks a request number against its legal range, naming the field in the error.
+pub fn check_range(field: &str, value: i64, lo: i64, hi: i64) -> Result<i64> {
+    if (lo..=hi).contains(&value) {
+        Ok(value)
+    } else {
+        Err(Error::request(format!(
+            "{field} must be from {lo} to {hi}, not {value}"
+        )))
+    }
+}

@@ -1,0 +1,418 @@
+//! ICON rolls against the seed's rules and independent computations.
+
+use icon_engine::dice::odds::num::{Num, Ratio};
+use icon_engine::request::{self, Detail, Prepared, Request, Resolution};
+use serde_json::{json, Value};
+
+fn prepared(v: Value) -> Prepared {
+    let req: Request = serde_json::from_value(v).unwrap();
+    Prepared::new(&req).unwrap()
+}
+
+fn done(v: Value, faces: &[&[i64]]) -> (i64, Value) {
+    let p = prepared(v);
+    let faces: Vec<Vec<i64>> = faces.iter().map(|f| f.to_vec()).collect();
+    match request::resolve(&p, &faces).unwrap() {
+        Resolution::Done(d) => (d.total, serde_json::to_value(&d).unwrap()),
+        Resolution::More { dice } => panic!("wanted more: {dice:?}"),
+    }
+}
+
+fn plan(v: Value) -> Value {
+    serde_json::to_value(request::plan(&prepared(v)).unwrap()).unwrap()
+}
+
+fn exact(v: &Value, label: &str) -> String {
+    v["exact"]["outcomes"][label].as_str().unwrap().to_string()
+}
+
+fn odds(v: Value) -> Value {
+    serde_json::to_value(request::odds(&prepared(v)).unwrap()).unwrap()
+}
+
+fn ratio(n: u64, d: u64) -> String {
+    Ratio::ratio(n, d).unwrap().to_string()
+}
+
+#[test]
+fn attack_plans_the_d20_then_the_net_boon_dice() {
+    let p = plan(json!({"kind": "icon.attack", "boons": 3, "curses": 1}));
+    assert_eq!(
+        p,
+        json!([
+            {"faces": 20, "count": 1, "role": "d20", "notation": "d20"},
+            {"faces": 6, "count": 2, "role": "boon", "notation": "d6"}
+        ])
+    );
+    let p = plan(json!({"kind": "icon.attack", "boons": 1, "curses": 3}));
+    assert_eq!(p[1]["role"], "curse");
+    let p = plan(json!({"kind": "icon.attack", "boons": 2, "curses": 2}));
+    assert_eq!(
+        p.as_array().unwrap().len(),
+        1,
+        "boons and curses cancel one for one"
+    );
+}
+
+#[test]
+fn attack_outcomes_hit_crit_exceed() {
+    // 14 + highest boon 5 + 1 = 20: a critical hit, which counts as a hit
+    let (total, d) = done(
+        json!({"kind": "icon.attack", "boons": 2, "bonus": 1, "defense": 22}),
+        &[&[14], &[3, 5]],
+    );
+    assert_eq!(total, 20);
+    assert_eq!(
+        (d["d20"].clone(), d["boonDie"].clone()),
+        (json!(14), json!(5))
+    );
+    assert_eq!(
+        (d["crit"].clone(), d["hit"].clone(), d["exceed"].clone()),
+        (json!(true), json!(true), json!(true))
+    );
+    // a foe cannot crit: 20 against defense 22 misses
+    let (_, d) = done(
+        json!({"kind": "icon.attack", "boons": 2, "bonus": 1, "defense": 22, "canCrit": false}),
+        &[&[14], &[3, 5]],
+    );
+    assert_eq!(
+        (d["crit"].clone(), d["hit"].clone()),
+        (json!(false), json!(false))
+    );
+    // curses subtract the highest: 12 − 6 = 6; no defense → hit is null
+    let (total, d) = done(
+        json!({"kind": "icon.attack", "curses": 2}),
+        &[&[12], &[6, 2]],
+    );
+    assert_eq!(total, 6);
+    assert_eq!(
+        (d["hit"].clone(), d["curseDie"].clone(), d["exceed"].clone()),
+        (Value::Null, json!(6), json!(false))
+    );
+}
+
+/// Exact P(total ≥ k) for d20 + (highest of n d6) + bonus, by direct enumeration of the faces.
+fn p_at_least(n: u32, sign: i64, bonus: i64, k: i64) -> Ratio {
+    let mut hits = 0u64;
+    let mut all = 0u64;
+    let sixes = 6u64.pow(n);
+    for d20 in 1..=20i64 {
+        for code in 0..sixes {
+            let mut c = code;
+            let mut best = 0;
+            for _ in 0..n {
+                best = best.max((c % 6) as i64 + 1);
+                c /= 6;
+            }
+            let total = d20 + sign * best + bonus;
+            all += 1;
+            if total >= k {
+                hits += 1;
+            }
+        }
+    }
+    Ratio::ratio(hits, all).unwrap()
+}
+
+#[test]
+fn attack_odds_equal_independent_enumeration() {
+    for (boons, curses, bonus, defense) in [
+        (2u32, 0u32, 0i64, 10i64),
+        (0, 1, 2, 12),
+        (3, 0, -1, 18),
+        (1, 3, 0, 8),
+    ] {
+        let o = odds(
+            json!({"kind": "icon.attack", "boons": boons, "curses": curses, "bonus": bonus, "defense": defense}),
+        );
+        let (n, sign) = if boons >= curses {
+            (boons - curses, 1)
+        } else {
+            (curses - boons, -1)
+        };
+        assert_eq!(
+            exact(&o, "exceed"),
+            p_at_least(n, sign, bonus, 15).to_string()
+        );
+        assert_eq!(
+            exact(&o, "crit"),
+            p_at_least(n, sign, bonus, 20).to_string()
+        );
+        // hit = total ≥ defense or crit
+        let hit = p_at_least(n, sign, bonus, defense.min(20)).to_string();
+        assert_eq!(exact(&o, "hit"), hit);
+        let f: f64 = o["outcomes"]["exceed"].as_f64().unwrap();
+        let e = p_at_least(n, sign, bonus, 15).to_f64();
+        assert!((f - e).abs() < 1e-12);
+    }
+    // P(total ≥ 15) with 2 net boons, by hand: Σ over the highest of 2d6 (m has weight 2m−1)
+    // of P(d20 ≥ 15 − m) = Σ_m (2m−1)/36 · (6 + m)/20
+    let by_hand: u64 = (1..=6u64).map(|m| (2 * m - 1) * (6 + m)).sum();
+    let o = odds(json!({"kind": "icon.attack", "boons": 2}));
+    assert_eq!(exact(&o, "exceed"), ratio(by_hand, 720));
+    assert!(
+        o["outcomes"].get("hit").is_none(),
+        "no defense, no hit odds"
+    );
+}
+
+#[test]
+fn saves_succeed_on_ten() {
+    let (_, d) = done(json!({"kind": "icon.save"}), &[&[10]]);
+    assert_eq!(d["success"], true);
+    let (_, d) = done(json!({"kind": "icon.save", "curses": 1}), &[&[12], &[3]]);
+    assert_eq!(d["success"], false);
+    let o = odds(json!({"kind": "icon.save"}));
+    assert_eq!(exact(&o, "success"), "11/20");
+    let o = odds(json!({"kind": "icon.save", "boons": 1, "bonus": 1}));
+    assert_eq!(exact(&o, "success"), p_at_least(1, 1, 1, 10).to_string());
+}
+
+#[test]
+fn damage_hits_crits_bonus_dice_and_misses() {
+    // A Stormbender (Wright: [D] = d8, fray 3) heavy attack (2[D]) crits (+[D]) with bonus damage
+    // (one more die, keep the highest): 4d8 keep 3, plus fray.
+    let req = json!({"kind": "icon.damage", "result": "crit", "die": 8, "dice": 2, "fray": 3, "bonusDice": 1});
+    assert_eq!(
+        plan(req.clone()),
+        json!([{"faces": 8, "count": 4, "role": "damage", "notation": "d8"}])
+    );
+    let (total, d) = done(req, &[&[8, 2, 5, 7]]);
+    assert_eq!(total, 8 + 5 + 7 + 3);
+    assert_eq!(
+        (d["kept"].clone(), d["dropped"].clone()),
+        (json!([8, 5, 7]), json!([2]))
+    );
+    // a light hit: [D] + fray + flat
+    let (total, _) = done(
+        json!({"kind": "icon.damage", "result": "hit", "die": 6, "fray": 4, "flat": 2}),
+        &[&[3]],
+    );
+    assert_eq!(total, 9);
+    // a miss deals fray only, rolling nothing
+    let miss = json!({"kind": "icon.damage", "result": "miss", "die": 10, "fray": 2, "flat": 5});
+    assert_eq!(plan(miss.clone()), json!([]));
+    assert_eq!(done(miss, &[]).0, 2);
+    // the mean of a d8 heavy hit: 2 × 4.5 + 3
+    let o = odds(json!({"kind": "icon.damage", "result": "hit", "die": 8, "dice": 2, "fray": 3}));
+    assert_eq!(o["exact"]["mean"], "12/1");
+}
+
+#[test]
+fn bad_rule_requests_are_clear_errors() {
+    for (v, words) in [
+        (
+            json!({"kind": "icon.damage", "result": "hit", "die": 7, "fray": 1}),
+            "6, 8, 10 or 12",
+        ),
+        (
+            json!({"kind": "icon.attack", "boons": 101}),
+            "boons must be from 0 to 100",
+        ),
+        (
+            json!({"kind": "icon.action", "rating": 7}),
+            "rating must be from 0 to 4",
+        ),
+    ] {
+        let req: Request = serde_json::from_value(v).unwrap();
+        let e = Prepared::new(&req).unwrap_err();
+        assert!(e.message().contains(words), "{}", e.message());
+    }
+    let typo: Result<Request, _> =
+        serde_json::from_value(json!({"kind": "icon.attack", "boon": 1}));
+    assert!(typo
+        .unwrap_err()
+        .to_string()
+        .contains("unknown field `boon`"));
+    let missing: Result<Request, _> =
+        serde_json::from_value(json!({"kind": "icon.damage", "result": "hit", "fray": 1}));
+    assert!(missing
+        .unwrap_err()
+        .to_string()
+        .contains("missing field `die`"));
+}
+
+// ---------------------------------------------------------------- narrative play
+
+#[test]
+fn action_pool_clamps_boons_and_counts_burdens() {
+    let pool = |v: Value| -> u64 {
+        plan(v)
+            .as_array()
+            .unwrap()
+            .first()
+            .map_or(0, |e| e["count"].as_u64().unwrap())
+    };
+    assert_eq!(pool(json!({"kind": "icon.action", "rating": 3})), 3);
+    // push, two aids and tempting fate are four boons, clamped to +2
+    assert_eq!(
+        pool(
+            json!({"kind": "icon.action", "rating": 3, "push": true, "aid": 2, "temptFate": true})
+        ),
+        5
+    );
+    assert_eq!(
+        pool(json!({"kind": "icon.action", "rating": 3, "curses": 5})),
+        1
+    );
+    assert_eq!(
+        pool(json!({"kind": "icon.action", "rating": 2, "burdenTicks": 1, "boons": 1})),
+        2
+    );
+    // 0 dice: roll 2d6 and keep the lowest
+    let p = plan(json!({"kind": "icon.action", "rating": 1, "curses": 2}));
+    assert_eq!(
+        p,
+        json!([{"faces": 6, "count": 2, "role": "action", "notation": "d6"}])
+    );
+    let (_, d) = done(json!({"kind": "icon.action", "rating": 0}), &[&[6, 6]]);
+    assert_eq!(
+        (d["pool"].clone(), d["result"].clone()),
+        (json!(0), json!("success")),
+        "no critical with 0 dice"
+    );
+}
+
+#[test]
+fn action_results_and_consequences() {
+    let act = |risk: &str, effect: &str, faces: &[i64]| {
+        done(
+            json!({"kind": "icon.action", "rating": faces.len(), "risk": risk, "effect": effect, "push": false}),
+            &[faces],
+        )
+        .1
+    };
+    let d = act("desperate", "normal", &[2, 3]);
+    assert_eq!(
+        (
+            d["result"].clone(),
+            d["strain"].clone(),
+            d["segments"].clone()
+        ),
+        (json!("fail"), json!(4), json!(0))
+    );
+    let d = act("controlled", "powerful", &[4, 1]);
+    assert_eq!(
+        (
+            d["result"].clone(),
+            d["strain"].clone(),
+            d["segments"].clone()
+        ),
+        (json!("partial"), json!(1), json!(3))
+    );
+    let d = act("risky", "weak", &[6, 2]);
+    assert_eq!(
+        (
+            d["result"].clone(),
+            d["strain"].clone(),
+            d["segments"].clone()
+        ),
+        (json!("success"), json!(0), json!(1))
+    );
+    // a critical raises the effect one step: powerful → superpowered, 5 segments
+    let d = act("risky", "powerful", &[6, 6, 1]);
+    assert_eq!(
+        (
+            d["result"].clone(),
+            d["effect"].clone(),
+            d["segments"].clone()
+        ),
+        (json!("critical"), json!("superpowered"), json!(5))
+    );
+    let d = done(
+        json!({"kind": "icon.action", "rating": 2, "push": true, "aid": 2}),
+        &[&[1, 1, 1, 1]],
+    )
+    .1;
+    assert_eq!(
+        (d["effort"].clone(), d["effortHelpers"].clone()),
+        (json!(3), json!(2))
+    );
+}
+
+/// Exact P(fail), P(partial), P(success), P(critical) for a pool by enumerating all faces.
+fn action_by_enumeration(pool: u32) -> [Ratio; 4] {
+    let (n, lowest) = if pool == 0 { (2, true) } else { (pool, false) };
+    let mut counts = [0u64; 4];
+    let all = 6u64.pow(n);
+    for code in 0..all {
+        let mut c = code;
+        let dice: Vec<u64> = (0..n)
+            .map(|_| {
+                let v = c % 6 + 1;
+                c /= 6;
+                v
+            })
+            .collect();
+        let counted = if lowest {
+            *dice.iter().min().unwrap()
+        } else {
+            *dice.iter().max().unwrap()
+        };
+        let sixes = dice.iter().filter(|v| **v == 6).count();
+        let tier = if !lowest && sixes >= 2 {
+            3
+        } else if counted == 6 {
+            2
+        } else if counted >= 4 {
+            1
+        } else {
+            0
+        };
+        counts[tier] += 1;
+    }
+    counts.map(|k| Ratio::ratio(k, all).unwrap())
+}
+
+#[test]
+fn action_odds_for_every_pool_equal_enumeration() {
+    for pool in 0..=6u32 {
+        // rating 4 at most, so reach pools 5 and 6 with boons
+        let (rating, boons) = if pool > 4 { (4, pool - 4) } else { (pool, 0) };
+        let o = odds(json!({"kind": "icon.action", "rating": rating, "boons": boons}));
+        let want = action_by_enumeration(pool);
+        for (i, label) in ["fail", "partial", "success", "critical"]
+            .iter()
+            .enumerate()
+        {
+            assert_eq!(exact(&o, label), want[i].to_string(), "pool {pool} {label}");
+        }
+        let f: f64 = ["fail", "partial", "success", "critical"]
+            .iter()
+            .map(|l| o["outcomes"][l].as_f64().unwrap())
+            .sum();
+        assert!((f - 1.0).abs() < 1e-12);
+    }
+    // the worked values: 3 dice fail 1/8, critical 2/27
+    let o = odds(json!({"kind": "icon.action", "rating": 3}));
+    assert_eq!(
+        (exact(&o, "fail"), exact(&o, "critical")),
+        (ratio(1, 8), ratio(2, 27))
+    );
+}
+
+#[test]
+fn fortune_rolls_read_the_same_dice_differently() {
+    let (_, d) = done(json!({"kind": "icon.fortune", "dice": 2}), &[&[6, 6]]);
+    assert_eq!(d["result"], "excellent");
+    let (_, d) = done(json!({"kind": "icon.fortune", "dice": 1}), &[&[5]]);
+    assert_eq!(d["result"], "average");
+    let o = odds(json!({"kind": "icon.fortune", "dice": 3}));
+    let want = action_by_enumeration(3);
+    for (i, label) in ["poor", "average", "good", "excellent"].iter().enumerate() {
+        assert_eq!(exact(&o, label), want[i].to_string());
+    }
+}
+
+#[test]
+fn rule_outcomes_replay_from_a_seed() {
+    let p = prepared(json!({"kind": "icon.attack", "boons": 1, "defense": 12}));
+    let a = request::roll(&p, 99).unwrap();
+    let b = request::roll(&p, 99).unwrap();
+    assert_eq!(a, b);
+    let Detail::IconAttack(o) = &a.detail else {
+        panic!("attack detail")
+    };
+    assert_eq!(o.d20 + o.boon_die.unwrap(), a.total);
+    assert_eq!(o.hit, Some(a.total >= 12 || a.total >= 20));
+}
