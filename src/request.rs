@@ -31,6 +31,10 @@ pub enum Request {
     IconAction(icon::Action),
     #[serde(rename = "icon.fortune")]
     IconFortune(icon::Fortune),
+    #[serde(rename = "icon.applyDamage")]
+    IconApplyDamage(icon::ApplyDamage),
+    #[serde(rename = "icon.heal")]
+    IconHeal(icon::Heal),
 }
 
 /// Runs `$body` with `$rule` bound to the request's [`DiceRule`], and `$wrap` naming the matching
@@ -59,6 +63,14 @@ macro_rules! dispatch {
                 let $wrap = Detail::IconFortune;
                 $body
             }
+            Request::IconApplyDamage($rule) => {
+                let $wrap = Detail::IconApplyDamage;
+                $body
+            }
+            Request::IconHeal($rule) => {
+                let $wrap = Detail::IconHeal;
+                $body
+            }
         }
     };
 }
@@ -73,6 +85,8 @@ impl Request {
             Request::IconDamage(_) => "icon.damage",
             Request::IconAction(_) => "icon.action",
             Request::IconFortune(_) => "icon.fortune",
+            Request::IconApplyDamage(_) => "icon.applyDamage",
+            Request::IconHeal(_) => "icon.heal",
         }
     }
     /// The request's dice as a formula string (validating the request's fields).
@@ -170,6 +184,8 @@ pub enum Detail {
     IconDamage(icon::DamageOutcome),
     IconAction(icon::ActionOutcome),
     IconFortune(icon::FortuneOutcome),
+    IconApplyDamage(icon::HealthOutcome),
+    IconHeal(icon::HealOutcome),
 }
 
 /// Exact odds: the distribution of the total and P(each outcome label).

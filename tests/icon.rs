@@ -416,3 +416,209 @@ fn rule_outcomes_replay_from_a_seed() {
     assert_eq!(o.d20 + o.boon_die.unwrap(), a.total);
     assert_eq!(o.hit, Some(a.total >= 12 || a.total >= 20));
 }
+
+// ---------------------------------------------------------------- health
+
+fn apply(target: Value, amount: i64, source: &str, extra: Value) -> (Value, Vec<(String, i64)>) {
+    let mut req =
+        json!({"kind": "icon.applyDamage", "target": target, "amount": amount, "source": source});
+    for (k, v) in extra.as_object().unwrap() {
+        req[k] = v.clone();
+    }
+    let (_, d) = done(req, &[]);
+    let steps = d["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["rule"].as_str().unwrap().to_string(),
+                s["amount"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    (d["target"].clone(), steps)
+}
+
+fn pc(hp: i64, vigor: i64, armor: i64, statuses: &[&str]) -> Value {
+    json!({"hp": hp, "maxHp": 40, "vigor": vigor, "armor": armor, "wounds": 0, "isPlayerCharacter": true, "statuses": statuses})
+}
+
+fn rules(steps: &[(String, i64)]) -> Vec<(&str, i64)> {
+    steps.iter().map(|(r, a)| (r.as_str(), *a)).collect()
+}
+
+#[test]
+fn damage_mitigation_follows_the_seed_order() {
+    // the worked case: 9 into armor 2, resistant, vigor 3: 9−2=7 → 4 → vigor 0, HP −1
+    let (t, steps) = apply(pc(30, 3, 2, &["resistant"]), 9, "hit", json!({}));
+    assert_eq!(
+        rules(&steps),
+        [
+            ("amount", 9),
+            ("armor", 7),
+            ("resistant", 4),
+            ("vigor", 1),
+            ("hp", 1)
+        ]
+    );
+    assert_eq!((t["hp"].clone(), t["vigor"].clone()), (json!(29), json!(0)));
+    // vulnerable +1 before the weakened attacker's −2, both before armor
+    let (_, steps) = apply(
+        pc(30, 0, 1, &["vulnerable"]),
+        5,
+        "hit",
+        json!({"attackerWeakened": true}),
+    );
+    assert_eq!(
+        rules(&steps),
+        [
+            ("amount", 5),
+            ("vulnerable", 6),
+            ("weakened", 4),
+            ("armor", 3),
+            ("hp", 3)
+        ]
+    );
+    // piercing ignores armor and weakness; cover halves rounding up
+    let (_, steps) = apply(
+        pc(30, 0, 3, &[]),
+        7,
+        "hit",
+        json!({"pierce": true, "attackerWeakened": true, "cover": true}),
+    );
+    assert_eq!(rules(&steps), [("amount", 7), ("cover", 4), ("hp", 4)]);
+    // divine ignores armor, resistance and vigor
+    let (t, steps) = apply(
+        pc(30, 5, 3, &["resistant"]),
+        6,
+        "hit",
+        json!({"divine": true}),
+    );
+    assert_eq!(rules(&steps), [("amount", 6), ("hp", 6)]);
+    assert_eq!(t["vigor"], 5);
+    // shattered: vigor does not absorb
+    let (t, _) = apply(pc(30, 5, 0, &["shattered"]), 4, "hit", json!({}));
+    assert_eq!((t["hp"].clone(), t["vigor"].clone()), (json!(26), json!(5)));
+}
+
+#[test]
+fn immunity_and_dodge() {
+    let (t, steps) = apply(pc(30, 0, 0, &["immune"]), 9, "hit", json!({}));
+    assert_eq!(
+        (t["hp"].clone(), rules(&steps)[1]),
+        (json!(30), ("immune", 0))
+    );
+    for source in ["miss", "save", "area"] {
+        let (t, _) = apply(pc(30, 0, 0, &["dodge"]), 3, source, json!({}));
+        assert_eq!(t["hp"], 30, "dodge vs {source}");
+    }
+    let (t, _) = apply(pc(30, 0, 0, &["dodge"]), 3, "hit", json!({}));
+    assert_eq!(t["hp"], 27, "dodge does not stop hits");
+}
+
+#[test]
+fn defiance_defeat_wounds_and_falling() {
+    let (t, steps) = apply(pc(5, 0, 0, &["defiance", "dazed"]), 9, "hit", json!({}));
+    assert_eq!(t["hp"], 1);
+    assert!(rules(&steps).contains(&("defiance", 4)));
+    let st = t["statuses"].as_array().unwrap();
+    assert!(st.contains(&json!("immune")) && !st.contains(&json!("defiance")));
+    // a defeated player character: statuses and vigor cleared, a wound, incapacitated
+    let (t, steps) = apply(pc(5, 0, 0, &["dazed", "marked"]), 9, "hit", json!({}));
+    assert_eq!(
+        (t["hp"].clone(), t["wounds"].clone(), t["defeated"].clone()),
+        (json!(0), json!(1), json!(true))
+    );
+    let st = t["statuses"].as_array().unwrap();
+    assert!(st.contains(&json!("incapacitated")) && !st.contains(&json!("dazed")));
+    assert!(rules(&steps).contains(&("wound", 1)));
+    // ...and immune to further damage
+    let (t2, _) = apply(t.clone(), 5, "hit", json!({}));
+    assert_eq!(t2["wounds"], 1);
+    // the fourth wound: fallen
+    let mut three = pc(2, 0, 0, &[]);
+    three["wounds"] = json!(3);
+    let (t, _) = apply(three, 4, "hit", json!({}));
+    assert_eq!(
+        (t["fallen"].clone(), t["wounds"].clone()),
+        (json!(true), json!(4))
+    );
+    // a foe takes no wound
+    let foe = json!({"hp": 3, "maxHp": 20, "statuses": ["slashed"]});
+    let (t, _) = apply(foe, 5, "hit", json!({}));
+    assert_eq!(
+        (t["wounds"].clone(), t["statuses"].clone()),
+        (json!(0), json!(["defeated"]))
+    );
+    // bloodied is derived
+    let (t, _) = apply(pc(30, 0, 0, &[]), 10, "hit", json!({}));
+    assert_eq!(t["bloodied"], true);
+}
+
+fn heal(target: Value, healing: &str) -> Value {
+    done(
+        json!({"kind": "icon.heal", "target": target, "healing": healing}),
+        &[],
+    )
+    .1
+}
+
+#[test]
+fn healing_rules() {
+    // cure: +4 vigor, or a vigor surge to the cap (25% of max) if bloodied; then saves
+    let d = heal(pc(30, 0, 0, &["dazed", "weakened+"]), "cure");
+    assert_eq!(
+        (d["target"]["vigor"].clone(), d["saves"].clone()),
+        (json!(4), json!(["dazed"]))
+    );
+    let d = heal(pc(15, 2, 0, &[]), "cure");
+    assert_eq!(d["target"]["vigor"], 10);
+    let d = heal(pc(30, 8, 0, &[]), "cure");
+    assert_eq!(d["target"]["vigor"], 10, "vigor never passes the cap");
+    // regeneration only when bloodied
+    assert_eq!(
+        heal(pc(30, 0, 0, &[]), "regeneration")["target"]["vigor"],
+        0
+    );
+    assert_eq!(
+        heal(pc(20, 0, 0, &[]), "regeneration")["target"]["vigor"],
+        4
+    );
+    // rescue: back to full minus wounds
+    let mut down = pc(0, 0, 0, &["incapacitated", "defeated"]);
+    down["wounds"] = json!(1);
+    let d = heal(down, "rescue");
+    assert_eq!(
+        (d["target"]["hp"].clone(), d["target"]["statuses"].clone()),
+        (json!(30), json!([]))
+    );
+    // rest: to the next 25%, or to 50% from 25% or below; never above the wound limit
+    for (hp, wounds, want) in [
+        (5, 0, 20),
+        (10, 0, 20),
+        (15, 0, 20),
+        (21, 0, 30),
+        (30, 0, 40),
+        (30, 1, 30),
+        (35, 0, 40),
+    ] {
+        let mut t = pc(hp, 0, 0, &[]);
+        t["wounds"] = json!(wounds);
+        assert_eq!(
+            heal(t, "rest")["target"]["hp"],
+            want,
+            "rest from {hp} with {wounds} wounds"
+        );
+    }
+    // end of combat: ongoing effects end, HP up to the bloodied value
+    let d = heal(pc(7, 0, 0, &["dazed+", "slashed"]), "endCombat");
+    assert_eq!(
+        (d["target"]["hp"].clone(), d["target"]["statuses"].clone()),
+        (json!(20), json!(["slashed", "bloodied"]))
+    );
+    // camp: all HP up to the wound limit
+    let mut t = pc(3, 0, 0, &[]);
+    t["wounds"] = json!(2);
+    assert_eq!(heal(t, "camp")["target"]["hp"], 20);
+}

@@ -2,8 +2,10 @@
 //! ("Rules Reference (Tactical Combat)" and "Rules Reference (Narrative Play)") is the spec.
 
 pub mod boons;
+pub mod health;
 pub mod narrative;
 pub mod tactical;
 
+pub use health::{ApplyDamage, Heal, HealOutcome, HealthOutcome, Target};
 pub use narrative::{Action, ActionOutcome, Effect, Fortune, FortuneOutcome, Risk};
 pub use tactical::{Attack, AttackOutcome, Damage, DamageOutcome, Save, SaveOutcome};
