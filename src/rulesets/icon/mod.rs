@@ -4,6 +4,7 @@
 pub mod boons;
 pub mod health;
 pub mod narrative;
+pub mod strain;
 pub mod tactical;
 
 pub use health::{ApplyDamage, Heal, HealOutcome, HealthOutcome, Target};

@@ -1,0 +1,192 @@
+//! Strain, breaking and burdens as a reducer, clocks and session XP (Narrative Play seed).
+
+use icon_engine::rulesets::icon::strain::*;
+use icon_engine::rulesets::icon::Risk;
+use serde_json::json;
+
+fn character() -> NarrativeState {
+    serde_json::from_value(json!({
+        "strain": 4,
+        "ratings": {"smash": 3, "tinker": 2, "charm": 1, "study": 1, "endure": 2, "sneak": 0}
+    }))
+    .unwrap()
+}
+
+fn ev(v: serde_json::Value) -> NarrativeEvent {
+    serde_json::from_value(v).unwrap()
+}
+
+fn burden(s: &NarrativeState, name: &str, a: &str, b: &str) -> NarrativeState {
+    s.apply(&ev(
+        json!({"type": "takeBurden", "name": name, "actions": [a, b], "clock": 6}),
+    ))
+    .unwrap()
+    .0
+}
+
+#[test]
+fn strain_past_the_maximum_breaks_and_asks_for_a_burden() {
+    let s = character();
+    assert_eq!(s.max_strain, 5);
+    // reaching the maximum is not breaking
+    let (s1, fx) = s
+        .apply(&ev(json!({"type": "takeStrain", "amount": 1})))
+        .unwrap();
+    assert_eq!((s1.strain, s1.broken, fx.len()), (5, false, 0));
+    // one above it is
+    let (s2, fx) = s1
+        .apply(&ev(json!({"type": "takeStrain", "amount": 2})))
+        .unwrap();
+    assert_eq!((s2.strain, s2.broken, s2.burden_pending), (0, true, true));
+    assert_eq!(
+        serde_json::to_value(&fx).unwrap(),
+        json!([{"type": "broke"}, {"type": "chooseBurden"}])
+    );
+    // critical strain breaks at once
+    let (s3, _) = character()
+        .apply(&ev(
+            json!({"type": "takeStrain", "amount": 0, "critical": true}),
+        ))
+        .unwrap();
+    assert!(s3.broken);
+    // resisting costs strain by risk
+    let (s4, _) = character()
+        .apply(&NarrativeEvent::Resist {
+            risk: Risk::Controlled,
+        })
+        .unwrap();
+    assert_eq!(s4.strain, 5);
+    let (s5, _) = character()
+        .apply(&NarrativeEvent::Resist {
+            risk: Risk::Desperate,
+        })
+        .unwrap();
+    assert!(s5.broken);
+}
+
+#[test]
+fn burdens_tick_two_actions_with_dots_at_most_twice_each() {
+    let (broken, _) = character()
+        .apply(&ev(json!({"type": "takeStrain", "amount": 9})))
+        .unwrap();
+    let refused = |s: &NarrativeState, a: &str, b: &str, clock: u32, words: &str| {
+        let e = s
+            .apply(&ev(json!({"type": "takeBurden", "name": "broken arm", "actions": [a, b], "clock": clock})))
+            .unwrap_err();
+        assert!(e.message().contains(words), "{}", e.message());
+    };
+    refused(&character(), "smash", "tinker", 6, "only when breaking");
+    refused(&broken, "smash", "sneak", 6, "sneak has no dots");
+    refused(&broken, "smash", "smash", 6, "two different actions");
+    refused(&broken, "smash", "tinker", 8, "4, 6 or 10");
+    refused(&broken, "smash", "juggle", 6, "juggle is not an action");
+    let s = burden(&broken, "broken arm", "smash", "tinker");
+    assert_eq!(
+        (s.ticks("smash"), s.ticks("tinker"), s.burden_pending),
+        (1, 1, false)
+    );
+    assert_eq!(s.burdens[0].filled, 6);
+    // second break, second burden on smash
+    let (s, _) = s
+        .apply(&ev(json!({"type": "takeStrain", "amount": 6})))
+        .unwrap();
+    let s = burden(&s, "fear", "smash", "charm");
+    assert_eq!(s.ticks("smash"), 2);
+    // third break: smash is already ticked twice
+    let (s, _) = s
+        .apply(&ev(json!({"type": "takeStrain", "amount": 6})))
+        .unwrap();
+    refused(&s, "smash", "study", 4, "already ticked twice");
+    let s = burden(&s, "poisoned", "endure", "study");
+    assert_eq!(s.burdens.len(), 3);
+    // the pool of a smash roll now loses 2 dice
+    let action = json!({"kind": "icon.action", "rating": 3, "burdenTicks": s.ticks("smash")});
+    let req: icon_engine::request::Request = serde_json::from_value(action).unwrap();
+    let p = icon_engine::request::Prepared::new(&req).unwrap();
+    assert_eq!(icon_engine::request::plan(&p).unwrap()[0].count, 1);
+}
+
+#[test]
+fn with_three_burdens_a_break_lasts_the_expedition() {
+    let mut s = character();
+    for name in ["a", "b", "c"] {
+        s = s
+            .apply(&ev(json!({"type": "takeStrain", "amount": 9})))
+            .unwrap()
+            .0;
+        let pair = match name {
+            "a" => ("smash", "tinker"),
+            "b" => ("charm", "study"),
+            _ => ("endure", "smash"),
+        };
+        s = burden(&s, name, pair.0, pair.1);
+        s = s.apply(&NarrativeEvent::EndScene).unwrap().0;
+        assert!(!s.broken);
+    }
+    let (s, fx) = s
+        .apply(&ev(json!({"type": "takeStrain", "amount": 9})))
+        .unwrap();
+    assert_eq!(
+        serde_json::to_value(&fx).unwrap(),
+        json!([{"type": "broke"}, {"type": "brokenForExpedition"}])
+    );
+    assert_eq!((s.burdens.len(), s.burden_pending, s.strain), (3, false, 0));
+    let (s, fx) = s.apply(&NarrativeEvent::EndScene).unwrap();
+    assert!(
+        s.broken && fx.is_empty(),
+        "stays broken at the end of the scene"
+    );
+    let (s, _) = s.apply(&NarrativeEvent::EndExpedition).unwrap();
+    assert!(!s.broken && !s.broken_for_expedition);
+}
+
+#[test]
+fn burdens_heal_by_unticking_and_strain_clears_at_camp() {
+    let (s, _) = character()
+        .apply(&ev(json!({"type": "takeStrain", "amount": 9})))
+        .unwrap();
+    let s = burden(&s, "tired", "charm", "study");
+    let (s, fx) = s
+        .apply(&NarrativeEvent::HealBurden {
+            index: 0,
+            segments: 4,
+        })
+        .unwrap();
+    assert_eq!((s.burdens[0].filled, fx.len()), (2, 0));
+    let (s, fx) = s
+        .apply(&NarrativeEvent::HealBurden {
+            index: 0,
+            segments: 4,
+        })
+        .unwrap();
+    assert!(s.burdens.is_empty());
+    assert_eq!(
+        serde_json::to_value(&fx).unwrap(),
+        json!([{"type": "burdenHealed", "name": "tired"}])
+    );
+    assert!(s
+        .apply(&NarrativeEvent::HealBurden {
+            index: 0,
+            segments: 1
+        })
+        .is_err());
+    let (s, _) = character().apply(&NarrativeEvent::ClearStrain).unwrap();
+    assert_eq!(s.strain, 0);
+}
+
+#[test]
+fn clocks_and_session_xp() {
+    let c = Clock::new(6).unwrap();
+    let c = c.tick(2).unwrap().tick(5).unwrap();
+    assert_eq!((c.filled, c.complete()), (6, true));
+    assert_eq!(c.tick(-10).unwrap().filled, 0);
+    assert!(Clock::new(5).is_err());
+    let xp = SessionXp {
+        ideals: 3,
+        challenged: 1,
+        ambition: 2,
+        burden_invoked: true,
+    };
+    assert_eq!(xp.total(), 2 + 1 + 2 + 1);
+    assert_eq!(SessionXp::default().total(), 0);
+}
