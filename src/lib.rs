@@ -10,6 +10,7 @@
 //! native tests, the CLI and benchmarks.
 
 pub mod cache;
+pub mod combat;
 pub mod dice;
 pub mod error;
 pub mod request;
