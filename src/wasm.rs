@@ -177,3 +177,42 @@ impl Rng {
         self.inner.seed() as f64
     }
 }
+
+/// A reducer's answer: the new state and what Foundry should carry out.
+#[derive(Serialize)]
+struct Reduced<S: Serialize, E: Serialize> {
+    state: S,
+    effects: Vec<E>,
+}
+
+fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T, JsError> {
+    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
+}
+
+/// The combat tracker: `(state | null, event) -> {state, effects}`; refused events throw.
+#[wasm_bindgen(js_name = combatApply, unchecked_return_type = "{state: object | null, effects: object[]}")]
+pub fn combat_apply(
+    #[wasm_bindgen(unchecked_param_type = "object | null")] state: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "object")] event: JsValue,
+) -> Result<JsValue, JsError> {
+    let state: Option<crate::combat::CombatState> = if state.is_null() || state.is_undefined() {
+        None
+    } else {
+        Some(from_js("combat state", state)?)
+    };
+    let event: crate::combat::Event = from_js("combat event", event)?;
+    let (state, effects) = crate::combat::apply(state.as_ref(), &event).map_err(js_error)?;
+    to_js(&Reduced { state, effects })
+}
+
+/// A character's narrative state (strain, burdens, breaking): `(state, event) -> {state, effects}`.
+#[wasm_bindgen(js_name = narrativeApply, unchecked_return_type = "{state: object, effects: object[]}")]
+pub fn narrative_apply(
+    #[wasm_bindgen(unchecked_param_type = "object")] state: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "object")] event: JsValue,
+) -> Result<JsValue, JsError> {
+    let state: crate::rulesets::icon::strain::NarrativeState = from_js("narrative state", state)?;
+    let event: crate::rulesets::icon::strain::NarrativeEvent = from_js("narrative event", event)?;
+    let (state, effects) = state.apply(&event).map_err(js_error)?;
+    to_js(&Reduced { state, effects })
+}
