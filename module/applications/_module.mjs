@@ -1,0 +1,2 @@
+export { default as ChatCards } from "./chat-cards.mjs";
+export { default as ChatCommands } from "./chat-commands.mjs";

@@ -1,0 +1,149 @@
+import { ICONENGINE } from "../config.mjs";
+import { loadCore } from "../core.mjs";
+import planFormula from "./plan-formula.mjs";
+
+/**
+ * @import { CoreRequest, Done, PlanDie } from "../types/core.js"
+ */
+
+/**
+ * The options an IconRoll carries; they are serialised with the roll, so a chat card can be
+ * rendered again from the stored outcome.
+ * @typedef {object} IconRollOptions
+ * @property {CoreRequest} [request]  What the core is asked to resolve.
+ * @property {Done|null} [outcome]    The core's final answer, set by evaluation.
+ * @property {string} [flavor]
+ */
+
+/**
+ * A roll whose rules live in the wasm core. Foundry rolls the physical dice (so Dice So Nice,
+ * roll modes and manual dice entry keep working); the core reads the faces and decides the result,
+ * asking for more dice (explosions, rerolls) until it is done.
+ */
+export default class IconRoll extends foundry.dice.Roll {
+  /** @override */
+  static CHAT_TEMPLATE = ICONENGINE.templates.rollCard;
+
+  /** A request that keeps asking for dice is a core bug; don't loop forever on it. */
+  static MAX_ROUNDS = 100;
+
+  /**
+   * Build a roll for a core request: its formula holds the dice the core plans to read first.
+   * @param {CoreRequest} request
+   * @param {IconRollOptions} [options]
+   * @returns {Promise<IconRoll>}
+   */
+  static async fromRequest(request, options = {}) {
+    const core = await loadCore();
+    // Roll's typed options don't know our fields; they are plain serialisable data all the same.
+    const rollOptions = /** @type {foundry.dice.Roll.Options} */ (/** @type {unknown} */ ({ ...options, request }));
+    return new this(this.formulaFromPlan(core.plan(request)), {}, rollOptions);
+  }
+
+  /**
+   * The Foundry formula of a core plan; see {@link planFormula}.
+   * @param {PlanDie[]} dice
+   * @returns {string}
+   */
+  static formulaFromPlan(dice) {
+    return planFormula(dice);
+  }
+
+  /**
+   * The roll's own options, typed.
+   * @returns {IconRollOptions}
+   */
+  get iconOptions() {
+    return /** @type {IconRollOptions} */ (this.options);
+  }
+
+  /**
+   * The core's outcome once evaluated.
+   * @returns {Done|null}
+   */
+  get outcome() {
+    return this.iconOptions.outcome ?? null;
+  }
+
+  /* -------------------------------------------- */
+
+  /**
+   * Roll the planned dice through Foundry, then let the core resolve them.
+   * @override
+   * @param {Parameters<foundry.dice.Roll["_evaluate"]>[0]} [options]
+   * @returns {Promise<foundry.dice.Roll.Evaluated<this>>}
+   */
+  async _evaluate(options = {}) {
+    const request = this.iconOptions.request;
+    if (!request) return super._evaluate(options);
+    const core = await loadCore();
+    await super._evaluate(options);
+
+    // Min/max previews: the exact support gives the true extremes; fall back to Foundry's if the
+    // odds are too large to compute.
+    if (options.minimize || options.maximize) {
+      try {
+        const { totals } = core.odds(request);
+        const extreme = options.minimize ? totals[0] : totals.at(-1);
+        if (extreme) this._total = extreme[0];
+      } catch {
+        // Keep Foundry's own extreme.
+      }
+      this.iconOptions.outcome = null;
+      return /** @type {foundry.dice.Roll.Evaluated<this>} */ (this);
+    }
+
+    const faces = this.dice.map(term => term.results.map(result => result.result));
+    let answer = core.resolve(request, faces);
+    for (let round = 1; answer.status === "more"; round++) {
+      if (round > IconRoll.MAX_ROUNDS) throw new Error(`IconRoll: the core asked for more dice ${round - 1} times`);
+      // A separate root roll, so manual dice entry prompts for the extra dice too.
+      const extra = new foundry.dice.Roll(IconRoll.formulaFromPlan(answer.dice));
+      await extra.evaluate(options);
+      for (const term of extra.dice) faces.push(term.results.map(result => result.result));
+      const plus = new foundry.dice.terms.OperatorTerm({ operator: "+" });
+      await plus.evaluate();
+      // Appended as terms so roll.dice (and Dice So Nice) shows them.
+      this.terms.push(plus, ...extra.terms);
+      answer = core.resolve(request, faces);
+    }
+
+    this.resetFormula();
+    this.iconOptions.outcome = answer;
+    this._total = answer.total;
+    return /** @type {foundry.dice.Roll.Evaluated<this>} */ (this);
+  }
+
+  /* -------------------------------------------- */
+
+  /**
+   * Add the core's outcome to the chat card, and show the formula as the user wrote it.
+   * Overrides Roll#_prepareChatRenderContext (Foundry v12+), which foundry-vtt-types does not declare.
+   * @param {{flavor?: string, isPrivate?: boolean}} [options]
+   * @returns {Promise<Record<string, unknown>>}
+   */
+  async _prepareChatRenderContext(options = {}) {
+    const base = /** @type {{_prepareChatRenderContext(options: object): Promise<Record<string, unknown>>}} */ (
+      /** @type {unknown} */ (foundry.dice.Roll.prototype));
+    const context = await base._prepareChatRenderContext.call(this, options);
+    const outcome = options.isPrivate ? null : this.outcome;
+    return {
+      ...context,
+      formula: outcome?.formula ?? context.formula,
+      outcome: outcome && {
+        ...outcome,
+        terms: (outcome.terms ?? []).map(term => ({ ...term, dieClass: IconRoll.#dieClass(term.notation) }))
+      }
+    };
+  }
+
+  /**
+   * Foundry's dice CSS class (`d6`, `df`) for a term's notation.
+   * @param {string} notation
+   * @returns {string}
+   */
+  static #dieClass(notation) {
+    const match = /d(\d+|f)/i.exec(notation);
+    return match ? `d${match[1].toLowerCase()}` : "";
+  }
+}

@@ -1,0 +1,2 @@
+export { default as IconActor } from "./icon-actor.mjs";
+export { default as IconItem } from "./icon-item.mjs";

@@ -1,0 +1,100 @@
+/**
+ * Types of the wasm rules core, written from docs/js-contract.md.
+ * wasm-pack's own icon_engine.d.ts types every request and answer as `any`, and wasm/ is a build
+ * output that may be missing when the type check runs, so module/core.mjs casts to these.
+ */
+
+/** A tagged request; this issue defines the `dice` kind. Later kinds add fields. */
+export type CoreRequest = DiceRequest | { kind: string; [field: string]: unknown };
+
+export interface DiceRequest {
+  kind: "dice";
+  formula: string;
+}
+
+/** One group of dice to roll: Foundry builds the term `${count}${notation}`. */
+export interface PlanDie {
+  faces: number;
+  count: number;
+  role: string;
+  notation: string;
+}
+
+export interface More {
+  status: "more";
+  dice: PlanDie[];
+}
+
+/** Optional fields may arrive as null: the boundary serialises missing values as null. */
+export interface DieResult {
+  value: number;
+  active: boolean;
+  count?: number | null;
+  exploded?: boolean | null;
+  rerolled?: boolean | null;
+  discarded?: boolean | null;
+  success?: boolean | null;
+  failure?: boolean | null;
+}
+
+export interface TermOutcome {
+  notation: string;
+  flavor?: string | null;
+  total: number;
+  results: DieResult[];
+}
+
+export interface Done {
+  status: "done";
+  kind: string;
+  total: number;
+  faces: number[][];
+  /** Set by `roll`. */
+  seed?: number;
+  /** `dice` requests: the normalised formula. */
+  formula?: string;
+  /** `dice` requests: one entry per dice term, in formula order. */
+  terms?: TermOutcome[];
+  [field: string]: unknown;
+}
+
+export type Resolution = Done | More;
+
+export interface ExactOdds {
+  totals: [number, string][];
+  mean: string;
+  outcomes: Record<string, string>;
+}
+
+export interface Odds {
+  totals: [number, number][];
+  mean: number;
+  sd: number;
+  outcomes: Record<string, number>;
+  exact: ExactOdds | null;
+}
+
+export interface CacheStats {
+  parses: number;
+  hits: number;
+  size: number;
+}
+
+export type Seed = number | bigint | string;
+
+export interface Rng {
+  uniform(): number;
+  readonly seed: number;
+  free(): void;
+}
+
+/** The verbs exported by wasm/icon_engine.js once initialised. */
+export interface CoreApi {
+  plan(request: CoreRequest): PlanDie[];
+  resolve(request: CoreRequest, faces: number[][]): Resolution;
+  roll(request: CoreRequest, seed?: Seed): Done & { seed: number };
+  odds(request: CoreRequest): Odds;
+  version(): string;
+  cacheStats(): CacheStats;
+  Rng: new (seed?: Seed) => Rng;
+}

@@ -1,0 +1,69 @@
+/**
+ * Tells foundry-vtt-types about this system: its document classes, data models, flags and globals.
+ * Type-checking only; nothing here exists at run time.
+ */
+import type { ICONENGINE } from "../config.mjs";
+import type IconActor from "../documents/icon-actor.mjs";
+import type IconItem from "../documents/icon-item.mjs";
+import type IconRoll from "../dice/icon-roll.mjs";
+import type { OddsReportData } from "../dice/odds-report.mjs";
+import type CharacterData from "../data/character-data.mjs";
+import type FoeData from "../data/foe-data.mjs";
+import type HeroData from "../data/hero-data.mjs";
+import type AbilityData from "../data/ability-data.mjs";
+import type RelicData from "../data/relic-data.mjs";
+import type TraitData from "../data/trait-data.mjs";
+
+declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
+  interface AssumeHookRan {
+    init: never;
+  }
+
+  interface SystemNameConfig {
+    name: "icon-engine";
+  }
+
+  interface DocumentClassConfig {
+    Actor: typeof IconActor;
+    Item: typeof IconItem;
+  }
+
+  interface DataModelConfig {
+    Actor: {
+      character: typeof CharacterData;
+      foe: typeof FoeData;
+      hero: typeof HeroData;
+    };
+    Item: {
+      ability: typeof AbilityData;
+      relic: typeof RelicData;
+      trait: typeof TraitData;
+    };
+  }
+
+  interface FlagConfig {
+    ChatMessage: {
+      "icon-engine": {
+        odds?: OddsReportData;
+      };
+    };
+  }
+}
+
+declare global {
+  interface CONFIG {
+    ICONENGINE: typeof ICONENGINE;
+  }
+
+  /** The system's API, for macros and other modules. */
+  var iconEngine: {
+    applications: typeof import("../applications/_module.mjs");
+    core: typeof import("../core.mjs");
+    data: typeof import("../data/_module.mjs");
+    dice: typeof import("../dice/_module.mjs");
+    documents: typeof import("../documents/_module.mjs");
+    CONFIG: typeof ICONENGINE;
+  };
+}
+
+export type { IconRoll };

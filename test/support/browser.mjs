@@ -1,0 +1,50 @@
+/**
+ * Launches Debian's Chromium through playwright-core with a fresh profile, and collects page
+ * errors so tests can fail on them.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+const ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-component-update",
+  "--disable-sync"
+];
+
+/**
+ * @returns {Promise<{page: import("playwright-core").Page, errors: string[], close: () => Promise<void>}>}
+ */
+export async function openPage() {
+  const profile = await mkdtemp(join(tmpdir(), "icon-engine-chromium-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 480, height: 720 }
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  /** @type {string[]} */
+  const errors = [];
+  page.on("pageerror", error => errors.push(`pageerror: ${error.message}`));
+  page.on("console", message => {
+    if (message.type() === "error") errors.push(`console.error: ${message.text()}`);
+  });
+  page.on("requestfailed", request => errors.push(`requestfailed: ${request.url()}`));
+  return {
+    page,
+    errors,
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    }
+  };
+}
