@@ -134,6 +134,9 @@ pub struct PlanDie {
     pub count: u32,
     pub role: String,
     pub notation: String,
+    /// Which entry of the outcome's `terms` these dice belong to (for writing kept/dropped flags
+    /// back onto Foundry's dice).
+    pub term: usize,
 }
 
 impl From<&DiceNeed> for PlanDie {
@@ -143,6 +146,7 @@ impl From<&DiceNeed> for PlanDie {
             count: n.count,
             role: n.role.label().to_string(),
             notation: n.die.notation(),
+            term: n.term,
         }
     }
 }
@@ -192,6 +196,8 @@ pub enum Detail {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OddsReport {
+    /// The normalised dice formula the odds are of.
+    pub formula: String,
     pub totals: Vec<(i64, f64)>,
     pub mean: f64,
     pub sd: f64,
@@ -280,11 +286,11 @@ pub fn odds(request: &Prepared) -> Result<OddsReport> {
     let d = odds::distribution(&request.formula)?;
     let outcomes = dispatch!(&request.request, |_| Vec::new(), |rule, _wrap| rule
         .outcomes(&d)?);
-    Ok(report(&d, &outcomes))
+    Ok(report(request.formula.to_string(), &d, &outcomes))
 }
 
 /// Builds the report from the distribution and the labelled outcome probabilities.
-fn report(d: &odds::Distribution, labels: &[(&'static str, Prob)]) -> OddsReport {
+fn report(formula: String, d: &odds::Distribution, labels: &[(&'static str, Prob)]) -> OddsReport {
     let outcomes = labels.iter().map(|(l, p)| (l.to_string(), p.p)).collect();
     let exact_outcomes: Option<BTreeMap<String, String>> = labels
         .iter()
@@ -302,6 +308,7 @@ fn report(d: &odds::Distribution, labels: &[(&'static str, Prob)]) -> OddsReport
         _ => None,
     };
     OddsReport {
+        formula,
         mean: d.mean(),
         sd: d.sd(),
         totals: d.totals.clone(),

@@ -20,12 +20,12 @@ const TS_TYPES: &'static str = r#"
 /** A request to the rules core, tagged by kind. */
 export type CoreRequest = { kind: "dice"; formula: string } | { kind: string; [field: string]: unknown };
 /** Dice to roll: Foundry term `${count}${notation}`. */
-export interface PlanDie { faces: number; count: number; role: string; notation: string; }
+export interface PlanDie { faces: number; count: number; role: string; notation: string; term: number; }
 export interface DieResultData { value: number; active: boolean; count?: number; exploded?: boolean; rerolled?: boolean; discarded?: boolean; success?: boolean; failure?: boolean; }
 export interface TermOutcomeData { notation: string; flavor?: string; total: number; results: DieResultData[]; }
 export interface Done { status: "done"; kind: string; total: number; faces: number[][]; seed?: number; formula?: string; terms?: TermOutcomeData[]; [field: string]: unknown; }
 export interface More { status: "more"; dice: PlanDie[]; }
-export interface OddsReport { totals: [number, number][]; mean: number; sd: number; outcomes: Record<string, number>; exact: null | { totals: [number, string][]; mean: string; outcomes: Record<string, string> }; }
+export interface OddsReport { formula: string; totals: [number, number][]; mean: number; sd: number; outcomes: Record<string, number>; exact: null | { totals: [number, string][]; mean: string; outcomes: Record<string, string> }; }
 export interface CacheStats { parses: number; hits: number; size: number; }
 "#;
 

@@ -139,7 +139,8 @@ fn explosions_ask_for_more_dice_round_by_round() {
         vec![DiceNeed {
             die: icon_engine::dice::Die::Standard(6),
             count: 2,
-            role: icon_engine::dice::resolve::Role::Dice("dice".into())
+            role: icon_engine::dice::resolve::Role::Dice("dice".into()),
+            term: 0
         }]
     );
     let Step::More(m) = resolve(&f, &[vec![6, 2]]).unwrap() else {
@@ -477,7 +478,7 @@ fn requests_are_tagged_json_and_roll_is_replayable() {
     let plan = request::plan(&p).unwrap();
     assert_eq!(
         serde_json::to_value(&plan).unwrap(),
-        serde_json::json!([{"faces":6,"count":4,"role":"dice","notation":"d6"}])
+        serde_json::json!([{"faces":6,"count":4,"role":"dice","notation":"d6","term":0}])
     );
     let a = request::roll(&p, 12345).unwrap();
     let b = request::roll(&p, 12345).unwrap();
@@ -498,6 +499,18 @@ fn requests_are_tagged_json_and_roll_is_replayable() {
             .replace("15869/1296", "18461/1296")
     );
     assert!(json["outcomes"].as_object().unwrap().is_empty());
+    assert_eq!(json["formula"], "4d6kh3 + 2");
+    // each plan entry names the outcome term its faces belong to
+    let p = Prepared::new(&Request::Dice {
+        formula: "1d4 + (2d4)d6".into(),
+    })
+    .unwrap();
+    let terms: Vec<usize> = request::plan(&p).unwrap().iter().map(|d| d.term).collect();
+    assert_eq!(terms, [0, 1]);
+    let Resolution::More { dice } = request::resolve(&p, &[vec![1], vec![1, 2]]).unwrap() else {
+        panic!()
+    };
+    assert_eq!((dice[0].term, dice[0].count), (2, 3));
 }
 
 #[test]

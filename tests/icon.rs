@@ -40,8 +40,8 @@ fn attack_plans_the_d20_then_the_net_boon_dice() {
     assert_eq!(
         p,
         json!([
-            {"faces": 20, "count": 1, "role": "d20", "notation": "d20"},
-            {"faces": 6, "count": 2, "role": "boon", "notation": "d6"}
+            {"faces": 20, "count": 1, "role": "d20", "notation": "d20", "term": 0},
+            {"faces": 6, "count": 2, "role": "boon", "notation": "d6", "term": 1}
         ])
     );
     let p = plan(json!({"kind": "icon.attack", "boons": 1, "curses": 3}));
@@ -175,7 +175,7 @@ fn damage_hits_crits_bonus_dice_and_misses() {
     let req = json!({"kind": "icon.damage", "result": "crit", "die": 8, "dice": 2, "fray": 3, "bonusDice": 1});
     assert_eq!(
         plan(req.clone()),
-        json!([{"faces": 8, "count": 4, "role": "damage", "notation": "d8"}])
+        json!([{"faces": 8, "count": 4, "role": "damage", "notation": "d8", "term": 0}])
     );
     let (total, d) = done(req, &[&[8, 2, 5, 7]]);
     assert_eq!(total, 8 + 5 + 7 + 3);
@@ -263,7 +263,7 @@ fn action_pool_clamps_boons_and_counts_burdens() {
     let p = plan(json!({"kind": "icon.action", "rating": 1, "curses": 2}));
     assert_eq!(
         p,
-        json!([{"faces": 6, "count": 2, "role": "action", "notation": "d6"}])
+        json!([{"faces": 6, "count": 2, "role": "action", "notation": "d6", "term": 0}])
     );
     let (_, d) = done(json!({"kind": "icon.action", "rating": 0}), &[&[6, 6]]);
     assert_eq!(

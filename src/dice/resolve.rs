@@ -36,6 +36,8 @@ pub struct DiceNeed {
     pub die: Die,
     pub count: u32,
     pub role: Role,
+    /// The index of the term (in formula order) the dice belong to.
+    pub term: usize,
 }
 
 /// Either the finished outcome, or the dice still to roll.
@@ -464,6 +466,7 @@ impl TermState {
                         die: term.die,
                         count,
                         role,
+                        term: index,
                     }));
                 }
                 Phase::Modifiers { next, pending } => {
@@ -478,6 +481,7 @@ impl TermState {
                             die: term.die,
                             count: spawn.parents.len() as u32,
                             role: if reroll { Role::Reroll } else { Role::Explode },
+                            term: index,
                         }));
                     }
                     let Some(m) = term.modifiers.get(*next).copied() else {

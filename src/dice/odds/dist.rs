@@ -1,6 +1,6 @@
 //! Dense probability distributions over consecutive integers, and the limits on computing them.
 
-use super::num::Num;
+use super::num::{Convolved, Num};
 use crate::error::Error;
 
 /// Why a distribution could not be computed.
@@ -154,6 +154,14 @@ impl<N: Num> Dist<N> {
         let lo = small.lo().checked_add(large.lo()).ok_or_else(too_wide)?;
         let hi = small.hi().checked_add(large.hi()).ok_or_else(too_wide)?;
         let mut out = Self::zeros(lo, hi)?;
+        match N::convolve_slices(&small.p, &large.p) {
+            Convolved::Done(p) => {
+                out.p = p;
+                return Ok(out);
+            }
+            Convolved::Overflow => return Err(Fail::Inexact),
+            Convolved::Unsupported => {}
+        }
         for (i, q) in nonzero {
             for (slot, r) in out.p[i..].iter_mut().zip(&large.p) {
                 if !r.is_zero() {

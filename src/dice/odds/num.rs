@@ -35,6 +35,21 @@ pub trait Num: Copy + Debug + PartialEq {
 
     /// A large integer (a binomial coefficient beyond `u64`).
     fn big(n: u128) -> Option<Self>;
+
+    /// Convolves two whole vectors when the type has a faster way than element by element.
+    fn convolve_slices(_a: &[Self], _b: &[Self]) -> Convolved<Self> {
+        Convolved::Unsupported
+    }
+}
+
+/// The answer of [`Num::convolve_slices`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Convolved<N> {
+    /// Use the generic loop.
+    Unsupported,
+    /// The exact result does not fit.
+    Overflow,
+    Done(Vec<N>),
 }
 
 /// `C(n, k)` exactly, or `None` beyond `u128`.
@@ -230,6 +245,50 @@ impl Num for Ratio {
     fn big(n: u128) -> Option<Self> {
         Some(Self { num: n, den: 1 })
     }
+
+    /// Over a common denominator the convolution is integer multiply-adds, with one reduction per
+    /// output instead of one per product.
+    fn convolve_slices(a: &[Self], b: &[Self]) -> Convolved<Self> {
+        let (Some((da, na)), Some((db, nb))) = (common_denominator(a), common_denominator(b))
+        else {
+            return Convolved::Overflow;
+        };
+        let Some(den) = da.checked_mul(db) else {
+            return Convolved::Overflow;
+        };
+        let mut out = vec![0u128; a.len() + b.len() - 1];
+        for (i, x) in na.iter().enumerate().filter(|(_, x)| **x != 0) {
+            for (slot, y) in out[i..].iter_mut().zip(&nb) {
+                let Some(v) = x.checked_mul(*y).and_then(|p| slot.checked_add(p)) else {
+                    return Convolved::Overflow;
+                };
+                *slot = v;
+            }
+        }
+        match out.into_iter().map(|n| Self::new(n, den)).collect() {
+            Some(v) => Convolved::Done(v),
+            None => Convolved::Overflow,
+        }
+    }
+}
+
+/// The least common denominator of `v` and the numerators over it.
+fn common_denominator(v: &[Ratio]) -> Option<(u128, Vec<u128>)> {
+    let mut l: u128 = 1;
+    for r in v.iter().filter(|r| r.num != 0) {
+        l = (l / gcd(l, r.den)).checked_mul(r.den)?;
+    }
+    let nums = v
+        .iter()
+        .map(|r| {
+            if r.num == 0 {
+                Some(0)
+            } else {
+                r.num.checked_mul(l / r.den)
+            }
+        })
+        .collect::<Option<Vec<u128>>>()?;
+    Some((l, nums))
 }
 
 #[cfg(test)]
