@@ -65,6 +65,12 @@ export const version = () => getCore().version();
 /** @type {CoreApi["cacheStats"]} */
 export const cacheStats = () => getCore().cacheStats();
 
+/** @type {CoreApi["combatApply"]} */
+export const combatApply = (state, event) => getCore().combatApply(state, event);
+
+/** @type {CoreApi["narrativeApply"]} */
+export const narrativeApply = (state, event) => getCore().narrativeApply(state, event);
+
 /**
  * A new ChaCha20 stream from the core.
  * @param {import("./types/core.js").Seed} [seed]  Omit to seed from the platform's entropy.

@@ -18,6 +18,8 @@ export interface PlanDie {
   count: number;
   role: string;
   notation: string;
+  /** Index in the outcome's `terms` that these dice belong to. */
+  term: number;
 }
 
 export interface More {
@@ -67,6 +69,8 @@ export interface ExactOdds {
 }
 
 export interface Odds {
+  /** The normalised dice formula. */
+  formula: string;
   totals: [number, number][];
   mean: number;
   sd: number;
@@ -96,5 +100,7 @@ export interface CoreApi {
   odds(request: CoreRequest): Odds;
   version(): string;
   cacheStats(): CacheStats;
+  combatApply(state: object | null, event: object): { state: object | null; effects: object[] };
+  narrativeApply(state: object, event: object): { state: object; effects: object[] };
   Rng: new (seed?: Seed) => Rng;
 }
