@@ -15,25 +15,27 @@ log "wasm-pack build ($WASM_TOOLCHAIN toolchain)"
 PATH="$WASM_CARGO_PATH:$HOME/.cargo/bin:$PATH" CARGO_TARGET_DIR="$WASM_TARGET_DIR" \
   wasm-pack --quiet build --target web --release --no-opt --no-pack --out-dir wasm --out-name icon_engine >&2
 
-# 2. Optimise with binaryen from npm, only when the module changed; keep it only if it still loads.
+# 2. Optimise with binaryen from npm. wasm-pack rewrites the module on every build, so the
+#    optimised module is cached by the hash of its input; it is kept only if it still loads.
 WASM="wasm/icon_engine_bg.wasm"
 SUM="$(sha256sum "$WASM" | cut -d' ' -f1)"
-if [ "$(cat wasm/.optimised-from 2>/dev/null || true)" != "$SUM" ] && [ "$(cat wasm/.optimised 2>/dev/null || true)" != "$SUM" ]; then
+CACHE="$WASM_TARGET_DIR/wasm-opt/$SUM.wasm"
+if [ ! -f "$CACHE" ]; then
   log "wasm-opt -Oz"
-  node_modules/.bin/wasm-opt "$WASM" -Oz -o wasm/opt.wasm \
+  mkdir -p "$(dirname "$CACHE")"
+  node_modules/.bin/wasm-opt "$WASM" -Oz -o "$CACHE.tmp" \
     --enable-reference-types --enable-multivalue --enable-bulk-memory --enable-sign-ext \
     --enable-mutable-globals --enable-nontrapping-float-to-int
   if node -e '
       const fs = require("fs");
-      WebAssembly.compile(fs.readFileSync("wasm/opt.wasm")).then(() => process.exit(0), e => { console.error(e); process.exit(1); });'; then
-    mv wasm/opt.wasm "$WASM"
-    sha256sum "$WASM" | cut -d' ' -f1 > wasm/.optimised
-    echo "$SUM" > wasm/.optimised-from
+      WebAssembly.compile(fs.readFileSync(process.argv[1])).then(() => process.exit(0), e => { console.error(e); process.exit(1); });' "$CACHE.tmp"; then
+    mv "$CACHE.tmp" "$CACHE"
   else
     log "the optimised module does not load; keeping the unoptimised one"
-    rm -f wasm/opt.wasm
+    mv "$WASM" "$CACHE.tmp" && cp "$CACHE.tmp" "$CACHE" && mv "$CACHE.tmp" "$WASM"
   fi
 fi
+cp "$CACHE" "$WASM"
 
 # 3. The installable folder and zip.
 log "dist/icon-engine"
