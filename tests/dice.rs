@@ -107,6 +107,12 @@ fn hostile_nesting_is_an_error_not_a_stack_overflow() {
     assert!(parse(&deep).unwrap_err().message().contains("nests deeper"));
     let negs = format!("{}1", "-".repeat(10_000));
     assert!(parse(&negs).is_err());
+    let long = vec!["1d6"; 100_000].join("+");
+    assert!(parse(&long)
+        .unwrap_err()
+        .message()
+        .contains("more than 500 operators"));
+    assert!(parse(&vec!["1"; 501].join("*")).is_ok());
 }
 
 // ---------------------------------------------------------------- resolution semantics

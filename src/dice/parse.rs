@@ -22,6 +22,7 @@ pub fn parse(source: &str) -> Result<Formula> {
         pos: 0,
         terms: Vec::new(),
         depth: 0,
+        operators: 0,
     };
     p.skip_ws();
     if p.at_end() {
@@ -43,12 +44,15 @@ pub fn parse(source: &str) -> Result<Formula> {
 
 /// Nesting deeper than this is refused, so hostile input cannot exhaust the stack.
 const MAX_DEPTH: usize = 64;
+/// Operators chain left-deep in the tree (`1+1+…`), so their number is bounded for the same reason.
+const MAX_OPERATORS: usize = 500;
 
 struct Parser {
     src: Vec<char>,
     pos: usize,
     terms: Vec<DiceTerm>,
     depth: usize,
+    operators: usize,
 }
 
 const MODIFIER_NAMES: [&str; 16] = [
@@ -100,6 +104,17 @@ impl Parser {
         )
     }
 
+    fn operator(&mut self) -> Result<()> {
+        self.operators += 1;
+        if self.operators > MAX_OPERATORS {
+            return Err(self.limit_error(
+                self.pos,
+                format!("the formula has more than {MAX_OPERATORS} operators"),
+            ));
+        }
+        Ok(())
+    }
+
     fn enter(&mut self) -> Result<()> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
@@ -121,6 +136,7 @@ impl Parser {
                 Some('-') => BinOp::Sub,
                 _ => break,
             };
+            self.operator()?;
             self.pos += 1;
             let rhs = self.product()?;
             lhs = Expr::Bin(op, Box::new(lhs), Box::new(rhs));
@@ -138,6 +154,7 @@ impl Parser {
                 Some('/') => BinOp::Div,
                 _ => break,
             };
+            self.operator()?;
             self.pos += 1;
             let rhs = self.unary()?;
             lhs = Expr::Bin(op, Box::new(lhs), Box::new(rhs));
