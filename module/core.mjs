@@ -71,6 +71,9 @@ export const combatApply = (state, event) => getCore().combatApply(state, event)
 /** @type {CoreApi["narrativeApply"]} */
 export const narrativeApply = (state, event) => getCore().narrativeApply(state, event);
 
+/** @type {CoreApi["iconDerived"]} */
+export const iconDerived = target => getCore().iconDerived(target);
+
 /**
  * A new ChaCha20 stream from the core.
  * @param {import("./types/core.js").Seed} [seed]  Omit to seed from the platform's entropy.

@@ -216,3 +216,13 @@ pub fn narrative_apply(
     let (state, effects) = state.apply(&event).map_err(js_error)?;
     to_js(&Reduced { state, effects })
 }
+
+/// The derived health values of an ICON character or foe: `{bloodied, bloodiedValue, healableMax,
+/// vigorCap, fallen}` from `{hp, maxHp, vigor, wounds, ...}`.
+#[wasm_bindgen(js_name = iconDerived, unchecked_return_type = "{bloodied: boolean, bloodiedValue: number, healableMax: number, vigorCap: number, fallen: boolean}")]
+pub fn icon_derived(
+    #[wasm_bindgen(unchecked_param_type = "object")] target: JsValue,
+) -> Result<JsValue, JsError> {
+    let target: crate::rulesets::icon::Target = from_js("character", target)?;
+    to_js(&target.derived().map_err(js_error)?)
+}

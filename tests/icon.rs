@@ -622,3 +622,28 @@ fn healing_rules() {
     t["wounds"] = json!(2);
     assert_eq!(heal(t, "camp")["target"]["hp"], 20);
 }
+
+#[test]
+fn derived_values_for_the_sheets() {
+    use icon_engine::rulesets::icon::health::{chapter, max_hp};
+    let t: icon_engine::rulesets::icon::Target =
+        serde_json::from_value(json!({"hp": 20, "maxHp": 40, "wounds": 1})).unwrap();
+    let d = serde_json::to_value(t.derived().unwrap()).unwrap();
+    assert_eq!(
+        d,
+        json!({"bloodied": true, "bloodiedValue": 20, "healableMax": 30, "vigorCap": 10, "fallen": false})
+    );
+    let t: icon_engine::rulesets::icon::Target =
+        serde_json::from_value(json!({"hp": 41, "maxHp": 40})).unwrap();
+    assert!(t
+        .derived()
+        .unwrap_err()
+        .message()
+        .contains("target.hp must be from 0 to 40"));
+    assert_eq!(max_hp(10).unwrap(), 40);
+    assert_eq!(
+        [0, 1, 4, 5, 8, 9, 12].map(|l| chapter(l).unwrap()),
+        [1, 1, 1, 2, 2, 3, 3]
+    );
+    assert!(chapter(13).is_err());
+}

@@ -102,5 +102,6 @@ export interface CoreApi {
   cacheStats(): CacheStats;
   combatApply(state: object | null, event: object): { state: object | null; effects: object[] };
   narrativeApply(state: object, event: object): { state: object; effects: object[] };
+  iconDerived(target: object): { bloodied: boolean; bloodiedValue: number; healableMax: number; vigorCap: number; fallen: boolean };
   Rng: new (seed?: Seed) => Rng;
 }

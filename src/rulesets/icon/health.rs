@@ -408,3 +408,46 @@ macro_rules! no_dice_rule {
 
 no_dice_rule!(ApplyDamage, HealthOutcome);
 no_dice_rule!(Heal, HealOutcome);
+
+/// Values the sheets show that follow from a character's numbers (issue: computed by the core,
+/// never duplicated in JS).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Derived {
+    /// HP at or below half of max.
+    pub bloodied: bool,
+    /// Half of max HP, rounded down: what the end of combat heals to.
+    pub bloodied_value: i64,
+    /// The HP a character can heal to after wounds (each takes 25% of max).
+    pub healable_max: i64,
+    /// Vigor cannot go past 25% of max HP.
+    pub vigor_cap: i64,
+    pub fallen: bool,
+}
+
+impl Target {
+    /// The derived values of this target (refused if its numbers are out of range).
+    pub fn derived(&self) -> Result<Derived> {
+        self.check()?;
+        let t = self.clone().settle();
+        Ok(Derived {
+            bloodied: t.bloodied,
+            bloodied_value: t.bloodied_value(),
+            healable_max: t.healable_max(),
+            vigor_cap: t.vigor_cap(),
+            fallen: t.fallen,
+        })
+    }
+}
+
+/// Max HP from VIT: "max HP = 4 × VIT"; chapter from level (I: 1–4, II: 5–8, III: 9–12; level 0
+/// counts as chapter I).
+pub fn max_hp(vit: i64) -> Result<i64> {
+    Ok(4 * check_range("vit", vit, 1, 1000)?)
+}
+
+/// The chapter (1–3) of a level 0–12.
+pub fn chapter(level: i64) -> Result<i64> {
+    let level = check_range("level", level, 0, 12)?;
+    Ok(((level.max(1) - 1) / 4) + 1)
+}
