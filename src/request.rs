@@ -9,7 +9,7 @@ use crate::dice::resolve::{self, DiceNeed, Step, TermOutcome};
 use crate::dice::rng::DiceRng;
 use crate::dice::{parse, Formula};
 use crate::error::{Error, Result};
-use crate::rulesets::{icon, DiceRule, Prob};
+use crate::rulesets::{icon, icons, tribute, DiceRule, Prob};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -35,6 +35,10 @@ pub enum Request {
     IconApplyDamage(icon::ApplyDamage),
     #[serde(rename = "icon.heal")]
     IconHeal(icon::Heal),
+    #[serde(rename = "icons.test")]
+    IconsTest(icons::Test),
+    #[serde(rename = "tribute.test")]
+    TributeTest(tribute::Test),
 }
 
 /// Runs `$body` with `$rule` bound to the request's [`DiceRule`], and `$wrap` naming the matching
@@ -71,6 +75,14 @@ macro_rules! dispatch {
                 let $wrap = Detail::IconHeal;
                 $body
             }
+            Request::IconsTest($rule) => {
+                let $wrap = Detail::IconsTest;
+                $body
+            }
+            Request::TributeTest($rule) => {
+                let $wrap = Detail::TributeTest;
+                $body
+            }
         }
     };
 }
@@ -87,6 +99,8 @@ impl Request {
             Request::IconFortune(_) => "icon.fortune",
             Request::IconApplyDamage(_) => "icon.applyDamage",
             Request::IconHeal(_) => "icon.heal",
+            Request::IconsTest(_) => "icons.test",
+            Request::TributeTest(_) => "tribute.test",
         }
     }
     /// The request's dice as a formula string (validating the request's fields).
@@ -190,6 +204,8 @@ pub enum Detail {
     IconFortune(icon::FortuneOutcome),
     IconApplyDamage(icon::HealthOutcome),
     IconHeal(icon::HealOutcome),
+    IconsTest(icons::TestOutcome),
+    TributeTest(tribute::TestOutcome),
 }
 
 /// Exact odds: the distribution of the total and P(each outcome label).
@@ -203,6 +219,9 @@ pub struct OddsReport {
     pub sd: f64,
     pub outcomes: BTreeMap<String, f64>,
     pub exact: Option<ExactOdds>,
+    /// `tribute.test`: the joint distribution of profit and waste (both 0 on a fail).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profit_waste: Option<Vec<tribute::ProfitWaste>>,
 }
 
 /// The same odds as reduced fractions, when they fit in `u128`.
@@ -286,7 +305,11 @@ pub fn odds(request: &Prepared) -> Result<OddsReport> {
     let d = odds::distribution(&request.formula)?;
     let outcomes = dispatch!(&request.request, |_| Vec::new(), |rule, _wrap| rule
         .outcomes(&d)?);
-    Ok(report(request.formula.to_string(), &d, &outcomes))
+    let mut report = report(request.formula.to_string(), &d, &outcomes);
+    if let Request::TributeTest(t) = &request.request {
+        report.profit_waste = Some(t.joint()?);
+    }
+    Ok(report)
 }
 
 /// Builds the report from the distribution and the labelled outcome probabilities.
@@ -314,5 +337,6 @@ fn report(formula: String, d: &odds::Distribution, labels: &[(&'static str, Prob
         totals: d.totals.clone(),
         outcomes,
         exact,
+        profit_waste: None,
     }
 }

@@ -5,6 +5,8 @@
 //! from the dice core; the rule only reads the evaluated terms and labels the outcomes.
 
 pub mod icon;
+pub mod icons;
+pub mod tribute;
 
 use crate::dice::odds::num::Ratio;
 use crate::dice::odds::Distribution;

@@ -1,0 +1,383 @@
+//! ICONS and Tribute against their seeds' words, tables and independent enumerations.
+
+use icon_engine::dice::odds::num::{Num, Ratio};
+use icon_engine::request::{self, Prepared, Request, Resolution};
+use icon_engine::rulesets::icons::level_name;
+use icon_engine::rulesets::tribute::extra_dice;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+fn prepared(v: Value) -> Prepared {
+    let req: Request = serde_json::from_value(v).unwrap();
+    Prepared::new(&req).unwrap()
+}
+
+fn done(v: Value, faces: &[&[i64]]) -> Value {
+    let faces: Vec<Vec<i64>> = faces.iter().map(|f| f.to_vec()).collect();
+    match request::resolve(&prepared(v), &faces).unwrap() {
+        Resolution::Done(d) => serde_json::to_value(&d).unwrap(),
+        Resolution::More { dice } => panic!("more: {dice:?}"),
+    }
+}
+
+fn odds(v: Value) -> Value {
+    serde_json::to_value(request::odds(&prepared(v)).unwrap()).unwrap()
+}
+
+fn r(n: u64, d: u64) -> String {
+    Ratio::ratio(n, d).unwrap().to_string()
+}
+
+// ---------------------------------------------------------------- ICONS
+
+#[test]
+fn icons_dice_reproduce_the_seed_table() {
+    // "Result / Chance of Exact Result / Chance of Result or Higher", as printed (truncated)
+    let table: [(i64, f64, f64); 11] = [
+        (5, 2.77, 2.77),
+        (4, 5.55, 8.33),
+        (3, 8.33, 16.66),
+        (2, 11.11, 27.77),
+        (1, 13.88, 41.66),
+        (0, 16.66, 58.33),
+        (-1, 13.88, 72.22),
+        (-2, 11.11, 83.33),
+        (-3, 8.33, 91.66),
+        (-4, 5.55, 97.22),
+        (-5, 2.77, 100.0),
+    ];
+    let o = odds(json!({"kind": "icons.test", "ability": 0, "difficulty": 0}));
+    let exact: BTreeMap<i64, Ratio> = o["exact"]["totals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let (n, d) = t[1].as_str().unwrap().split_once('/').unwrap();
+            (
+                t[0].as_i64().unwrap(),
+                Ratio::ratio(n.parse().unwrap(), d.parse().unwrap()).unwrap(),
+            )
+        })
+        .collect();
+    let truncate = |p: f64| (p * 10_000.0 + 1e-9).floor() / 100.0;
+    let mut at_least = Ratio::zero();
+    for (result, exact_pct, higher_pct) in table {
+        let p = exact[&result];
+        at_least = at_least.add(p).unwrap();
+        // (6 − |result|)/36 exactly
+        assert_eq!(
+            p,
+            Ratio::ratio(6 - result.unsigned_abs(), 36).unwrap(),
+            "{result}"
+        );
+        assert_eq!(truncate(p.to_f64()), exact_pct, "{result}");
+        assert_eq!(
+            truncate(at_least.to_f64()),
+            higher_pct,
+            "{result} or higher"
+        );
+    }
+}
+
+#[test]
+fn icons_tests_effort_effect_and_outcomes() {
+    // the seed: "a roll of +1 and ability 3 have an effort of 4, but with a difficulty 2 test, the
+    // effect is only 2"
+    let d = done(
+        json!({"kind": "icons.test", "ability": 3, "difficulty": 2}),
+        &[&[4], &[3]],
+    );
+    assert_eq!(
+        (
+            d["result"].clone(),
+            d["effort"].clone(),
+            d["effect"].clone()
+        ),
+        (json!(1), json!(4), json!(2))
+    );
+    assert_eq!(d["outcome"], "moderate");
+    // a –1 penalty raises the difficulty
+    let d = done(
+        json!({"kind": "icons.test", "ability": 3, "difficulty": 2, "penalty": 1}),
+        &[&[4], &[3]],
+    );
+    assert_eq!(d["effect"], 1);
+    let d = done(
+        json!({"kind": "icons.test", "ability": 5, "difficulty": 4, "bonus": 1}),
+        &[&[2], &[5]],
+    );
+    assert_eq!(
+        (d["effect"].clone(), d["outcome"].clone()),
+        (json!(-1), json!("failure"))
+    );
+    let d = done(
+        json!({"kind": "icons.test", "ability": 6, "difficulty": 2}),
+        &[&[3], &[3]],
+    );
+    assert_eq!(d["outcome"], "major");
+    // effort 15 against cosmic difficulty 10
+    let d = done(
+        json!({"kind": "icons.test", "ability": 10, "difficulty": 10}),
+        &[&[6], &[1]],
+    );
+    assert_eq!(
+        (d["outcome"].clone(), d["cosmic"].clone()),
+        (json!("massive"), json!(true))
+    );
+    let plan = serde_json::to_value(
+        request::plan(&prepared(
+            json!({"kind": "icons.test", "ability": 1, "difficulty": 1}),
+        ))
+        .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        (plan[0]["role"].clone(), plan[1]["role"].clone()),
+        (json!("positive"), json!("negative"))
+    );
+    // odds of the outcomes: ability 4 vs difficulty 4: effect = dice result
+    let o = odds(json!({"kind": "icons.test", "ability": 4, "difficulty": 4}));
+    let e = &o["exact"]["outcomes"];
+    assert_eq!(
+        (
+            e["failure"].as_str().unwrap(),
+            e["moderate"].as_str().unwrap()
+        ),
+        (r(15, 36).as_str(), r(15, 36).as_str())
+    );
+    assert_eq!(
+        (e["major"].as_str().unwrap(), e["massive"].as_str().unwrap()),
+        (r(5, 36).as_str(), r(1, 36).as_str())
+    );
+    let o = odds(json!({"kind": "icons.test", "ability": 10, "difficulty": 10}));
+    assert_eq!(
+        o["exact"]["outcomes"]["cosmic"],
+        r(1, 36),
+        "effort 15 from ability 10 needs a +5"
+    );
+    assert_eq!(level_name(8, 1).unwrap(), "Astounding (8)");
+    assert_eq!(level_name(11, 0), None);
+}
+
+// ---------------------------------------------------------------- Tribute
+
+#[test]
+fn tribute_profit_and_waste_follow_the_seed() {
+    // highest FOCUS and BURDEN equal: both profit and waste
+    assert_eq!(
+        (
+            extra_dice(&[5, 5, 2], &[5, 3, 5]),
+            extra_dice(&[5, 3, 5], &[5, 5, 2])
+        ),
+        (1, 1)
+    );
+    assert_eq!(extra_dice(&[6, 4, 3], &[3]), 2);
+    assert_eq!(extra_dice(&[3], &[6, 4, 3]), 0);
+    assert_eq!(extra_dice(&[2, 2], &[6]), 0);
+    let req = json!({"kind": "tribute.test", "rank": 2, "focus": 2, "burden": 2, "die": 6, "opposition": 2, "effectRank": 3});
+    let d = done(req, &[&[5, 5, 2], &[5, 3, 5]]);
+    assert_eq!(
+        (d["value"].clone(), d["result"].clone()),
+        (json!(2), json!("match"))
+    );
+    assert_eq!(
+        (
+            d["profit"].clone(),
+            d["waste"].clone(),
+            d["effectRank"].clone()
+        ),
+        (json!(1), json!(1), json!(3))
+    );
+    // a win with profit raises the effect, capped at 5
+    let req = json!({"kind": "tribute.test", "rank": 1, "focus": 2, "die": 6, "opposition": 0, "effectRank": 4});
+    let d = done(req, &[&[6, 4, 3], &[3]]);
+    assert_eq!(
+        (
+            d["result"].clone(),
+            d["profit"].clone(),
+            d["effectRank"].clone()
+        ),
+        (json!("win"), json!(2), json!(5))
+    );
+    // a fail: profit and waste are irrelevant
+    let req =
+        json!({"kind": "tribute.test", "rank": 0, "focus": 1, "die": 8, "opposition": {"rank": 3}});
+    let plan = serde_json::to_value(request::plan(&prepared(req.clone())).unwrap()).unwrap();
+    let roles: Vec<&str> = plan
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["focus", "burden", "oppFocus", "oppBurden"]);
+    let d = done(req, &[&[2, 2], &[1], &[1], &[1]]);
+    assert_eq!(
+        (
+            d["result"].clone(),
+            d["value"].clone(),
+            d["opposition"].clone(),
+            d["profit"].clone()
+        ),
+        (json!("fail"), json!(1), json!(3), json!(0))
+    );
+}
+
+type Outcomes = BTreeMap<&'static str, Ratio>;
+type Joint = BTreeMap<(u32, u32), Ratio>;
+
+/// Independent enumeration of every roll: P(win, match, fail) and P(profit, waste).
+fn tribute_by_enumeration(
+    rank: i64,
+    nf: u32,
+    nb: u32,
+    x: i64,
+    opp: Option<(i64, u32, u32)>,
+    fixed: i64,
+) -> (Outcomes, Joint) {
+    let (of, ob) = opp.map_or((0, 0), |(_, f, b)| (f + 1, b + 1));
+    let n = nf + nb + of + ob;
+    let total = (x as u64).pow(n);
+    let mut outcomes: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut joint: BTreeMap<(u32, u32), u64> = BTreeMap::new();
+    for code in 0..total {
+        let mut c = code;
+        let dice: Vec<i64> = (0..n)
+            .map(|_| {
+                let v = (c % x as u64) as i64 + 1;
+                c /= x as u64;
+                v
+            })
+            .collect();
+        let (f, rest) = dice.split_at(nf as usize);
+        let (b, rest) = rest.split_at(nb as usize);
+        let value = rank + f.iter().max().unwrap() - b.iter().max().unwrap();
+        let opposition = match opp {
+            Some((orank, _, _)) => {
+                let (f2, b2) = rest.split_at(of as usize);
+                orank + f2.iter().max().unwrap() - b2.iter().max().unwrap()
+            }
+            None => fixed,
+        };
+        let label = if value > opposition {
+            "win"
+        } else if value == opposition {
+            "match"
+        } else {
+            "fail"
+        };
+        *outcomes.entry(label).or_default() += 1;
+        let key = if label == "fail" {
+            (0, 0)
+        } else {
+            (extra_dice(f, b), extra_dice(b, f))
+        };
+        *joint.entry(key).or_default() += 1;
+    }
+    (
+        outcomes
+            .into_iter()
+            .map(|(k, v)| (k, Ratio::ratio(v, total).unwrap()))
+            .collect(),
+        joint
+            .into_iter()
+            .map(|(k, v)| (k, Ratio::ratio(v, total).unwrap()))
+            .collect(),
+    )
+}
+
+#[test]
+fn tribute_odds_equal_enumeration() {
+    for (rank, focus, burden, die, opp, fixed) in [
+        (0i64, 2u32, 1u32, 6i64, None, 0i64),
+        (1, 0, 2, 4, None, 2),
+        (0, 1, 1, 4, Some((0i64, 1u32, 0u32)), 0),
+        (2, 3, 0, 6, None, 5),
+        (-1, 1, 2, 4, Some((1, 0, 1)), 0),
+    ] {
+        let opposition = match opp {
+            Some((r, f, b)) => json!({"rank": r, "focus": f, "burden": b}),
+            None => json!(fixed),
+        };
+        let o = odds(
+            json!({"kind": "tribute.test", "rank": rank, "focus": focus, "burden": burden, "die": die, "opposition": opposition}),
+        );
+        let (outcomes, joint) =
+            tribute_by_enumeration(rank, focus + 1, burden + 1, die, opp, fixed);
+        for label in ["win", "match", "fail"] {
+            let want = outcomes
+                .get(label)
+                .copied()
+                .unwrap_or(Ratio::zero())
+                .to_string();
+            assert_eq!(
+                o["exact"]["outcomes"][label], want,
+                "{label} for {rank} {focus} {burden} d{die} {opp:?}"
+            );
+        }
+        let got: BTreeMap<(u32, u32), String> = o["profitWaste"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    (
+                        c["profit"].as_u64().unwrap() as u32,
+                        c["waste"].as_u64().unwrap() as u32,
+                    ),
+                    c["exact"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect();
+        let want: BTreeMap<(u32, u32), String> =
+            joint.into_iter().map(|(k, v)| (k, v.to_string())).collect();
+        assert_eq!(got, want, "{rank} {focus} {burden} d{die} {opp:?}");
+    }
+}
+
+#[test]
+fn tribute_odds_for_the_largest_pools_are_exact_and_sum_to_one() {
+    let o = odds(
+        json!({"kind": "tribute.test", "rank": 0, "focus": 5, "burden": 5, "die": 12, "opposition": {"rank": 0, "focus": 5, "burden": 5}}),
+    );
+    let cells = o["profitWaste"].as_array().unwrap();
+    let sum = cells.iter().fold(Ratio::zero(), |acc, c| {
+        let (n, d) = c["exact"].as_str().unwrap().split_once('/').unwrap();
+        let cell = Ratio {
+            num: n.parse().unwrap(),
+            den: d.parse().unwrap(),
+        };
+        acc.add(cell).unwrap()
+    });
+    assert_eq!(sum, Ratio::one());
+    let f: f64 = ["win", "match", "fail"]
+        .iter()
+        .map(|l| o["outcomes"][l].as_f64().unwrap())
+        .sum();
+    assert!((f - 1.0).abs() < 1e-12);
+    // symmetric sides: win and fail are equally likely
+    assert_eq!(
+        o["exact"]["outcomes"]["win"],
+        o["exact"]["outcomes"]["fail"]
+    );
+}
+
+#[test]
+fn tribute_bad_requests() {
+    for (v, words) in [
+        (
+            json!({"kind": "tribute.test", "rank": 0, "die": 7, "opposition": 0}),
+            "4, 6, 8, 10 or 12",
+        ),
+        (
+            json!({"kind": "tribute.test", "rank": 0, "focus": 6, "die": 6, "opposition": 0}),
+            "focus must be from 0 to 5",
+        ),
+        (
+            json!({"kind": "tribute.test", "rank": 0, "die": 6, "opposition": 0, "effectRank": 6}),
+            "effectRank must be from 0 to 5",
+        ),
+    ] {
+        let req: Request = serde_json::from_value(v).unwrap();
+        assert!(Prepared::new(&req).unwrap_err().message().contains(words));
+    }
+}
