@@ -9,7 +9,7 @@ use crate::dice::resolve::{self, DiceNeed, Step, TermOutcome};
 use crate::dice::rng::DiceRng;
 use crate::dice::{parse, Formula};
 use crate::error::{Error, Result};
-use crate::rulesets::{icon, icons, tribute, DiceRule, Prob};
+use crate::rulesets::{icon, icons, narrator, tribute, DiceRule, Prob};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -39,6 +39,8 @@ pub enum Request {
     IconsTest(icons::Test),
     #[serde(rename = "tribute.test")]
     TributeTest(tribute::Test),
+    #[serde(rename = "narrator.skill")]
+    NarratorSkill(narrator::Skill),
 }
 
 /// Runs `$body` with `$rule` bound to the request's [`DiceRule`], and `$wrap` naming the matching
@@ -83,6 +85,10 @@ macro_rules! dispatch {
                 let $wrap = Detail::TributeTest;
                 $body
             }
+            Request::NarratorSkill($rule) => {
+                let $wrap = Detail::NarratorSkill;
+                $body
+            }
         }
     };
 }
@@ -101,6 +107,7 @@ impl Request {
             Request::IconHeal(_) => "icon.heal",
             Request::IconsTest(_) => "icons.test",
             Request::TributeTest(_) => "tribute.test",
+            Request::NarratorSkill(_) => "narrator.skill",
         }
     }
     /// The request's dice as a formula string (validating the request's fields).
@@ -206,6 +213,7 @@ pub enum Detail {
     IconHeal(icon::HealOutcome),
     IconsTest(icons::TestOutcome),
     TributeTest(tribute::TestOutcome),
+    NarratorSkill(narrator::SkillOutcome),
 }
 
 /// Exact odds: the distribution of the total and P(each outcome label).

@@ -381,3 +381,143 @@ fn tribute_bad_requests() {
         assert!(Prepared::new(&req).unwrap_err().message().contains(words));
     }
 }
+
+// ---------------------------------------------------------------- the 3d6 skill system
+
+fn skill(extra: Value, faces: &[&[i64]]) -> Value {
+    let mut req = json!({"kind": "narrator.skill", "skill": 10, "difficulty": 20});
+    for (k, v) in extra.as_object().unwrap() {
+        req[k] = v.clone();
+    }
+    done(req, faces)
+}
+
+#[test]
+fn narrator_skill_rolls_and_success_levels() {
+    let d = skill(json!({}), &[&[3, 4, 5]]);
+    assert_eq!(
+        (
+            d["roll"].clone(),
+            d["successLevels"].clone(),
+            d["success"].clone()
+        ),
+        (json!(22), json!(2), json!(true))
+    );
+    // the deterministic roll adds 10 and rolls nothing
+    let p = serde_json::to_value(request::plan(&prepared(json!({"kind": "narrator.skill", "skill": 12, "difficulty": 20, "dice": "deterministic"}))).unwrap()).unwrap();
+    assert_eq!(p, json!([]));
+    let d = skill(
+        json!({"skill": 12, "dice": "deterministic", "modifiers": -3}),
+        &[],
+    );
+    assert_eq!(
+        (d["roll"].clone(), d["success"].clone()),
+        (json!(19), json!(false))
+    );
+    // quantitative: 20% a level coarse, 10% fine; a power rank per 4 (coarse) or 8 (fine) levels
+    let d = skill(json!({"use": "quantitative"}), &[&[6, 6, 5]]);
+    assert_eq!(
+        (
+            d["successLevels"].clone(),
+            d["percent"].clone(),
+            d["extraRanks"].clone()
+        ),
+        (json!(7), json!(140), json!(1))
+    );
+    let d = skill(
+        json!({"use": "quantitative", "scale": "fine"}),
+        &[&[6, 6, 5]],
+    );
+    assert_eq!(
+        (d["percent"].clone(), d["extraRanks"].clone()),
+        (json!(70), json!(0))
+    );
+    // any dice set
+    let d = skill(json!({"dice": "1d20"}), &[&[15]]);
+    assert_eq!(d["roll"], 25);
+}
+
+#[test]
+fn narrator_knowledge_and_attack_bands() {
+    for (faces, band) in [
+        ([1, 1, 4], "unfamiliar"),
+        ([1, 2, 4], "faulty"),
+        ([3, 3, 4], "yesNo"),
+        ([3, 3, 7 - 2], "shortAnswers"),
+        ([6, 4, 4], "background"),
+        ([6, 6, 6], "studied"),
+    ] {
+        let d = skill(json!({"use": "knowledge"}), &[&faces]);
+        assert_eq!(d["knowledge"], band, "{faces:?}");
+    }
+    // base damage 12: miss, winged (half), hit, bonus 1/4 a level capped at half the base
+    for (faces, band, damage) in [
+        ([1, 3, 4], "miss", 0),
+        ([3, 3, 3], "winged", 6),
+        ([3, 3, 4], "hit", 12),
+        ([3, 4, 4], "bonus", 15),
+        ([6, 4, 3], "bonus", 18),
+    ] {
+        let d = skill(json!({"use": "attack", "baseDamage": 12}), &[&faces]);
+        assert_eq!(
+            (d["attack"].clone(), d["damage"].clone()),
+            (json!(band), json!(damage)),
+            "{faces:?}"
+        );
+    }
+    let d = skill(
+        json!({"use": "attack", "baseDamage": 12, "scale": "fine"}),
+        &[&[3, 4, 4]],
+    );
+    assert_eq!(d["damage"], 13);
+}
+
+/// How many of the 216 rolls of 3d6 total at least `t`, counted directly.
+fn three_d6_at_least(t: i64) -> u64 {
+    let mut n = 0;
+    for a in 1..=6 {
+        for b in 1..=6 {
+            for c in 1..=6 {
+                if a + b + c >= t {
+                    n += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+#[test]
+fn narrator_odds_and_the_spread_of_dice_sets() {
+    let o = odds(json!({"kind": "narrator.skill", "skill": 10, "difficulty": 20}));
+    assert_eq!(
+        o["exact"]["outcomes"]["success"],
+        r(three_d6_at_least(10), 216)
+    );
+    let o = odds(json!({"kind": "narrator.skill", "skill": 7, "difficulty": 22, "use": "attack"}));
+    // miss: 3d6 ≤ 13; winged: 14; hit: 15; bonus: ≥ 16
+    let e = &o["exact"]["outcomes"];
+    assert_eq!(e["bonus"], r(three_d6_at_least(16), 216));
+    assert_eq!(
+        e["hit"],
+        r(three_d6_at_least(15) - three_d6_at_least(16), 216)
+    );
+    assert_eq!(e["miss"], r(216 - three_d6_at_least(14), 216));
+    // "the smaller the standard deviation, the more predictable": 3d6 vs 1d20 vs deterministic
+    let sd = |dice: &str| {
+        odds(json!({"kind": "narrator.skill", "skill": 0, "difficulty": 0, "dice": dice}))["sd"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!((sd("3d6") - (35.0f64 / 4.0).sqrt()).abs() < 1e-12);
+    assert!((sd("1d20") - (399.0f64 / 12.0).sqrt()).abs() < 1e-12);
+    assert_eq!(sd("deterministic"), 0.0);
+    let bad: Request = serde_json::from_value(
+        json!({"kind": "narrator.skill", "skill": 1, "difficulty": 1, "dice": "3d"}),
+    )
+    .unwrap();
+    assert!(Prepared::new(&bad)
+        .unwrap_err()
+        .message()
+        .contains("number of faces"));
+}

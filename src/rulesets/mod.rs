@@ -6,6 +6,7 @@
 
 pub mod icon;
 pub mod icons;
+pub mod narrator;
 pub mod tribute;
 
 use crate::dice::odds::num::Ratio;

@@ -1,0 +1,272 @@
+//! The 3d6 skill system (seed `narrator-3d6-skill-use.txt`).
+//!
+//! Skill roll = skill + dice ("The default set of dice is 3 six-sided dice, with the alternative
+//! of adding 10", the deterministic roll) + modifiers; success levels = roll − difficulty. How the
+//! levels read depends on the kind of use: qualitative (0 or more succeeds), quantitative (each
+//! level 20% coarse / 10% fine), background knowledge (the seed's bands) or an attack (2+ failure
+//! levels miss, 1 wings for half base damage, 0 hits, each success adds bonus damage).
+
+use crate::dice::odds::Distribution;
+use crate::dice::resolve::Evaluation;
+use crate::error::{Error, Result};
+use crate::rulesets::{check_range, DiceRule, Prob};
+use serde::{Deserialize, Serialize};
+
+/// The narrator's difficulty chart for unopposed qualitative uses.
+pub const DIFFICULTY_CHART: [(&str, i64); 12] = [
+    ("Success only an issue for the unskilled or incompetent", 15),
+    ("Possible failure for a beginner", 18),
+    ("Challenging task (50/50 success) for a beginner", 20),
+    ("Challenging task for an amateur", 22),
+    ("Challenging task for a professional", 25),
+    (
+        "Daunting task for a professional / challenging task for an expert",
+        28,
+    ),
+    ("Daunting task for an expert", 32),
+    ("Nigh impossible for expert, challenge for master", 35),
+    ("Daunting task for master, challenge for genius", 38),
+    ("Nigh impossible for master, daunting for genius", 40),
+    ("Legendary, stretching the borders of the conceivable", 45),
+    ("Superhuman", 48),
+];
+
+/// The opposed-action modifiers to the difficulty (the opponent's roll).
+pub const OPPOSED_MODIFIERS: [(&str, i64); 9] = [
+    ("Circumstances overwhelmingly favor actor", -12),
+    ("Circumstances greatly favor actor", -8),
+    ("Circumstances substantially favor actor", -4),
+    ("Circumstances moderately favor actor", -2),
+    ("Circumstances neither favor or hinder actor", 0),
+    ("Circumstances moderately hinder actor", 2),
+    ("Circumstances substantially hinder actor", 4),
+    ("Circumstances greatly hinder actor", 8),
+    ("Circumstances overwhelmingly hinder actor", 12),
+];
+
+/// Background-knowledge difficulties by how closely the subject matches the skill.
+pub const KNOWLEDGE_DIFFICULTY: [(&str, i64); 7] = [
+    ("Essential to the skill", 15),
+    ("A central part of the skill", 18),
+    ("A typical but advanced part of the skill", 20),
+    ("An elective part of the skill", 24),
+    ("An unusual aspect of the skill", 28),
+    ("An esoteric aspect of the skill", 32),
+    ("Only tangentially related", 36),
+];
+
+/// The deterministic roll: "the alternative of adding 10".
+pub const DETERMINISTIC: i64 = 10;
+
+fn three_d6() -> String {
+    "3d6".to_string()
+}
+
+/// How the success levels are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Use {
+    #[default]
+    Qualitative,
+    Quantitative,
+    Knowledge,
+    Attack,
+}
+
+/// Coarse (20% a level, bonus damage 1/4 a level) or fine (10%, 1/8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Scale {
+    #[default]
+    Coarse,
+    Fine,
+}
+
+impl Scale {
+    /// Percent per success level.
+    pub fn percent(self) -> i64 {
+        match self {
+            Scale::Coarse => 20,
+            Scale::Fine => 10,
+        }
+    }
+    /// Success levels per extra power rank, and the bonus-damage divisor.
+    pub fn step(self) -> i64 {
+        match self {
+            Scale::Coarse => 4,
+            Scale::Fine => 8,
+        }
+    }
+}
+
+/// `narrator.skill`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Skill {
+    pub skill: i64,
+    pub difficulty: i64,
+    /// `"3d6"`, `"deterministic"` or any dice formula.
+    #[serde(default = "three_d6")]
+    pub dice: String,
+    #[serde(default)]
+    pub modifiers: i64,
+    #[serde(default, rename = "use")]
+    pub use_: Use,
+    #[serde(default)]
+    pub scale: Scale,
+    /// An attack's base damage, for winged and bonus damage.
+    #[serde(default)]
+    pub base_damage: Option<i64>,
+}
+
+/// The background-knowledge bands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Knowledge {
+    /// 4+ failures: totally unfamiliar.
+    Unfamiliar,
+    /// 1–3 failures: familiar, but answers may be wrong.
+    Faulty,
+    /// 0: a few accurate yes/no questions.
+    YesNo,
+    /// 1–3 successes: short answers.
+    ShortAnswers,
+    /// 4–7 successes: some background; specialised skill at partial inheritance.
+    Background,
+    /// 8+ successes: studied extensively; full inheritance.
+    Studied,
+}
+
+/// The attack bands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Attack {
+    Miss,
+    Winged,
+    Hit,
+    /// Hit with bonus damage.
+    Bonus,
+}
+
+/// What a skill use came to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SkillOutcome {
+    pub roll: i64,
+    pub success_levels: i64,
+    pub success: bool,
+    /// Quantitative: the change over normal performance, in percent.
+    pub percent: Option<i64>,
+    /// Quantitative: extra power ranks (a rank per 4 levels coarse, 8 fine).
+    pub extra_ranks: Option<i64>,
+    pub knowledge: Option<Knowledge>,
+    pub attack: Option<Attack>,
+    /// Attack with a base damage: the damage dealt (bonus capped at half the base).
+    pub damage: Option<i64>,
+}
+
+/// The knowledge band of a success level.
+pub fn knowledge(levels: i64) -> Knowledge {
+    match levels {
+        l if l <= -4 => Knowledge::Unfamiliar,
+        -3..=-1 => Knowledge::Faulty,
+        0 => Knowledge::YesNo,
+        1..=3 => Knowledge::ShortAnswers,
+        4..=7 => Knowledge::Background,
+        _ => Knowledge::Studied,
+    }
+}
+
+/// The attack band of a success level.
+pub fn attack(levels: i64) -> Attack {
+    match levels {
+        l if l <= -2 => Attack::Miss,
+        -1 => Attack::Winged,
+        0 => Attack::Hit,
+        _ => Attack::Bonus,
+    }
+}
+
+impl Skill {
+    fn levels(&self, roll: i64) -> i64 {
+        roll - self.difficulty
+    }
+    /// Damage for an attack: half the base when winged; the base plus a quarter (coarse) or an
+    /// eighth (fine) of it per success level, the bonus capped at half the base (rounded down).
+    pub fn damage(&self, levels: i64) -> Option<i64> {
+        let base = self.base_damage?;
+        Some(match attack(levels) {
+            Attack::Miss => 0,
+            Attack::Winged => base / 2,
+            Attack::Hit => base,
+            Attack::Bonus => base + (levels * base / self.scale.step()).min(base / 2),
+        })
+    }
+}
+
+impl DiceRule for Skill {
+    type Outcome = SkillOutcome;
+    fn formula(&self) -> Result<String> {
+        check_range("skill", self.skill, -100, 200)?;
+        check_range("difficulty", self.difficulty, -100, 300)?;
+        check_range("modifiers", self.modifiers, -100, 100)?;
+        if let Some(b) = self.base_damage {
+            check_range("baseDamage", b, 0, 1_000_000)?;
+        }
+        let dice = self.dice.trim();
+        let dice = match dice {
+            "deterministic" => DETERMINISTIC.to_string(),
+            "" => {
+                return Err(Error::request(
+                    "dice must be a formula, \"3d6\" or \"deterministic\"",
+                ))
+            }
+            d => format!("({d})"),
+        };
+        Ok(format!("{} + {dice} + {}", self.skill, self.modifiers).replace("+ -", "- "))
+    }
+    fn outcome(&self, eval: &Evaluation) -> Result<SkillOutcome> {
+        let roll = eval.total;
+        let levels = self.levels(roll);
+        let quantitative = self.use_ == Use::Quantitative;
+        Ok(SkillOutcome {
+            roll,
+            success_levels: levels,
+            success: levels >= 0,
+            percent: quantitative.then(|| levels * self.scale.percent()),
+            extra_ranks: quantitative.then(|| (levels / self.scale.step()).max(0)),
+            knowledge: (self.use_ == Use::Knowledge).then(|| knowledge(levels)),
+            attack: (self.use_ == Use::Attack).then(|| attack(levels)),
+            damage: if self.use_ == Use::Attack {
+                self.damage(levels)
+            } else {
+                None
+            },
+        })
+    }
+    fn outcomes(&self, dist: &Distribution) -> Result<Vec<(&'static str, Prob)>> {
+        let at = |f: &dyn Fn(i64) -> bool| Prob::of(dist, |r| f(self.levels(r)));
+        Ok(match self.use_ {
+            Use::Qualitative | Use::Quantitative => {
+                vec![("success", at(&|l| l >= 0)), ("failure", at(&|l| l < 0))]
+            }
+            Use::Knowledge => vec![
+                ("unfamiliar", at(&|l| knowledge(l) == Knowledge::Unfamiliar)),
+                ("faulty", at(&|l| knowledge(l) == Knowledge::Faulty)),
+                ("yesNo", at(&|l| knowledge(l) == Knowledge::YesNo)),
+                (
+                    "shortAnswers",
+                    at(&|l| knowledge(l) == Knowledge::ShortAnswers),
+                ),
+                ("background", at(&|l| knowledge(l) == Knowledge::Background)),
+                ("studied", at(&|l| knowledge(l) == Knowledge::Studied)),
+            ],
+            Use::Attack => vec![
+                ("miss", at(&|l| attack(l) == Attack::Miss)),
+                ("winged", at(&|l| attack(l) == Attack::Winged)),
+                ("hit", at(&|l| attack(l) == Attack::Hit)),
+                ("bonus", at(&|l| attack(l) == Attack::Bonus)),
+            ],
+        })
+    }
+}
