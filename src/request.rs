@@ -9,7 +9,7 @@ use crate::dice::resolve::{self, DiceNeed, Step, TermOutcome};
 use crate::dice::rng::DiceRng;
 use crate::dice::{parse, Formula};
 use crate::error::{Error, Result};
-use crate::rulesets::{icon, icons, narrator, tribute, DiceRule, Prob};
+use crate::rulesets::{icon, icons, mns, narrator, tribute, DiceRule, Prob};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -41,6 +41,10 @@ pub enum Request {
     TributeTest(tribute::Test),
     #[serde(rename = "narrator.skill")]
     NarratorSkill(narrator::Skill),
+    #[serde(rename = "mns.action")]
+    MnsAction(mns::Action),
+    #[serde(rename = "mns.save")]
+    MnsSave(mns::Save),
 }
 
 /// Runs `$body` with `$rule` bound to the request's [`DiceRule`], and `$wrap` naming the matching
@@ -89,6 +93,14 @@ macro_rules! dispatch {
                 let $wrap = Detail::NarratorSkill;
                 $body
             }
+            Request::MnsAction($rule) => {
+                let $wrap = Detail::MnsAction;
+                $body
+            }
+            Request::MnsSave($rule) => {
+                let $wrap = Detail::MnsSave;
+                $body
+            }
         }
     };
 }
@@ -108,6 +120,8 @@ impl Request {
             Request::IconsTest(_) => "icons.test",
             Request::TributeTest(_) => "tribute.test",
             Request::NarratorSkill(_) => "narrator.skill",
+            Request::MnsAction(_) => "mns.action",
+            Request::MnsSave(_) => "mns.save",
         }
     }
     /// The request's dice as a formula string (validating the request's fields).
@@ -214,6 +228,8 @@ pub enum Detail {
     IconsTest(icons::TestOutcome),
     TributeTest(tribute::TestOutcome),
     NarratorSkill(narrator::SkillOutcome),
+    MnsAction(mns::ActionOutcome),
+    MnsSave(mns::SaveOutcome),
 }
 
 /// Exact odds: the distribution of the total and P(each outcome label).
@@ -251,7 +267,8 @@ pub fn plan(request: &Prepared) -> Result<Vec<PlanDie>> {
 
 /// Decides the outcome from `faces` (one array per planned or requested batch, in order).
 pub fn resolve(request: &Prepared, faces: &[Vec<i64>]) -> Result<Resolution> {
-    let eval = match resolve::resolve(&request.formula, faces)? {
+    let (step, used) = resolve::resolve_prefix(&request.formula, faces)?;
+    let eval = match step {
         Step::More(needs) => {
             return Ok(Resolution::More {
                 dice: needs.iter().map(PlanDie::from).collect(),
@@ -259,17 +276,50 @@ pub fn resolve(request: &Prepared, faces: &[Vec<i64>]) -> Result<Resolution> {
         }
         Step::Done(eval) => eval,
     };
-    let detail = dispatch!(
+    let rest = &faces[used..];
+    let too_many = |wanted: usize| {
+        Error::faces(format!(
+            "{} arrays of faces were given but the roll used only {wanted}",
+            faces.len()
+        ))
+    };
+    let (detail, total) = dispatch!(
         &request.request,
-        |_| Detail::Dice {
-            formula: request.formula.to_string(),
-            terms: eval.terms.clone(),
+        |_| {
+            if !rest.is_empty() {
+                return Err(too_many(used));
+            }
+            let detail = Detail::Dice {
+                formula: request.formula.to_string(),
+                terms: eval.terms.clone(),
+            };
+            (detail, eval.total)
         },
-        |rule, wrap| wrap(rule.outcome(&eval)?)
+        |rule, wrap| {
+            let follow_up = rule.follow_up(&eval);
+            let wanted = used + usize::from(follow_up.is_some());
+            let extra: &[i64] = match (follow_up, rest) {
+                (None, []) => &[],
+                (Some(need), []) => {
+                    return Ok(Resolution::More {
+                        dice: vec![PlanDie::from(&need)],
+                    })
+                }
+                (Some(need), [one]) => {
+                    resolve::check_faces(used, &need, one)?;
+                    one
+                }
+                _ => return Err(too_many(wanted)),
+            };
+            (
+                wrap(rule.outcome_with(&eval, extra)?),
+                rule.total_with(&eval, extra),
+            )
+        }
     );
     Ok(Resolution::Done(Done {
         kind: request.request.kind().to_string(),
-        total: eval.total,
+        total,
         faces: faces.to_vec(),
         seed: None,
         detail,
@@ -310,7 +360,12 @@ pub fn roll(request: &Prepared, seed: u64) -> Result<Done> {
 
 /// The exact probabilities of the request's totals and outcomes.
 pub fn odds(request: &Prepared) -> Result<OddsReport> {
-    let d = odds::distribution(&request.formula)?;
+    let custom = dispatch!(&request.request, |_| None, |rule, _wrap| rule
+        .distribution());
+    let d = match custom {
+        Some(d) => d?,
+        None => odds::distribution(&request.formula)?,
+    };
     let outcomes = dispatch!(&request.request, |_| Vec::new(), |rule, _wrap| rule
         .outcomes(&d)?);
     let mut report = report(request.formula.to_string(), &d, &outcomes);

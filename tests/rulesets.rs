@@ -521,3 +521,149 @@ fn narrator_odds_and_the_spread_of_dice_sets() {
         .message()
         .contains("number of faces"));
 }
+
+// ---------------------------------------------------------------- Men & Supermen
+
+#[test]
+fn mns_special_characters_subtract_the_reroll_of_a_one() {
+    // "Seraph ... His Move Roll is ... 28. He rolls a 5 and a 1, for 6. The 1 is re-rolled,
+    // getting a 4, bringing the result to 2. The Quality of the Move Roll is 28-2, or 26."
+    let req = json!({"kind": "mns.action", "target": 28});
+    let p = prepared(req.clone());
+    let Resolution::More { dice } = request::resolve(&p, &[vec![5, 1]]).unwrap() else {
+        panic!("a 1 asks for a re-roll")
+    };
+    assert_eq!(
+        serde_json::to_value(&dice).unwrap(),
+        json!([{"faces": 10, "count": 1, "role": "reroll", "notation": "d10", "term": 0}])
+    );
+    let d = done(req.clone(), &[&[5, 1], &[4]]);
+    assert_eq!(
+        (
+            d["total"].clone(),
+            d["quality"].clone(),
+            d["success"].clone()
+        ),
+        (json!(2), json!(26), json!(true))
+    );
+    // "a player rolls 2d10, for 1 and 7, this totals to 8, but the 1 is rolled again; the next die
+    // comes up 6, which is subtracted from 8, for a total of 2"
+    assert_eq!(
+        done(
+            json!({"kind": "mns.action", "target": 10}),
+            &[&[1, 7], &[6]]
+        )["total"],
+        2
+    );
+    // "If both dice come up 1, both dice will be re-rolled, and their total subtracted from 2."
+    assert_eq!(
+        done(
+            json!({"kind": "mns.action", "target": 10}),
+            &[&[1, 1], &[3, 5]]
+        )["total"],
+        -6
+    );
+    // "Dice are only re-rolled once": a re-rolled 1 stays
+    assert_eq!(
+        done(
+            json!({"kind": "mns.action", "target": 10}),
+            &[&[1, 5], &[1]]
+        )["total"],
+        5
+    );
+    // not special: no re-roll; failure when over the target
+    let d = done(
+        json!({"kind": "mns.action", "target": 7, "special": false}),
+        &[&[1, 7]],
+    );
+    assert_eq!(
+        (
+            d["total"].clone(),
+            d["success"].clone(),
+            d["quality"].clone()
+        ),
+        (json!(8), json!(false), json!(-1))
+    );
+    // a bonus pool adds to the target
+    let d = done(
+        json!({"kind": "mns.action", "target": 7, "bonus": 2, "special": false}),
+        &[&[1, 7]],
+    );
+    assert_eq!(d["success"], true);
+    // too many faces
+    let e = request::resolve(&p, &[vec![5, 6], vec![4]]).unwrap_err();
+    assert!(e.message().contains("used only 1"), "{}", e.message());
+}
+
+#[test]
+fn mns_action_odds_equal_enumeration_and_rolls_replay() {
+    // every pair of dice, and for each 1 every re-roll
+    let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
+    for a in 1..=10i64 {
+        for b in 1..=10i64 {
+            let reroll = |v: i64| -> Vec<(i64, u64)> {
+                if v == 1 {
+                    (1..=10).map(|r| (1 - r, 1)).collect()
+                } else {
+                    vec![(v, 10)]
+                }
+            };
+            for (x, wx) in reroll(a) {
+                for (y, wy) in reroll(b) {
+                    *counts.entry(x + y).or_default() += wx * wy;
+                }
+            }
+        }
+    }
+    let o = odds(json!({"kind": "mns.action", "target": 12}));
+    let got: BTreeMap<i64, String> = o["exact"]["totals"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t[0].as_i64().unwrap(), t[1].as_str().unwrap().to_string()))
+        .collect();
+    let want: BTreeMap<i64, String> = counts.iter().map(|(t, c)| (*t, r(*c, 10_000))).collect();
+    assert_eq!(got, want);
+    let success: u64 = counts
+        .iter()
+        .filter(|(t, _)| **t <= 12)
+        .map(|(_, c)| c)
+        .sum();
+    assert_eq!(o["exact"]["outcomes"]["success"], r(success, 10_000));
+    // not special: plain 2d10
+    let o = odds(json!({"kind": "mns.action", "target": 11, "special": false}));
+    assert_eq!(o["exact"]["outcomes"]["success"], r(55, 100));
+    // a seeded roll goes through the re-roll and replays
+    let p = prepared(json!({"kind": "mns.action", "target": 15}));
+    for seed in 0..40 {
+        let a = request::roll(&p, seed).unwrap();
+        assert_eq!(request::roll(&p, seed).unwrap(), a);
+        let ones = a.faces[0].iter().filter(|v| **v == 1).count();
+        assert_eq!(a.faces.len(), 1 + usize::from(ones > 0), "{:?}", a.faces);
+        assert!(want.contains_key(&a.total));
+    }
+}
+
+#[test]
+fn mns_saves() {
+    // "Cerest-Ranon's ... save is vs. 62 ... rolls 45, so she's not horrified. Seraph ... saves
+    // vs. 68 ... rolls 78, so he is."
+    let d = done(
+        json!({"kind": "mns.save", "score": 62, "dice": "d100"}),
+        &[&[45]],
+    );
+    assert_eq!(
+        (d["success"].clone(), d["quality"].clone()),
+        (json!(true), json!(17))
+    );
+    let d = done(
+        json!({"kind": "mns.save", "score": 68, "dice": "d100"}),
+        &[&[78]],
+    );
+    assert_eq!(d["success"], false);
+    // saves never re-roll 1s
+    let d = done(json!({"kind": "mns.save", "score": 10}), &[&[1, 1]]);
+    assert_eq!(d["total"], 2);
+    let o = odds(json!({"kind": "mns.save", "score": 68, "dice": "d100"}));
+    assert_eq!(o["exact"]["outcomes"]["success"], r(68, 100));
+}

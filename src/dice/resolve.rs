@@ -122,6 +122,19 @@ pub fn plan(formula: &Formula) -> Result<Vec<DiceNeed>> {
 
 /// Resolves `formula` from `faces` (one array per requested batch, in request order).
 pub fn resolve(formula: &Formula, faces: &[Vec<i64>]) -> Result<Step<Evaluation>> {
+    let (step, used) = resolve_prefix(formula, faces)?;
+    if used < faces.len() {
+        return Err(Error::faces(format!(
+            "{} arrays of faces were given but the roll used only {used}",
+            faces.len()
+        )));
+    }
+    Ok(step)
+}
+
+/// As [`resolve`], reading only the arrays the formula needs and saying how many that was, so a
+/// rule can ask for dice of its own after the formula's.
+pub fn resolve_prefix(formula: &Formula, faces: &[Vec<i64>]) -> Result<(Step<Evaluation>, usize)> {
     let mut states: Vec<TermState> = formula.terms.iter().map(|_| TermState::default()).collect();
     let mut feed = faces.iter().enumerate();
     loop {
@@ -137,21 +150,14 @@ pub fn resolve(formula: &Formula, faces: &[Vec<i64>]) -> Result<Step<Evaluation>
         }
         for (k, (i, need)) in needs.iter().enumerate() {
             let Some((entry, values)) = feed.next() else {
-                return Ok(Step::More(
-                    needs[k..].iter().map(|(_, n)| n.clone()).collect(),
-                ));
+                let more = needs[k..].iter().map(|(_, n)| n.clone()).collect();
+                return Ok((Step::More(more), faces.len()));
             };
             check_faces(entry, need, values)?;
             states[*i].feed(&formula.terms[*i], values);
         }
     }
     let used = faces.len() - feed.len();
-    if used < faces.len() {
-        return Err(Error::faces(format!(
-            "{} arrays of faces were given but the roll used only {used}",
-            faces.len()
-        )));
-    }
     let totals: Vec<Option<i64>> = states.iter().map(|s| s.total).collect();
     let total = eval(&formula.expr, &totals)?.ok_or_else(|| {
         Error::request("the formula could not be completed (a dice count depends on itself)")
@@ -167,7 +173,7 @@ pub fn resolve(formula: &Formula, faces: &[Vec<i64>]) -> Result<Step<Evaluation>
             results: s.results,
         })
         .collect();
-    Ok(Step::Done(Evaluation { total, terms }))
+    Ok((Step::Done(Evaluation { total, terms }), used))
 }
 
 fn check_safe(v: i64) -> Result<i64> {
@@ -180,7 +186,7 @@ fn check_safe(v: i64) -> Result<i64> {
     }
 }
 
-fn check_faces(entry: usize, need: &DiceNeed, values: &[i64]) -> Result<()> {
+pub(crate) fn check_faces(entry: usize, need: &DiceNeed, values: &[i64]) -> Result<()> {
     if values.len() != need.count as usize {
         return Err(Error::faces(format!(
             "faces array {} should hold {} {} result(s) ({}) but holds {}",

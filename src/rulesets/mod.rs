@@ -6,12 +6,13 @@
 
 pub mod icon;
 pub mod icons;
+pub mod mns;
 pub mod narrator;
 pub mod tribute;
 
 use crate::dice::odds::num::Ratio;
 use crate::dice::odds::Distribution;
-use crate::dice::resolve::{Evaluation, TermOutcome};
+use crate::dice::resolve::{DiceNeed, Evaluation, TermOutcome};
 use crate::error::{Error, Result};
 use serde::Serialize;
 
@@ -41,8 +42,26 @@ pub trait DiceRule {
     fn formula(&self) -> Result<String>;
     /// Reads the evaluated formula.
     fn outcome(&self, eval: &Evaluation) -> Result<Self::Outcome>;
-    /// The labelled outcome probabilities, given the exact distribution of the formula's total.
+    /// The labelled outcome probabilities, given the exact distribution of the total.
     fn outcomes(&self, dist: &Distribution) -> Result<Vec<(&'static str, Prob)>>;
+
+    /// One more batch of dice the rule asks for once the formula is resolved (Men & Supermen's
+    /// re-rolled 1s); the caller gets it as a `more` answer.
+    fn follow_up(&self, _eval: &Evaluation) -> Option<DiceNeed> {
+        None
+    }
+    /// The outcome when a follow-up batch was rolled (`extra` holds its faces).
+    fn outcome_with(&self, eval: &Evaluation, _extra: &[i64]) -> Result<Self::Outcome> {
+        self.outcome(eval)
+    }
+    /// The total when a follow-up batch was rolled.
+    fn total_with(&self, eval: &Evaluation, _extra: &[i64]) -> i64 {
+        eval.total
+    }
+    /// The exact distribution of the total, when the formula alone does not give it.
+    fn distribution(&self) -> Option<Result<Distribution>> {
+        None
+    }
 }
 
 /// The evaluated term whose flavor is `role`, if the formula has one.

@@ -69,6 +69,17 @@ impl Distribution {
     }
 }
 
+impl Distribution {
+    /// Wraps an exact distribution computed by a rule of its own.
+    pub fn from_exact(d: &Dist<Ratio>) -> Self {
+        let exact: Vec<(i64, Ratio)> = d.points().collect();
+        Self {
+            totals: exact.iter().map(|(v, p)| (*v, p.to_f64())).collect(),
+            exact: Some(exact),
+        }
+    }
+}
+
 /// The exact distribution of `formula`'s total.
 pub fn distribution(formula: &Formula) -> Result<Distribution> {
     match expr_dist::<Ratio>(formula, &formula.expr, &mut Budget::new(true)) {
