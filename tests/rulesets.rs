@@ -667,3 +667,78 @@ fn mns_saves() {
     let o = odds(json!({"kind": "mns.save", "score": 68, "dice": "d100"}));
     assert_eq!(o["exact"]["outcomes"]["success"], r(68, 100));
 }
+
+#[test]
+fn mns_tables_as_the_seed_prints_them() {
+    use icon_engine::rulesets::mns_tables::*;
+    let cost = |row| serde_json::to_value(ep_cost(row)).unwrap();
+    assert_eq!(cost(0), json!({"amount": 0, "per": null}));
+    assert_eq!(cost(3), json!({"amount": 1, "per": "tenMinutes"}));
+    // "An action normally has an EP cost of 5 EP (Row 9 on the EP Use Chart)"
+    assert_eq!(cost(9), json!({"amount": 5, "per": "round"}));
+    // "Hand Damage starts at row 7 ... it costs 3 EP"; "At Q of -1, the EP cost is 6 per round (Row 10)"
+    assert_eq!(
+        (
+            cost(7)["amount"].clone(),
+            cost(10)["amount"].clone(),
+            cost(12)["amount"].clone()
+        ),
+        (json!(3), json!(6), json!(8))
+    );
+    assert_eq!(cost(-4), cost(0));
+    let st = |row| skin_temper(row).unwrap().to_string();
+    assert_eq!(
+        (0..=13).map(st).collect::<Vec<_>>(),
+        [
+            "1/1", "9/10", "4/5", "2/3", "1/2", "2/5", "1/3", "1/3", "1/4", "1/4", "1/5", "1/5",
+            "1/6", "1/6"
+        ]
+    );
+    // "once Skin Temper has been reduced to 1, start going back up the list, but reverse the
+    // numbers. So, 1 becomes 10/9, then 5/4, then 3/2"
+    assert_eq!([st(-1), st(-2), st(-3)], ["10/9", "5/4", "3/2"]);
+    let lm = |l| learning_modifier(l).unwrap().to_string();
+    assert_eq!(
+        [3, 5, 7, 9, 11, 12, 14, 15, 16, 17, 18, 20].map(lm),
+        ["3/1", "2/1", "3/2", "5/4", "1/1", "4/5", "2/3", "1/2", "1/3", "1/4", "1/5", "1/7"]
+    );
+    assert!(learning_modifier(2).is_err());
+    let sm = |s| {
+        let m = sight_modifiers(s).unwrap();
+        (m.close, m.ranged, m.defense)
+    };
+    assert_eq!(
+        [sm(0), sm(2), sm(6), sm(12), sm(17), sm(24)],
+        [
+            (-5, -9, -2),
+            (-3, -7, -1),
+            (0, -3, 0),
+            (0, 0, 0),
+            (0, 1, 0),
+            (3, 5, 0)
+        ]
+    );
+    assert_eq!([sm(28), sm(29), sm(34)], [(3, 5, 0), (3, 6, 0), (4, 7, 0)]);
+    assert_eq!(
+        [
+            base_height_mm(1, false).unwrap(),
+            base_height_mm(50, true).unwrap(),
+            base_height_mm(100, false).unwrap()
+        ],
+        [1217, 1663, 2239]
+    );
+    assert_eq!(
+        [
+            base_height_mm(3, false).unwrap(),
+            base_height_mm(4, false).unwrap(),
+            base_height_mm(95, true).unwrap()
+        ],
+        [1336, 1455, 1925]
+    );
+    assert!(base_height_mm(0, false).is_err());
+    assert_eq!(
+        [1, 4, 8, 9, 14, 16, 17, 19, 22].map(|r| base_age(r).unwrap()),
+        [-1, 9, 14, 19, 19, 24, 29, 36, 60]
+    );
+    assert!(base_age(23).is_err());
+}

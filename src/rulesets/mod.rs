@@ -7,6 +7,7 @@
 pub mod icon;
 pub mod icons;
 pub mod mns;
+pub mod mns_tables;
 pub mod narrator;
 pub mod tribute;
 
