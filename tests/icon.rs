@@ -413,7 +413,7 @@ fn rule_outcomes_replay_from_a_seed() {
     let Detail::IconAttack(o) = &a.detail else {
         panic!("attack detail")
     };
-    assert_eq!(o.d20 + o.boon_die.unwrap(), a.total);
+    assert_eq!(o.dice.d20 + o.dice.boon_die.unwrap(), a.total);
     assert_eq!(o.hit, Some(a.total >= 12 || a.total >= 20));
 }
 

@@ -171,6 +171,19 @@ impl Ratio {
     }
 }
 
+impl Ratio {
+    /// Both numerators over the least common denominator: `(a, b, lcd)`.
+    fn over_common(self, o: Self) -> Option<(u128, u128, u128)> {
+        let g = gcd(self.den, o.den);
+        let l = (self.den / g).checked_mul(o.den)?;
+        Some((
+            self.num.checked_mul(l / self.den)?,
+            o.num.checked_mul(l / o.den)?,
+            l,
+        ))
+    }
+}
+
 impl std::fmt::Display for Ratio {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.num, self.den)
@@ -194,20 +207,14 @@ impl Num for Ratio {
         if o.num == 0 {
             return Some(self);
         }
-        let g = gcd(self.den, o.den);
-        let l = (self.den / g).checked_mul(o.den)?;
-        let a = self.num.checked_mul(l / self.den)?;
-        let b = o.num.checked_mul(l / o.den)?;
+        let (a, b, l) = self.over_common(o)?;
         Self::new(a.checked_add(b)?, l)
     }
     fn sub(self, o: Self) -> Option<Self> {
         if o.num == 0 {
             return Some(self);
         }
-        let g = gcd(self.den, o.den);
-        let l = (self.den / g).checked_mul(o.den)?;
-        let a = self.num.checked_mul(l / self.den)?;
-        let b = o.num.checked_mul(l / o.den)?;
+        let (a, b, l) = self.over_common(o)?;
         Self::new(a.checked_sub(b)?, l)
     }
     fn mul(self, o: Self) -> Option<Self> {

@@ -24,8 +24,24 @@ fn d20_formula(boons: u32, curses: u32, bonus: i64) -> Result<String> {
     ))
 }
 
-fn die_of(eval: &Evaluation, role: &str) -> Option<i64> {
-    term(eval, role).map(|t| t.total)
+/// The dice of a d20 roll: the d20 and the counted boon or curse die.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct D20Dice {
+    pub d20: i64,
+    pub boon_die: Option<i64>,
+    pub curse_die: Option<i64>,
+}
+
+impl D20Dice {
+    fn read(eval: &Evaluation) -> Self {
+        let die = |role: &str| term(eval, role).map(|t| t.total);
+        Self {
+            d20: die("d20").unwrap_or(0),
+            boon_die: die("boon"),
+            curse_die: die("curse"),
+        }
+    }
 }
 
 /// `icon.attack`: d20 + boon/curse die + bonus against a defense. "20+ on any total attack roll is
@@ -49,9 +65,8 @@ pub struct Attack {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct AttackOutcome {
-    pub d20: i64,
-    pub boon_die: Option<i64>,
-    pub curse_die: Option<i64>,
+    #[serde(flatten)]
+    pub dice: D20Dice,
     /// `null` when no defense was given.
     pub hit: Option<bool>,
     /// Total 20+ (and the attacker can crit); a critical hit counts as a hit.
@@ -80,9 +95,7 @@ impl DiceRule for Attack {
     fn outcome(&self, eval: &Evaluation) -> Result<AttackOutcome> {
         let total = eval.total;
         Ok(AttackOutcome {
-            d20: die_of(eval, "d20").unwrap_or(0),
-            boon_die: die_of(eval, "boon"),
-            curse_die: die_of(eval, "curse"),
+            dice: D20Dice::read(eval),
             hit: self.hit(total),
             crit: self.crit(total),
             exceed: total >= 15,
@@ -116,9 +129,8 @@ pub struct Save {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SaveOutcome {
-    pub d20: i64,
-    pub boon_die: Option<i64>,
-    pub curse_die: Option<i64>,
+    #[serde(flatten)]
+    pub dice: D20Dice,
     pub success: bool,
 }
 
@@ -132,9 +144,7 @@ impl DiceRule for Save {
     }
     fn outcome(&self, eval: &Evaluation) -> Result<SaveOutcome> {
         Ok(SaveOutcome {
-            d20: die_of(eval, "d20").unwrap_or(0),
-            boon_die: die_of(eval, "boon"),
-            curse_die: die_of(eval, "curse"),
+            dice: D20Dice::read(eval),
             success: eval.total >= SAVE_TARGET,
         })
     }
