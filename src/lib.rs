@@ -13,6 +13,7 @@ pub mod cache;
 pub mod combat;
 pub mod dice;
 pub mod error;
+pub mod packs;
 pub mod request;
 pub mod rulesets;
 

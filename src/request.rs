@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 /// Every request the core understands, tagged by `kind`.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(tag = "kind")]
+#[serde(tag = "kind", deny_unknown_fields)]
 pub enum Request {
     /// A Foundry dice formula: `{"kind": "dice", "formula": "4d6kh3 + 2"}`.
     #[serde(rename = "dice")]

@@ -44,7 +44,7 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
 
 fn prepare(request: JsValue) -> Result<Prepared, JsError> {
     let req: Request = serde_wasm_bindgen::from_value(request)
-        .map_err(|e| JsError::new(&format!("invalid request: {e}")))?;
+        .map_err(|e| JsError::new(&format!("invalid request: {}", clean(&e.to_string()))))?;
     CACHE
         .with(|c| Prepared::with_cache(&req, &mut c.borrow_mut()))
         .map_err(js_error)
@@ -186,7 +186,20 @@ struct Reduced<S: Serialize, E: Serialize> {
 }
 
 fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T, JsError> {
-    serde_wasm_bindgen::from_value(value).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| JsError::new(&format!("invalid {what}: {}", clean(&e.to_string()))))
+}
+
+/// As [`from_js`], through a JSON value first: serde-wasm-bindgen reads only a plain struct's
+/// known fields, so this is how `deny_unknown_fields` sees a typo in an options object.
+fn from_js_strict<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T, JsError> {
+    let json: serde_json::Value = from_js(what, value)?;
+    serde_json::from_value(json).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
+}
+
+/// serde-wasm-bindgen's messages carry the JS `Error: ` prefix; ours say it once.
+fn clean(message: &str) -> &str {
+    message.strip_prefix("Error: ").unwrap_or(message)
 }
 
 /// The combat tracker: `(state | null, event) -> {state, effects}`; refused events throw.
@@ -225,4 +238,27 @@ pub fn icon_derived(
 ) -> Result<JsValue, JsError> {
     let target: crate::rulesets::icon::Target = from_js("character", target)?;
     to_js(&target.derived().map_err(js_error)?)
+}
+
+/// Imports an exported journal pack (NeDB log or JSON): `{documents, report}`.
+#[wasm_bindgen(js_name = importPack, unchecked_return_type = "{documents: object[], report: object}")]
+pub fn import_pack(
+    text: &str,
+    #[wasm_bindgen(
+        unchecked_param_type = "{format?: \"auto\" | \"nedb\" | \"json\", force?: boolean} | undefined"
+    )]
+    options: JsValue,
+) -> Result<JsValue, JsError> {
+    let options: crate::packs::ImportOptions = if options.is_undefined() || options.is_null() {
+        crate::packs::ImportOptions::default()
+    } else {
+        from_js_strict("import options", options)?
+    };
+    to_js(&crate::packs::import_pack(text, &options).map_err(js_error)?)
+}
+
+/// The glossary terms a page's HTML defines: `[{term, key, definition, page}]`.
+#[wasm_bindgen(js_name = glossaryTerms, unchecked_return_type = "{term: string, key: string, definition: string, page: string}[]")]
+pub fn glossary_terms(html: &str, page: &str) -> Result<JsValue, JsError> {
+    to_js(&crate::packs::glossary::terms(html, page))
 }
