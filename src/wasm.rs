@@ -192,7 +192,10 @@ fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result
 
 /// As [`from_js`], through a JSON value first: serde-wasm-bindgen reads only a plain struct's
 /// known fields, so this is how `deny_unknown_fields` sees a typo in an options object.
-fn from_js_strict<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T, JsError> {
+fn from_js_strict<T: serde::de::DeserializeOwned>(
+    what: &str,
+    value: JsValue,
+) -> Result<T, JsError> {
     let json: serde_json::Value = from_js(what, value)?;
     serde_json::from_value(json).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
 }

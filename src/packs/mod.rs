@@ -6,6 +6,8 @@ pub mod glossary;
 pub mod html;
 pub mod migrate;
 pub mod nedb;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod sanitize;
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
@@ -120,6 +122,37 @@ fn detect(text: &str) -> Format {
     } else {
         Format::Nedb
     }
+}
+
+/// The foundryvtt-cli source form of an imported entry: `_key`s on the entry and its pages, and
+/// `clean` applied to every page's HTML (the CLI passes its sanitiser).
+pub fn source_form(mut entry: Value, clean: &dyn Fn(&str) -> String) -> Value {
+    let id = entry["_id"].as_str().unwrap_or_default().to_string();
+    entry["_key"] = Value::String(format!("!journal!{id}"));
+    if let Some(pages) = entry.get_mut("pages").and_then(Value::as_array_mut) {
+        for page in pages {
+            let page_id = page["_id"].as_str().unwrap_or_default().to_string();
+            page["_key"] = Value::String(format!("!journal.pages!{id}.{page_id}"));
+            if let Some(content) = page.pointer_mut("/text/content") {
+                if let Some(html) = content.as_str() {
+                    *content = Value::String(clean(html));
+                }
+            }
+        }
+    }
+    entry
+}
+
+/// A file name for an entry, as foundryvtt-cli names them: the name with anything but letters and
+/// digits as `_`, then the id.
+pub fn file_name(entry: &Value) -> String {
+    let name: String = entry["name"]
+        .as_str()
+        .unwrap_or("entry")
+        .chars()
+        .map(|c| if c.is_alphanumeric() { c } else { '_' })
+        .collect();
+    format!("{name}_{}.json", entry["_id"].as_str().unwrap_or_default())
 }
 
 /// A single document ("Export Data"), an array of documents, or foundryvtt-cli files (`_key`).
