@@ -37,7 +37,18 @@ if [ ! -f "$CACHE" ]; then
 fi
 cp "$CACHE" "$WASM"
 
-# 3. The installable folder and zip.
+# 3. Compendium packs: the seed becomes foundryvtt-cli source JSON through the core's own importer
+#    (when the seed is beside the repository; otherwise the committed packs/_source is used), then
+#    the official foundryvtt-cli compiles the LevelDB packs that system.json declares.
+SEED="$ROOT/../shared/seeds/icon-rules-reference.db"
+if [ -f "$SEED" ]; then
+  log "packs/_source from the seed"
+  rm -rf packs/_source/rules-reference
+  cargo run --quiet --release --bin icon-engine -- import "$SEED" --out packs/_source/rules-reference >/dev/null
+fi
+node scripts/compile-packs.mjs
+
+# 4. The installable folder and zip.
 log "dist/icon-engine"
 rm -rf dist/icon-engine dist/icon-engine.zip
 mkdir -p dist/icon-engine/wasm
