@@ -35,6 +35,8 @@ pub enum Request {
     IconApplyDamage(icon::ApplyDamage),
     #[serde(rename = "icon.heal")]
     IconHeal(icon::Heal),
+    #[serde(rename = "icon.evasion")]
+    IconEvasion(icon::situation::Evasion),
     #[serde(rename = "icons.test")]
     IconsTest(icons::Test),
     #[serde(rename = "tribute.test")]
@@ -81,6 +83,10 @@ macro_rules! dispatch {
                 let $wrap = Detail::IconHeal;
                 $body
             }
+            Request::IconEvasion($rule) => {
+                let $wrap = Detail::IconEvasion;
+                $body
+            }
             Request::IconsTest($rule) => {
                 let $wrap = Detail::IconsTest;
                 $body
@@ -117,6 +123,7 @@ impl Request {
             Request::IconFortune(_) => "icon.fortune",
             Request::IconApplyDamage(_) => "icon.applyDamage",
             Request::IconHeal(_) => "icon.heal",
+            Request::IconEvasion(_) => "icon.evasion",
             Request::IconsTest(_) => "icons.test",
             Request::TributeTest(_) => "tribute.test",
             Request::NarratorSkill(_) => "narrator.skill",
@@ -225,6 +232,7 @@ pub enum Detail {
     IconFortune(icon::FortuneOutcome),
     IconApplyDamage(icon::HealthOutcome),
     IconHeal(icon::HealOutcome),
+    IconEvasion(icon::situation::EvasionOutcome),
     IconsTest(icons::TestOutcome),
     TributeTest(tribute::TestOutcome),
     NarratorSkill(narrator::SkillOutcome),

@@ -647,3 +647,62 @@ fn derived_values_for_the_sheets() {
     );
     assert!(chapter(13).is_err());
 }
+
+#[test]
+fn targeting_height_cover_evasion_and_status_saves() {
+    use icon_engine::rulesets::icon::situation::{after_ability, saveable, Situation};
+    let m = |v: Value| {
+        serde_json::to_value(
+            serde_json::from_value::<Situation>(v)
+                .unwrap()
+                .modifiers()
+                .unwrap(),
+        )
+        .unwrap()
+    };
+    // +1 curse to a ranged attack with a foe adjacent
+    assert_eq!(
+        m(json!({"ranged": true, "foeAdjacent": true})),
+        json!({"boons": 0, "curses": 1, "cover": false})
+    );
+    // target lower: +1 boon per level, ignores cover; higher: +1 curse per level
+    assert_eq!(
+        m(json!({"ranged": true, "heightDifference": 2, "targetInCover": true})),
+        json!({"boons": 2, "curses": 0, "cover": false})
+    );
+    assert_eq!(
+        m(json!({"ranged": true, "heightDifference": -1, "targetInCover": true})),
+        json!({"boons": 0, "curses": 1, "cover": true})
+    );
+    // melee ignores cover
+    assert_eq!(
+        m(json!({"ranged": false, "targetInCover": true})),
+        json!({"boons": 0, "curses": 0, "cover": false})
+    );
+    assert!(
+        serde_json::from_value::<Situation>(json!({"heightDifference": 5}))
+            .unwrap()
+            .modifiers()
+            .is_err()
+    );
+    // evasion: a d6 before the attack, 4+ misses
+    assert_eq!(
+        done(json!({"kind": "icon.evasion"}), &[&[4]]).1["evaded"],
+        true
+    );
+    assert_eq!(
+        done(json!({"kind": "icon.evasion"}), &[&[3]]).1["evaded"],
+        false
+    );
+    assert_eq!(
+        exact(&odds(json!({"kind": "icon.evasion"})), "evaded"),
+        "1/2"
+    );
+    // saves at the end of the turn: not ongoing (+) statuses, not states or positive effects
+    let st = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        saveable(&st(&["dazed", "weakened+", "bloodied", "dodge", "slashed"])),
+        st(&["dazed", "slashed"])
+    );
+    assert_eq!(after_ability(&st(&["stunned", "dazed"])), st(&["dazed"]));
+}

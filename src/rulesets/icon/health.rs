@@ -272,16 +272,6 @@ pub struct HealOutcome {
     pub saves: Vec<String>,
 }
 
-/// Statuses that are states or effects rather than statuses one saves against.
-const NOT_SAVED: [&str; 6] = [
-    "bloodied",
-    "defeated",
-    "incapacitated",
-    "fallen",
-    "immune",
-    "immobile",
-];
-
 impl Heal {
     /// Heals; the total is HP plus vigor gained.
     pub fn apply(&self) -> Result<(i64, HealOutcome)> {
@@ -317,12 +307,7 @@ impl Heal {
                     });
                 }
                 if self.healing == Healing::Cure {
-                    saves = t
-                        .statuses
-                        .iter()
-                        .filter(|s| !s.ends_with('+') && !NOT_SAVED.contains(&s.as_str()))
-                        .cloned()
-                        .collect();
+                    saves = super::situation::saveable(&t.statuses);
                 }
             }
             Healing::Rescue => {

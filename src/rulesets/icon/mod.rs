@@ -4,6 +4,7 @@
 pub mod boons;
 pub mod health;
 pub mod narrative;
+pub mod situation;
 pub mod strain;
 pub mod tactical;
 

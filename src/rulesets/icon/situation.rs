@@ -1,0 +1,123 @@
+//! Targeting, height and cover ("Targeting/Range", "Cover/Line of Sight"), evasion and status
+//! saves ("Positive Effects/Statuses/Blights/States").
+
+use crate::dice::odds::Distribution;
+use crate::dice::resolve::Evaluation;
+use crate::error::Result;
+use crate::rulesets::{check_range, DiceRule, Prob};
+use serde::{Deserialize, Serialize};
+
+/// Where an attack comes from and goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Situation {
+    /// A ranged attack (not melee, not against an adjacent foe).
+    #[serde(default)]
+    pub ranged: bool,
+    /// A foe is adjacent to the attacker.
+    #[serde(default)]
+    pub foe_adjacent: bool,
+    /// Attacker's height minus the target's (levels 1–3 each).
+    #[serde(default)]
+    pub height_difference: i64,
+    /// The target is behind cover from the attacker.
+    #[serde(default)]
+    pub target_in_cover: bool,
+}
+
+/// What the situation adds to the attack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SituationModifiers {
+    pub boons: u32,
+    pub curses: u32,
+    /// Whether the target's cover counts (resistance against the damage, halving it).
+    pub cover: bool,
+}
+
+impl Situation {
+    /// "+1 curse to ranged attacks if there's a foe adjacent"; "Attacks vs adjacent foes ignore
+    /// cover" (melee); "Target lower than you: +1 boon per level difference, ignores cover";
+    /// "Target higher than you: +1 curse per level difference".
+    pub fn modifiers(&self) -> Result<SituationModifiers> {
+        let h = check_range("heightDifference", self.height_difference, -3, 3)?;
+        let lower = h > 0;
+        Ok(SituationModifiers {
+            boons: h.max(0) as u32,
+            curses: u32::from(self.ranged && self.foe_adjacent) + (-h).max(0) as u32,
+            cover: self.target_in_cover && self.ranged && !lower,
+        })
+    }
+}
+
+/// Evasion: "Roll a d6 when attacked. On a 4+, the attack automatically misses. Check before the
+/// attack roll."
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Evasion {}
+
+/// What an evasion roll came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EvasionOutcome {
+    pub evaded: bool,
+}
+
+impl DiceRule for Evasion {
+    type Outcome = EvasionOutcome;
+    fn formula(&self) -> Result<String> {
+        Ok("1d6[evasion]".to_string())
+    }
+    fn outcome(&self, eval: &Evaluation) -> Result<EvasionOutcome> {
+        Ok(EvasionOutcome {
+            evaded: eval.total >= 4,
+        })
+    }
+    fn outcomes(&self, dist: &Distribution) -> Result<Vec<(&'static str, Prob)>> {
+        Ok(vec![("evaded", Prob::of(dist, |t| t >= 4))])
+    }
+}
+
+/// States and effects that are not statuses one saves against.
+const NOT_SAVED: [&str; 20] = [
+    "bloodied",
+    "defeated",
+    "incapacitated",
+    "fallen",
+    "immobile",
+    "immune",
+    "counter",
+    "defiance",
+    "dodge",
+    "evasion",
+    "flying",
+    "intangible",
+    "phasing",
+    "stealth",
+    "sturdy",
+    "unstoppable",
+    "regeneration",
+    "vigilance",
+    "resistant",
+    "marked",
+];
+
+/// The statuses a character saves against at the end of its own turn (or when cured): not the
+/// ongoing (`+`) ones, which "cannot be removed or ignored until whatever is causing them is
+/// lifted", and not states or positive effects.
+pub fn saveable(statuses: &[String]) -> Vec<String> {
+    statuses
+        .iter()
+        .filter(|s| !s.ends_with('+') && !NOT_SAVED.contains(&s.as_str()))
+        .cloned()
+        .collect()
+}
+
+/// Stunned "goes away automatically" once the character has used its next ability.
+pub fn after_ability(statuses: &[String]) -> Vec<String> {
+    statuses
+        .iter()
+        .filter(|s| s.as_str() != "stunned")
+        .cloned()
+        .collect()
+}
