@@ -41,10 +41,11 @@ cp "$CACHE" "$WASM"
 #    (when the seed is beside the repository; otherwise the committed packs/_source is used), then
 #    the official foundryvtt-cli compiles the LevelDB packs that system.json declares.
 SEED="$ROOT/../shared/seeds/icon-rules-reference.db"
+cargo build --quiet --release --bin icon-engine
 if [ -f "$SEED" ]; then
   log "packs/_source from the seed"
   rm -rf packs/_source/rules-reference
-  cargo run --quiet --release --bin icon-engine -- import "$SEED" --out packs/_source/rules-reference >/dev/null
+  target/release/icon-engine import "$SEED" --out packs/_source/rules-reference >/dev/null
 fi
 node scripts/compile-packs.mjs
 
