@@ -7,6 +7,7 @@ import * as applications from "./applications/_module.mjs";
 import * as data from "./data/_module.mjs";
 import * as dice from "./dice/_module.mjs";
 import * as documents from "./documents/_module.mjs";
+import IconEnrichers from "./enrichers.mjs";
 
 globalThis.iconEngine = { applications, core, data, dice, documents, CONFIG: ICONENGINE };
 
@@ -46,6 +47,23 @@ Hooks.once("init", () => {
   });
 
   applications.ChatCommands.register();
+  IconEnrichers.register();
   applications.ChatCards.register();
   foundry.applications.handlebars.loadTemplates(Object.values(ICONENGINE.templates));
+});
+
+// Glossary tooltips: the terms come from the shipped rules reference, parsed by the core.
+Hooks.once("ready", async () => {
+  try {
+    const api = await coreLoaded;
+    const pack = game.packs?.get(`${SYSTEM_ID}.rules-reference`);
+    if (!pack) return;
+    const entries = /** @type {JournalEntry[]} */ (/** @type {unknown} */ (await pack.getDocuments()));
+    const glossary = entries.flatMap(entry => entry.pages.contents)
+      .filter(page => page.type === "text")
+      .flatMap(page => api.glossaryTerms(page.text.content ?? "", page.name ?? ""));
+    IconEnrichers.registerGlossary(glossary);
+  } catch (error) {
+    console.error(`${SYSTEM_ID} | the glossary could not be loaded`, error);
+  }
 });

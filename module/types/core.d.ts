@@ -92,6 +92,16 @@ export interface Rng {
   free(): void;
 }
 
+/** The accounting of a pack import. */
+export interface ImportReport {
+  lines: number;
+  documents: number;
+  superseded: number;
+  deleted: number;
+  bad: { line: number; error: string }[];
+  warnings: { documentId: string | null; pageId: string | null; kind: string; detail: string }[];
+}
+
 /** The verbs exported by wasm/icon_engine.js once initialised. */
 export interface CoreApi {
   plan(request: CoreRequest): PlanDie[];
@@ -103,5 +113,9 @@ export interface CoreApi {
   combatApply(state: object | null, event: object): { state: object | null; effects: object[] };
   narrativeApply(state: object, event: object): { state: object; effects: object[] };
   iconDerived(target: object): { bloodied: boolean; bloodiedValue: number; healableMax: number; vigorCap: number; fallen: boolean };
+  importPack(text: string, options?: { format?: "auto" | "nedb" | "json"; force?: boolean }): { documents: object[]; report: ImportReport };
+  glossaryTerms(html: string, page: string): { term: string; key: string; definition: string; page: string }[];
+  iconSituation(situation: object): { boons: number; curses: number; cover: boolean };
+  iconSaveable(statuses: string[]): string[];
   Rng: new (seed?: Seed) => Rng;
 }
