@@ -48,6 +48,7 @@ Hooks.once("init", () => {
 
   applications.ChatCommands.register();
   IconEnrichers.register();
+  applications.PackImportDialog.registerButtons();
   applications.ChatCards.register();
   foundry.applications.handlebars.loadTemplates(Object.values(ICONENGINE.templates));
 });
