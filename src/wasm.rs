@@ -269,14 +269,18 @@ pub fn glossary_terms(html: &str, page: &str) -> Result<JsValue, JsError> {
 /// The boons, curses and cover an attack's situation gives: `{boons, curses, cover}` from
 /// `{ranged, foeAdjacent, heightDifference, targetInCover}`.
 #[wasm_bindgen(js_name = iconSituation, unchecked_return_type = "{boons: number, curses: number, cover: boolean}")]
-pub fn icon_situation(#[wasm_bindgen(unchecked_param_type = "object")] situation: JsValue) -> Result<JsValue, JsError> {
+pub fn icon_situation(
+    #[wasm_bindgen(unchecked_param_type = "object")] situation: JsValue,
+) -> Result<JsValue, JsError> {
     let s: crate::rulesets::icon::situation::Situation = from_js_strict("situation", situation)?;
     to_js(&s.modifiers().map_err(js_error)?)
 }
 
 /// The statuses to save against at the end of a turn (not ongoing, not states or effects).
 #[wasm_bindgen(js_name = iconSaveable, unchecked_return_type = "string[]")]
-pub fn icon_saveable(#[wasm_bindgen(unchecked_param_type = "string[]")] statuses: JsValue) -> Result<JsValue, JsError> {
+pub fn icon_saveable(
+    #[wasm_bindgen(unchecked_param_type = "string[]")] statuses: JsValue,
+) -> Result<JsValue, JsError> {
     let statuses: Vec<String> = from_js("statuses", statuses)?;
     to_js(&crate::rulesets::icon::situation::saveable(&statuses))
 }
