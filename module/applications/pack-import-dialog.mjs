@@ -1,5 +1,5 @@
-import { loadCore } from "../core.mjs";
 import { batches, planImport } from "../packs/import-plan.mjs";
+import readPack from "../packs/read-pack.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -110,8 +110,7 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
     const force = /** @type {HTMLInputElement|null} */ (this.element.querySelector("input[name=force]"))?.checked ?? false;
     this.#fileName = file.name;
     try {
-      const core = await loadCore();
-      this.#read = /** @type {{documents: object[], report: ImportReport}} */ (core.importPack(await file.text(), { force }));
+      this.#read = await readPack(await file.text(), { force });
       this.#error = null;
     } catch (error) {
       this.#read = null;

@@ -1,0 +1,63 @@
+/**
+ * A 10 MB generated NeDB log (many revisions) read in the browser through the worker: the result
+ * is checked here; the timings (import time, the longest main-thread gap meanwhile) are written
+ * to test-results/pack-import.json for BENCHMARKS.md, never asserted.
+ */
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdir, writeFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { openPage } from "../support/browser.mjs";
+import { startServer } from "../support/static-server.mjs";
+
+const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
+let server;
+let browser;
+before(async () => {
+  server = await startServer();
+  browser = await openPage();
+  await browser.page.goto(`${server.url}/test/browser/harness.html`);
+  await browser.page.waitForFunction(() => globalThis.shimReady === true);
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test("a 10 MB log imports in a worker while the page keeps running", async () => {
+  const out = await browser.page.evaluate(async () => {
+    const { default: readPack } = await import("/module/packs/read-pack.mjs");
+    const body = "<p><strong>Term</strong>: a definition with some <em>markup</em>.</p>".repeat(16);
+    const lines = [];
+    let size = 0;
+    for (let rev = 0; size < 10 * 1024 * 1024; rev++) {
+      const e = rev % 200;
+      const pages = [0, 1, 2, 3, 4].map(p => ({
+        _id: `p${String(e).padStart(7, "0")}x${String(p).padStart(7, "0")}`, name: `Page ${p}`, type: "text", sort: p,
+        text: { format: 1, content: `${body} rev ${rev}` }
+      }));
+      const line = JSON.stringify({ _id: `e${String(e).padStart(15, "0")}`, name: `Entry ${e}`, pages, _stats: { modifiedTime: rev } });
+      lines.push(line);
+      size += line.length + 1;
+    }
+    const text = lines.join("\n");
+    // measure the main thread: the longest gap between animation frames while the worker works
+    let last = performance.now();
+    let longest = 0;
+    let running = true;
+    const tick = now => { longest = Math.max(longest, now - last); last = now; if (running) requestAnimationFrame(tick); };
+    requestAnimationFrame(tick);
+    const start = performance.now();
+    const { documents, report } = await readPack(text);
+    const took = performance.now() - start;
+    running = false;
+    const newest = documents.every(d => d._stats.modifiedTime >= lines.length - 200);
+    return { mb: text.length / 1048576, took, longest, documents: documents.length, superseded: report.superseded, lines: report.lines, newest };
+  });
+  assert.equal(out.documents, 200);
+  assert.equal(out.superseded, out.lines - 200);
+  assert.ok(out.newest, "every entry is its newest revision");
+  await mkdir(results, { recursive: true });
+  await writeFile(`${results}pack-import.json`, JSON.stringify(out, null, 2));
+  assert.deepEqual(browser.errors, []);
+});
