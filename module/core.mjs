@@ -71,6 +71,12 @@ export const combatApply = (state, event) => getCore().combatApply(state, event)
 /** @type {CoreApi["narrativeApply"]} */
 export const narrativeApply = (state, event) => getCore().narrativeApply(state, event);
 
+/** @type {CoreApi["clockTick"]} */
+export const clockTick = (clock, ticks) => getCore().clockTick(clock, ticks);
+
+/** @type {CoreApi["sessionXp"]} */
+export const sessionXp = checklist => getCore().sessionXp(checklist);
+
 /** @type {CoreApi["iconDerived"]} */
 export const iconDerived = target => getCore().iconDerived(target);
 

@@ -8,11 +8,17 @@ import * as data from "./data/_module.mjs";
 import * as dice from "./dice/_module.mjs";
 import * as documents from "./documents/_module.mjs";
 import IconEnrichers from "./enrichers.mjs";
+import { registerRulesetSettings } from "./settings.mjs";
+import IconSocket from "./icon-socket.mjs";
 
 globalThis.iconEngine = { applications, core, data, dice, documents, CONFIG: ICONENGINE };
 
 // Start fetching the wasm now: Foundry does not await async hooks, so `init` can't wait for it.
 const coreLoaded = core.loadCore();
+
+// Requests to the active GM (apply damage to a target the user does not own); game.socket
+// exists once the game is ready.
+Hooks.once("ready", () => IconSocket.register());
 
 Hooks.once("init", () => {
   console.log(`${SYSTEM_ID} | Initializing the ICON Engine system`);
@@ -31,6 +37,36 @@ Hooks.once("init", () => {
     trait: data.TraitData
   });
 
+  // The ICON turn order: Combat/Combatant delegate to the core's reducer, data on the core
+  // "base" type (see module/data/combat-data.mjs for why), and the side-grouped tracker.
+  CONFIG.Combat.documentClass = documents.IconCombat;
+  CONFIG.Combatant.documentClass = documents.IconCombatant;
+  Object.assign(CONFIG.Combat.dataModels, { base: data.IconCombatData });
+  Object.assign(CONFIG.Combatant.dataModels, { base: data.IconCombatantData });
+  CONFIG.ui.combat = applications.combat.IconCombatTracker;
+  documents.IconCombat.registerSocket();
+  documents.registerSaveCards();
+
+  // ICON statuses replace Foundry's defaults; Defeated is the one the combat tracker toggles.
+  CONFIG.statusEffects = data.statusEffects();
+  CONFIG.specialStatusEffects.DEFEATED = "defeated";
+
+  const { DocumentSheetConfig } = foundry.applications.apps;
+  DocumentSheetConfig.registerSheet(Actor, SYSTEM_ID, applications.sheets.CharacterSheet,
+    { types: ["character"], makeDefault: true, label: "ICONENGINE.Sheet.character" });
+  DocumentSheetConfig.registerSheet(Actor, SYSTEM_ID, applications.sheets.FoeSheet,
+    { types: ["foe"], makeDefault: true, label: "ICONENGINE.Sheet.foe" });
+  DocumentSheetConfig.registerSheet(Actor, SYSTEM_ID, applications.sheets.HeroSheet,
+    { types: ["hero"], makeDefault: true, label: "ICONENGINE.Sheet.hero" });
+  DocumentSheetConfig.registerSheet(Item, SYSTEM_ID, applications.sheets.AbilitySheet,
+    { types: ["ability"], makeDefault: true, label: "ICONENGINE.Sheet.ability" });
+  DocumentSheetConfig.registerSheet(Item, SYSTEM_ID, applications.sheets.IconItemSheet,
+    { types: ["relic", "trait"], makeDefault: true, label: "ICONENGINE.Sheet.item" });
+
+  // The other rulesets (issue 8): the world's ruleset and its charts, and their chat cards.
+  registerRulesetSettings();
+  dice.rulesetCards.registerRulesetCards();
+
   // Registered alongside Roll, never replacing it: `/roll` keeps Foundry's own parser.
   CONFIG.Dice.rolls.push(dice.IconRoll);
 
@@ -40,6 +76,15 @@ Hooks.once("init", () => {
     const rng = new api.Rng();
     CONFIG.Dice.randomUniform = () => rng.uniform();
     console.log(`${SYSTEM_ID} | Rules core ${api.version()} loaded`);
+    // Actors prepared before the core loaded have no derived values yet: prepare them again.
+    const refresh = () => {
+      for (const actor of game.actors ?? []) {
+        actor.reset();
+        if (actor.sheet?.rendered) actor.sheet.render();
+      }
+    };
+    if (game.ready) refresh();
+    else Hooks.once("ready", refresh);
   }, error => {
     console.error(error);
     ui.notifications?.error(game.i18n?.format("ICONENGINE.Core.LoadError", { message: String(error) }) ?? String(error),
@@ -50,7 +95,10 @@ Hooks.once("init", () => {
   IconEnrichers.register();
   applications.PackImportDialog.registerButtons();
   applications.ChatCards.register();
-  foundry.applications.handlebars.loadTemplates(Object.values(ICONENGINE.templates));
+  applications.TacticalChat.register();
+  applications.narrative.ClockPanel.register();
+  applications.narrative.NarrativeCards.register();
+  foundry.applications.handlebars.loadTemplates([...Object.values(ICONENGINE.templates), ...ICONENGINE.partials]);
 });
 
 // Glossary tooltips: the terms come from the shipped rules reference, parsed by the core.

@@ -1,74 +1,185 @@
 #!/usr/bin/env bash
-# Builds the installable system: dist/icon-engine/ and dist/icon-engine.zip (wasm inside), ready to
-# drop into Foundry's Data/systems/. Also leaves the wasm in wasm/, so the checkout itself works as
-# a development system folder and the tests can load it. Does all set-up itself (scripts/setup.sh).
+# Builds the installable system: dist/icon-engine/ and dist/icon-engine.zip (top folder
+# icon-engine/), ready to drop into Foundry's Data/systems/. Also leaves the built core in wasm/
+# and the compiled compendium packs in packs/, so the checkout itself works as a development system
+# folder and the tests can load them, and builds the native CLI (target/release/icon-engine).
+# Does all set-up itself (scripts/setup.sh). A second run with nothing changed takes seconds and
+# writes byte-identical output.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 # shellcheck source=scripts/setup.sh
 source "$ROOT/scripts/setup.sh"
+BUILD_START=$SECONDS
 log() { printf '[build] %s\n' "$*" >&2; }
 
-# 1. The core, compiled to wasm by wasm-pack (its own wasm-opt is off in Cargo.toml: Debian's
-#    wasm-opt 108 breaks the externref table, so binaryen comes from npm below).
-log "wasm-pack build ($WASM_TOOLCHAIN toolchain)"
-PATH="$WASM_CARGO_PATH:$HOME/.cargo/bin:$PATH" CARGO_TARGET_DIR="$WASM_TARGET_DIR" \
-  wasm-pack --quiet build --target web --release --no-opt --no-pack --out-dir wasm --out-name icon_engine >&2
-
-# 2. Optimise with binaryen from npm. wasm-pack rewrites the module on every build, so the
-#    optimised module is cached by the hash of its input; it is kept only if it still loads.
-WASM="wasm/icon_engine_bg.wasm"
-SUM="$(sha256sum "$WASM" | cut -d' ' -f1)"
-CACHE="$WASM_TARGET_DIR/wasm-opt/$SUM.wasm"
-if [ ! -f "$CACHE" ]; then
-  log "wasm-opt -Oz"
-  mkdir -p "$(dirname "$CACHE")"
-  node_modules/.bin/wasm-opt "$WASM" -Oz -o "$CACHE.tmp" \
-    --enable-reference-types --enable-multivalue --enable-bulk-memory --enable-sign-ext \
-    --enable-mutable-globals --enable-nontrapping-float-to-int
-  if node -e '
-      const fs = require("fs");
-      WebAssembly.compile(fs.readFileSync(process.argv[1])).then(() => process.exit(0), e => { console.error(e); process.exit(1); });' "$CACHE.tmp"; then
-    mv "$CACHE.tmp" "$CACHE"
-  else
-    log "the optimised module does not load; keeping the unoptimised one"
-    mv "$WASM" "$CACHE.tmp" && cp "$CACHE.tmp" "$CACHE" && mv "$CACHE.tmp" "$WASM"
+# Copies $1 to $2 only when the bytes differ (atomically), so an unchanged build leaves wasm/ and
+# packs/ alone for whoever is serving or testing them.
+install_if_changed() {
+  if ! cmp -s "$1" "$2"; then
+    cp "$1" "$2.tmp.$$" && mv -f "$2.tmp.$$" "$2"
   fi
-fi
-cp "$CACHE" "$WASM"
+}
 
-# 3. Compendium packs: the seed becomes foundryvtt-cli source JSON through the core's own importer
-#    (when the seed is beside the repository; otherwise the committed packs/_source is used), then
-#    the official foundryvtt-cli compiles the LevelDB packs that system.json declares.
-SEED="$ROOT/../shared/seeds/icon-rules-reference.db"
+# --- 1. the core, compiled to wasm ------------------------------------------------------------
+# wasm-pack's own wasm-opt is off (Cargo.toml, and --no-opt): Debian's wasm-opt 108 breaks the
+# externref table, so binaryen comes from npm below.
+PKG="$WASM_TARGET_DIR/wasm-pkg"
+log "wasm-pack build --release ($WASM_TOOLCHAIN toolchain: $("$WASM_CARGO_PATH/rustc" --version))"
+rm -rf "$PKG"
+(
+  export PATH="$WASM_CARGO_PATH:$HOME/.cargo/bin:$PATH" CARGO_TARGET_DIR="$WASM_TARGET_DIR"
+  [ "$WASM_TOOLCHAIN" = debian ] && export RUSTC=/usr/bin/rustc
+  wasm-pack --log-level warn build --target web --release --no-opt --no-pack \
+    --out-dir "$PKG" --out-name icon_engine >&2
+)
+for f in icon_engine.js icon_engine_bg.wasm icon_engine.d.ts icon_engine_bg.wasm.d.ts; do
+  [ -f "$PKG/$f" ] || { log "ERROR: wasm-pack made no $f"; exit 1; }
+done
+
+# --- 2. optimise with binaryen's wasm-opt from npm --------------------------------------------
+# The result is cached by the hash of its input (the wasm-bindgen output is the same for the same
+# source), and kept only if it loads and answers a few calls exactly as the unoptimised one does.
+# Features: the ones rustc enables for wasm32 (read from the module's target_features section;
+# listed too in case a tool strips it).
+RAW="$PKG/icon_engine_bg.wasm"
+SUM="$(sha256sum "$RAW" | cut -d' ' -f1)"
+CACHE_DIR="$WASM_TARGET_DIR/wasm-opt"
+CACHE="$CACHE_DIR/$SUM.wasm"
+if [ ! -f "$CACHE" ]; then
+  mkdir -p "$CACHE_DIR"
+  WASM_OPT="$ROOT/node_modules/.bin/wasm-opt"
+  OPTIMISED=0
+  if [ -x "$WASM_OPT" ]; then
+    log "wasm-opt -Oz ($("$WASM_OPT" --version))"
+    if "$WASM_OPT" "$RAW" -Oz -o "$CACHE.tmp" \
+        --enable-bulk-memory --enable-bulk-memory-opt --enable-call-indirect-overlong \
+        --enable-multivalue --enable-mutable-globals --enable-nontrapping-float-to-int \
+        --enable-reference-types --enable-sign-ext; then
+      EXPECT="$(node scripts/wasm-smoke.mjs "$PKG/icon_engine.js" "$RAW")"
+      if GOT="$(node scripts/wasm-smoke.mjs "$PKG/icon_engine.js" "$CACHE.tmp")" && [ "$GOT" = "$EXPECT" ]; then
+        OPTIMISED=1
+      else
+        log "WARNING: the optimised module does not behave like the unoptimised one; shipping the unoptimised one"
+      fi
+    else
+      log "WARNING: wasm-opt failed; shipping the unoptimised module"
+    fi
+  else
+    log "WARNING: no node_modules/.bin/wasm-opt (npm package binaryen); shipping the unoptimised module"
+  fi
+  [ "$OPTIMISED" = 1 ] || cp "$RAW" "$CACHE.tmp"
+  mv -f "$CACHE.tmp" "$CACHE"
+  # keep the cache small: the newest few modules
+  ls -1t "$CACHE_DIR"/*.wasm | tail -n +6 | xargs -r rm -f
+fi
+mkdir -p wasm
+install_if_changed "$CACHE" wasm/icon_engine_bg.wasm
+for f in icon_engine.js icon_engine.d.ts icon_engine_bg.wasm.d.ts; do
+  install_if_changed "$PKG/$f" "wasm/$f"
+done
+
+# --- 3. the native CLI (the pack importer; the browser tests run it too) ----------------------
+log "cargo build --release --bin icon-engine"
 cargo build --quiet --release --bin icon-engine
-if [ -f "$SEED" ]; then
-  log "packs/_source from the seed"
-  rm -rf packs/_source/rules-reference
-  target/release/icon-engine import "$SEED" --out packs/_source/rules-reference >/dev/null
-fi
-node scripts/compile-packs.mjs
 
-# 4. The installable folder and zip.
-log "dist/icon-engine"
-rm -rf dist/icon-engine dist/icon-engine.zip
-mkdir -p dist/icon-engine/wasm
-cp system.json README.md dist/icon-engine/
-[ -f LICENSE ] && cp LICENSE dist/icon-engine/
-cp -r module templates styles lang dist/icon-engine/
-if compgen -G "packs/*" >/dev/null; then
-  mkdir -p dist/icon-engine/packs
-  find packs -mindepth 1 -maxdepth 1 ! -name '_source' ! -name '.gitkeep' -exec cp -r {} dist/icon-engine/packs/ \;
+# --- 4. compendium packs ----------------------------------------------------------------------
+# The seed becomes foundryvtt-cli source JSON through the core's own importer (when the seed is
+# beside the repository; otherwise the committed packs/_source is used as it is), then the
+# official foundryvtt-cli compiles the LevelDB packs that system.json declares. They are compiled
+# again only when their sources (or the compiler) changed.
+SEED="$ROOT/../shared/seeds/icon-rules-reference.db"
+if [ -f "$SEED" ]; then
+  log "packs/_source/rules-reference from the seed"
+  rm -rf target/seed-import
+  target/release/icon-engine import "$SEED" --out target/seed-import >/dev/null
+  if ! diff -rq target/seed-import packs/_source/rules-reference >/dev/null 2>&1; then
+    rm -rf packs/_source/rules-reference
+    mv target/seed-import packs/_source/rules-reference
+  fi
+  rm -rf target/seed-import
 fi
-cp wasm/icon_engine.js wasm/icon_engine_bg.wasm wasm/icon_engine.d.ts dist/icon-engine/wasm/
-python3 - <<'PY'
-import os, zipfile
-root = "dist"
-with zipfile.ZipFile("dist/icon-engine.zip", "w", zipfile.ZIP_DEFLATED) as z:
-    for folder, dirs, files in os.walk("dist/icon-engine"):
-        dirs.sort()
-        for name in sorted(files):
-            path = os.path.join(folder, name)
-            z.write(path, os.path.relpath(path, root))
+PACKS_OUT="target/packs"
+if [ -d packs/_source ]; then
+  STAMP="$( (cd packs/_source && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum)
+            sha256sum scripts/compile-packs.mjs node_modules/@foundryvtt/foundryvtt-cli/package.json)"
+  STAMP="$(printf '%s' "$STAMP" | sha256sum | cut -d' ' -f1)"
+  if [ "$(cat "$PACKS_OUT/.stamp" 2>/dev/null)" != "$STAMP" ]; then
+    log "compiling packs"
+    rm -rf "$PACKS_OUT"
+    node scripts/compile-packs.mjs "$PACKS_OUT"
+    # LevelDB's LOCK and LOG files are made again whenever a pack is opened; LOG holds dates
+    find "$PACKS_OUT" -mindepth 2 -maxdepth 2 \( -name LOCK -o -name 'LOG' -o -name 'LOG.old' \) -delete
+    echo "$STAMP" >"$PACKS_OUT/.stamp"
+  fi
+  # the same packs in packs/, for the checkout as a development system folder
+  for pack in "$PACKS_OUT"/*/; do
+    name="$(basename "$pack")"
+    if [ "$(cat "target/packs.$name.installed" 2>/dev/null)" != "$STAMP" ] || [ ! -f "packs/$name/CURRENT" ]; then
+      rm -rf "packs/$name"
+      cp -r "$pack" "packs/$name"
+      echo "$STAMP" >"target/packs.$name.installed"
+    fi
+  done
+fi
+
+# --- 5. the installable folder ----------------------------------------------------------------
+log "dist/icon-engine"
+OUT=dist/icon-engine
+rm -rf "$OUT" dist/icon-engine.zip
+mkdir -p "$OUT/wasm"
+cp system.json "$OUT/"
+for f in README.md LICENSE LICENSE.md LICENSE.txt CHANGELOG.md; do
+  [ -f "$f" ] && cp "$f" "$OUT/"
+done
+for d in module templates styles lang assets fonts icons; do
+  [ -d "$d" ] && cp -r "$d" "$OUT/"
+done
+if [ -d "$PACKS_OUT" ] && compgen -G "$PACKS_OUT/*/" >/dev/null; then
+  mkdir -p "$OUT/packs"
+  cp -r "$PACKS_OUT"/*/ "$OUT/packs/"
+fi
+cp wasm/icon_engine.js wasm/icon_engine_bg.wasm wasm/icon_engine.d.ts wasm/icon_engine_bg.wasm.d.ts "$OUT/wasm/"
+
+# Everything system.json names must be in the folder.
+python3 - "$OUT" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+manifest = json.load(open(os.path.join(out, "system.json")))
+paths = list(manifest.get("esmodules", [])) + list(manifest.get("scripts", [])) + list(manifest.get("styles", []))
+paths += [lang["path"] for lang in manifest.get("languages", [])]
+paths += [pack["path"] for pack in manifest.get("packs", [])]
+missing = [p for p in paths if not os.path.exists(os.path.join(out, p))]
+if manifest.get("id") != "icon-engine":
+    sys.exit("[build] ERROR: system.json's id is not icon-engine")
+if missing:
+    sys.exit("[build] ERROR: system.json names files that are not in %s: %s" % (out, ", ".join(missing)))
 PY
-log "done: dist/icon-engine.zip ($(du -h dist/icon-engine.zip | cut -f1)), wasm $(du -h "$WASM" | cut -f1)"
+
+# --- 6. the zip: sorted entries, fixed dates and modes, so the same tree gives the same bytes ---
+python3 - "$OUT" dist/icon-engine.zip <<'PY'
+import os, sys, zipfile
+src, dest = sys.argv[1], sys.argv[2]
+base = os.path.dirname(src)
+date = (1980, 1, 1, 0, 0, 0)
+def entry(name, mode):
+    info = zipfile.ZipInfo(name, date)
+    info.create_system = 3  # unix, so the modes below apply
+    info.external_attr = mode << 16
+    return info
+with zipfile.ZipFile(dest + ".tmp", "w") as z:
+    for folder, dirs, files in os.walk(src):
+        dirs.sort()
+        rel = os.path.relpath(folder, base)
+        z.writestr(entry(rel + "/", 0o40755), b"")
+        for name in sorted(files):
+            info = entry(os.path.join(rel, name), 0o100644)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            with open(os.path.join(folder, name), "rb") as f:
+                z.writestr(info, f.read(), compresslevel=9)
+os.replace(dest + ".tmp", dest)
+PY
+
+log "done in $((SECONDS - BUILD_START))s: dist/icon-engine/ and dist/icon-engine.zip" \
+  "($(du -h dist/icon-engine.zip | cut -f1), sha256 $(sha256sum dist/icon-engine.zip | cut -c1-16)…)," \
+  "wasm $(du -h wasm/icon_engine_bg.wasm | cut -f1)"

@@ -9,8 +9,10 @@
 //! Only the `wasm` module touches JavaScript values; everything else is plain Rust, usable from
 //! native tests, the CLI and benchmarks.
 
+pub mod batch;
 pub mod cache;
 pub mod combat;
+pub mod decode;
 pub mod dice;
 pub mod error;
 pub mod packs;

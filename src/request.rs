@@ -47,6 +47,8 @@ pub enum Request {
     MnsAction(mns::Action),
     #[serde(rename = "mns.save")]
     MnsSave(mns::Save),
+    #[serde(rename = "mns.dice")]
+    MnsDice(mns::SpecialRoll),
 }
 
 /// Runs `$body` with `$rule` bound to the request's [`DiceRule`], and `$wrap` naming the matching
@@ -107,6 +109,10 @@ macro_rules! dispatch {
                 let $wrap = Detail::MnsSave;
                 $body
             }
+            Request::MnsDice($rule) => {
+                let $wrap = Detail::MnsDice;
+                $body
+            }
         }
     };
 }
@@ -129,6 +135,7 @@ impl Request {
             Request::NarratorSkill(_) => "narrator.skill",
             Request::MnsAction(_) => "mns.action",
             Request::MnsSave(_) => "mns.save",
+            Request::MnsDice(_) => "mns.dice",
         }
     }
     /// The request's dice as a formula string (validating the request's fields).
@@ -238,6 +245,7 @@ pub enum Detail {
     NarratorSkill(narrator::SkillOutcome),
     MnsAction(mns::ActionOutcome),
     MnsSave(mns::SaveOutcome),
+    MnsDice(mns::SpecialOutcome),
 }
 
 /// Exact odds: the distribution of the total and P(each outcome label).
@@ -337,6 +345,13 @@ pub fn resolve(request: &Prepared, faces: &[Vec<i64>]) -> Result<Resolution> {
 /// Rolls with the core's RNG from `seed` and resolves, including every `more` round.
 pub fn roll(request: &Prepared, seed: u64) -> Result<Done> {
     let mut rng = DiceRng::from_seed(seed)?;
+    let mut done = roll_with(request, &mut rng)?;
+    done.seed = Some(seed);
+    Ok(done)
+}
+
+/// As [`roll`], drawing from a stream the caller owns (batches draw many rolls from one).
+pub fn roll_with(request: &Prepared, rng: &mut DiceRng) -> Result<Done> {
     let mut faces: Vec<Vec<i64>> = Vec::new();
     let mut batch = plan(request)?;
     // Each round adds at least one die and every lineage is capped, so this ends; the bound is a
@@ -356,10 +371,7 @@ pub fn roll(request: &Prepared, seed: u64) -> Result<Done> {
             faces.push(values);
         }
         match resolve(request, &faces)? {
-            Resolution::Done(mut done) => {
-                done.seed = Some(seed);
-                return Ok(done);
-            }
+            Resolution::Done(done) => return Ok(done),
             Resolution::More { dice } => batch = dice,
         }
     }
@@ -368,6 +380,16 @@ pub fn roll(request: &Prepared, seed: u64) -> Result<Done> {
 
 /// The exact probabilities of the request's totals and outcomes.
 pub fn odds(request: &Prepared) -> Result<OddsReport> {
+    let (d, outcomes) = odds_parts(request)?;
+    let mut report = report(request.formula.to_string(), &d, &outcomes);
+    if let Request::TributeTest(t) = &request.request {
+        report.profit_waste = Some(t.joint()?);
+    }
+    Ok(report)
+}
+
+/// The distribution of the request's total and its labelled outcome probabilities.
+pub fn odds_parts(request: &Prepared) -> Result<(odds::Distribution, Vec<(&'static str, Prob)>)> {
     let custom = dispatch!(&request.request, |_| None, |rule, _wrap| rule
         .distribution());
     let d = match custom {
@@ -376,11 +398,7 @@ pub fn odds(request: &Prepared) -> Result<OddsReport> {
     };
     let outcomes = dispatch!(&request.request, |_| Vec::new(), |rule, _wrap| rule
         .outcomes(&d)?);
-    let mut report = report(request.formula.to_string(), &d, &outcomes);
-    if let Request::TributeTest(t) = &request.request {
-        report.profit_waste = Some(t.joint()?);
-    }
-    Ok(report)
+    Ok((d, outcomes))
 }
 
 /// Builds the report from the distribution and the labelled outcome probabilities.

@@ -26,25 +26,129 @@ export interface TermOutcomeData { notation: string; flavor?: string; total: num
 export interface Done { status: "done"; kind: string; total: number; faces: number[][]; seed?: number; formula?: string; terms?: TermOutcomeData[]; [field: string]: unknown; }
 export interface More { status: "more"; dice: PlanDie[]; }
 export interface OddsReport { formula: string; totals: [number, number][]; mean: number; sd: number; outcomes: Record<string, number>; exact: null | { totals: [number, string][]; mean: string; outcomes: Record<string, string> }; }
+/** `odds` as typed arrays: P(values[i]) = p[i] = numerators[i] / denominator (exact, when it fits u64). */
+export interface OddsArrays { formula: string; values: Float64Array; p: Float64Array; mean: number; sd: number; outcomes: Record<string, number>; exact: null | { denominator: bigint; numerators: BigUint64Array }; }
 export interface CacheStats { parses: number; hits: number; size: number; }
+export interface ChartEntry { id: string; label: string; value: number; }
+export interface RulesetTables { iconsLevels: { level: number; description: string; names: [string, string, string] }[]; tributeRealityLevels: ChartEntry[]; narratorDifficulty: ChartEntry[]; narratorOpposed: ChartEntry[]; narratorKnowledge: ChartEntry[]; narratorDeterministic: number; mnsSpecialDice: string[]; }
+/** A glossary term from the rules reference: `key` is for matching ("Hatred of X" → "hatred"). */
+export interface GlossaryTerm { term: string; key: string; definition: string; page: string; section: string | null; }
 "#;
 
 fn js_error(e: crate::Error) -> JsError {
     JsError::new(e.message())
 }
 
+/// Results cross as one JSON string that `JSON.parse` builds natively: far fewer boundary calls
+/// than building the objects field by field (every value the core returns is JSON: numbers are
+/// JS-safe integers or finite floats, maps have string keys).
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    let s = serde_wasm_bindgen::Serializer::new()
-        .serialize_maps_as_objects(true)
-        .serialize_missing_as_null(true);
-    value
-        .serialize(&s)
-        .map_err(|e| JsError::new(&format!("cannot hand the result to JavaScript: {e}")))
+    let text = serde_json::to_string(value)
+        .map_err(|e| JsError::new(&format!("cannot hand the result to JavaScript: {e}")))?;
+    js_sys::JSON::parse(&text)
+        .map_err(|_| JsError::new("cannot hand the result to JavaScript: JSON.parse refused it"))
+}
+
+/// An argument as JSON text, via `JSON.stringify` (one call, native speed). What JSON cannot
+/// say is refused with the field's path: NaN and ±Infinity (which `JSON.stringify` would turn
+/// into `null`), BigInts, symbols, functions and cycles.
+fn json_text(what: &str, value: &JsValue) -> Result<String, JsError> {
+    if value.is_undefined() {
+        return Err(JsError::new(&format!(
+            "invalid {what}: it is missing (undefined)"
+        )));
+    }
+    let text = match js_sys::JSON::stringify(value) {
+        Ok(t) => JsValue::from(t).as_string(),
+        Err(e) => {
+            let why = unrepresentable(value, &mut String::new(), 0).unwrap_or_else(|| {
+                e.dyn_ref::<js_sys::Error>()
+                    .and_then(|e| e.message().as_string())
+                    .unwrap_or_default()
+            });
+            return Err(JsError::new(&format!("invalid {what}: {why}")));
+        }
+    };
+    let Some(text) = text else {
+        return Err(JsError::new(&format!(
+            "invalid {what}: a {} is not a JSON value",
+            value.js_typeof().as_string().unwrap_or_default()
+        )));
+    };
+    if text.contains("null") {
+        if let Some(why) = unrepresentable(value, &mut String::new(), 0) {
+            return Err(JsError::new(&format!("invalid {what}: {why}")));
+        }
+    }
+    Ok(text)
+}
+
+/// The first value below `value` that JSON cannot carry faithfully, as "`path`: why".
+fn unrepresentable(value: &JsValue, path: &mut String, depth: usize) -> Option<String> {
+    let at = |path: &str| {
+        if path.is_empty() {
+            "the value".to_string()
+        } else {
+            format!("`{path}`")
+        }
+    };
+    if let Some(n) = value.as_f64() {
+        return (!n.is_finite()).then(|| format!("{}: {n} is not a finite number", at(path)));
+    }
+    if value.is_bigint() {
+        return Some(format!(
+            "{}: a BigInt is not allowed here; use a number",
+            at(path)
+        ));
+    }
+    if value.is_symbol() || value.is_function() {
+        return Some(format!(
+            "{}: a {} is not a JSON value",
+            at(path),
+            value.js_typeof().as_string().unwrap_or_default()
+        ));
+    }
+    if !value.is_object() {
+        return None;
+    }
+    if depth >= 64 {
+        return Some(format!(
+            "{}: nested more than 64 levels deep (or a cycle)",
+            at(path)
+        ));
+    }
+    let len = path.len();
+    if js_sys::Array::is_array(value) {
+        let array = js_sys::Array::from(value);
+        for (i, item) in array.iter().enumerate() {
+            path.push_str(&format!("[{i}]"));
+            let found = unrepresentable(&item, path, depth + 1);
+            path.truncate(len);
+            if found.is_some() {
+                return found;
+            }
+        }
+        return None;
+    }
+    let object = js_sys::Object::from(value.clone());
+    for key in js_sys::Object::keys(&object).iter() {
+        let name = key.as_string().unwrap_or_default();
+        let item = js_sys::Reflect::get(&object, &key).unwrap_or(JsValue::UNDEFINED);
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(&name);
+        let found = unrepresentable(&item, path, depth + 1);
+        path.truncate(len);
+        if found.is_some() {
+            return found;
+        }
+    }
+    None
 }
 
 fn prepare(request: JsValue) -> Result<Prepared, JsError> {
-    let req: Request = serde_wasm_bindgen::from_value(request)
-        .map_err(|e| JsError::new(&format!("invalid request: {}", clean(&e.to_string()))))?;
+    let req: Request = from_js("request", request)?;
     CACHE
         .with(|c| Prepared::with_cache(&req, &mut c.borrow_mut()))
         .map_err(js_error)
@@ -101,11 +205,7 @@ pub fn resolve(
     #[wasm_bindgen(unchecked_param_type = "number[][]")] faces: JsValue,
 ) -> Result<JsValue, JsError> {
     let prepared = prepare(request)?;
-    let faces: Vec<Vec<i64>> = serde_wasm_bindgen::from_value(faces).map_err(|e| {
-        JsError::new(&format!(
-            "faces must be an array of arrays of integers: {e}"
-        ))
-    })?;
+    let faces: Vec<Vec<i64>> = from_js("faces (an array of arrays of integers)", faces)?;
     to_js(&request::resolve(&prepared, &faces).map_err(js_error)?)
 }
 
@@ -129,6 +229,87 @@ pub fn odds(
     #[wasm_bindgen(unchecked_param_type = "CoreRequest")] request: JsValue,
 ) -> Result<JsValue, JsError> {
     to_js(&request::odds(&prepare(request)?).map_err(js_error)?)
+}
+
+/// `n` totals of `request` from one stream started at `seed` (the first is `roll`'s total for
+/// that seed), for simulations.
+#[wasm_bindgen(js_name = rollMany)]
+pub fn roll_many(
+    #[wasm_bindgen(unchecked_param_type = "CoreRequest")] request: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number | bigint | string | undefined")] seed: JsValue,
+) -> Result<js_sys::Float64Array, JsError> {
+    let max = crate::batch::MAX_ROLLS;
+    let count = match n.as_f64() {
+        Some(v) if v.fract() == 0.0 && (0.0..=f64::from(max)).contains(&v) => v as u32,
+        _ => {
+            return Err(JsError::new(&format!(
+                "n must be an integer from 0 to {max} rolls, not {}",
+                js_sys::JSON::stringify(&n)
+                    .ok()
+                    .and_then(|t| JsValue::from(t).as_string())
+                    .unwrap_or_else(|| format!(
+                        "a {}",
+                        n.js_typeof().as_string().unwrap_or_default()
+                    ))
+            )))
+        }
+    };
+    let prepared = prepare(request)?;
+    let seed = match seed_from(&seed)? {
+        Some(s) => s,
+        None => fresh_seed().map_err(js_error)?,
+    };
+    let totals = crate::batch::roll_many(&prepared, count, seed).map_err(js_error)?;
+    Ok(js_sys::Float64Array::from(&totals[..]))
+}
+
+/// `odds` as typed arrays: `{formula, values: Float64Array, p: Float64Array, mean, sd, outcomes,
+/// exact: null | {denominator: bigint, numerators: BigUint64Array}}`.
+#[wasm_bindgen(js_name = oddsArrays, unchecked_return_type = "OddsArrays")]
+pub fn odds_arrays(
+    #[wasm_bindgen(unchecked_param_type = "CoreRequest")] request: JsValue,
+) -> Result<JsValue, JsError> {
+    let a = crate::batch::odds_arrays(&prepare(request)?).map_err(js_error)?;
+    let out = js_sys::Object::new();
+    let set = |key: &str, value: &JsValue| {
+        js_sys::Reflect::set(&out, &JsValue::from_str(key), value)
+            .map(|_| ())
+            .map_err(|_| JsError::new("cannot hand the odds to JavaScript"))
+    };
+    set("formula", &JsValue::from_str(&a.formula))?;
+    set("values", &js_sys::Float64Array::from(&a.values[..]).into())?;
+    set("p", &js_sys::Float64Array::from(&a.p[..]).into())?;
+    set("mean", &JsValue::from_f64(a.mean))?;
+    set("sd", &JsValue::from_f64(a.sd))?;
+    let outcomes = js_sys::Object::new();
+    for (label, p) in &a.outcomes {
+        js_sys::Reflect::set(&outcomes, &JsValue::from_str(label), &JsValue::from_f64(*p))
+            .map_err(|_| JsError::new("cannot hand the odds to JavaScript"))?;
+    }
+    set("outcomes", &outcomes.into())?;
+    let exact = match &a.exact {
+        None => JsValue::NULL,
+        Some((den, nums)) => {
+            let e = js_sys::Object::new();
+            js_sys::Reflect::set(
+                &e,
+                &"denominator".into(),
+                &js_sys::BigInt::from(*den).into(),
+            )
+            .and_then(|_| {
+                js_sys::Reflect::set(
+                    &e,
+                    &"numerators".into(),
+                    &js_sys::BigUint64Array::from(&nums[..]).into(),
+                )
+            })
+            .map_err(|_| JsError::new("cannot hand the odds to JavaScript"))?;
+            e.into()
+        }
+    };
+    set("exact", &exact)?;
+    Ok(out.into())
 }
 
 /// The crate version.
@@ -185,24 +366,18 @@ struct Reduced<S: Serialize, E: Serialize> {
     effects: Vec<E>,
 }
 
+/// A JS argument as a core type, through its JSON text; errors name the argument and the field.
 fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T, JsError> {
-    serde_wasm_bindgen::from_value(value)
-        .map_err(|e| JsError::new(&format!("invalid {what}: {}", clean(&e.to_string()))))
+    crate::decode::from_json_text(what, &json_text(what, &value)?).map_err(js_error)
 }
 
-/// As [`from_js`], through a JSON value first: serde-wasm-bindgen reads only a plain struct's
-/// known fields, so this is how `deny_unknown_fields` sees a typo in an options object.
+/// As [`from_js`] (the JSON text shows every field, so `deny_unknown_fields` sees a typo in an
+/// options object).
 fn from_js_strict<T: serde::de::DeserializeOwned>(
     what: &str,
     value: JsValue,
 ) -> Result<T, JsError> {
-    let json: serde_json::Value = from_js(what, value)?;
-    serde_json::from_value(json).map_err(|e| JsError::new(&format!("invalid {what}: {e}")))
-}
-
-/// serde-wasm-bindgen's messages carry the JS `Error: ` prefix; ours say it once.
-fn clean(message: &str) -> &str {
-    message.strip_prefix("Error: ").unwrap_or(message)
+    from_js(what, value)
 }
 
 /// The combat tracker: `(state | null, event) -> {state, effects}`; refused events throw.
@@ -233,6 +408,26 @@ pub fn narrative_apply(
     to_js(&Reduced { state, effects })
 }
 
+/// A progress clock (4, 6, 8, 10 or 12 segments) ticked by `ticks` (negative unticks):
+/// `{segments, filled, complete}`.
+#[wasm_bindgen(js_name = clockTick, unchecked_return_type = "{segments: number, filled: number, complete: boolean}")]
+pub fn clock_tick(
+    #[wasm_bindgen(unchecked_param_type = "{segments: number, filled: number}")] clock: JsValue,
+    ticks: i32,
+) -> Result<JsValue, JsError> {
+    let clock: crate::rulesets::icon::strain::Clock = from_js("clock", clock)?;
+    to_js(&clock.tick(i64::from(ticks)).map_err(js_error)?.view())
+}
+
+/// The end-of-session XP of `{ideals, challenged, ambition, burdenInvoked}`.
+#[wasm_bindgen(js_name = sessionXp)]
+pub fn session_xp(
+    #[wasm_bindgen(unchecked_param_type = "object")] checklist: JsValue,
+) -> Result<u32, JsError> {
+    let xp: crate::rulesets::icon::strain::SessionXp = from_js_strict("XP checklist", checklist)?;
+    Ok(xp.total())
+}
+
 /// The derived health values of an ICON character or foe: `{bloodied, bloodiedValue, healableMax,
 /// vigorCap, fallen}` from `{hp, maxHp, vigor, wounds, ...}`.
 #[wasm_bindgen(js_name = iconDerived, unchecked_return_type = "{bloodied: boolean, bloodiedValue: number, healableMax: number, vigorCap: number, fallen: boolean}")]
@@ -260,10 +455,28 @@ pub fn import_pack(
     to_js(&crate::packs::import_pack(text, &options).map_err(js_error)?)
 }
 
-/// The glossary terms a page's HTML defines: `[{term, key, definition, page}]`.
-#[wasm_bindgen(js_name = glossaryTerms, unchecked_return_type = "{term: string, key: string, definition: string, page: string}[]")]
+/// The glossary terms a page's HTML defines: `[{term, key, definition, page, section}]`.
+#[wasm_bindgen(js_name = glossaryTerms, unchecked_return_type = "GlossaryTerm[]")]
 pub fn glossary_terms(html: &str, page: &str) -> Result<JsValue, JsError> {
     to_js(&crate::packs::glossary::terms(html, page))
+}
+
+/// The glossary of a whole pack (any text `importPack` reads, e.g. `JSON.stringify` of the
+/// entries): the terms of every text page, a key's first definition winning.
+#[wasm_bindgen(unchecked_return_type = "GlossaryTerm[]")]
+pub fn glossary(
+    text: &str,
+    #[wasm_bindgen(
+        unchecked_param_type = "{format?: \"auto\" | \"nedb\" | \"json\", force?: boolean} | undefined"
+    )]
+    options: JsValue,
+) -> Result<JsValue, JsError> {
+    let options: crate::packs::ImportOptions = if options.is_undefined() || options.is_null() {
+        crate::packs::ImportOptions::default()
+    } else {
+        from_js_strict("import options", options)?
+    };
+    to_js(&crate::packs::glossary(text, &options).map_err(js_error)?)
 }
 
 /// The boons, curses and cover an attack's situation gives: `{boons, curses, cover}` from
@@ -283,4 +496,30 @@ pub fn icon_saveable(
 ) -> Result<JsValue, JsError> {
     let statuses: Vec<String> = from_js("statuses", statuses)?;
     to_js(&crate::rulesets::icon::situation::saveable(&statuses))
+}
+
+/// The statuses left after the character uses an ability (stunned ends).
+#[wasm_bindgen(js_name = iconAfterAbility, unchecked_return_type = "string[]")]
+pub fn icon_after_ability(
+    #[wasm_bindgen(unchecked_param_type = "string[]")] statuses: JsValue,
+) -> Result<JsValue, JsError> {
+    let statuses: Vec<String> = from_js("statuses", statuses)?;
+    to_js(&crate::rulesets::icon::situation::after_ability(&statuses))
+}
+
+/// The charts the other rulesets print (ICONS levels, Tribute reality levels, the narrator's
+/// difficulty, opposed-modifier and knowledge charts, Men & Supermen's special dice).
+#[wasm_bindgen(js_name = rulesetTables, unchecked_return_type = "RulesetTables")]
+pub fn ruleset_tables() -> Result<JsValue, JsError> {
+    to_js(&crate::rulesets::tables())
+}
+
+/// A lookup in a Men & Supermen table: `{table: "epCost"|"skinTemper"|"learningModifier"|
+/// "sightModifiers"|"baseHeight"|"baseAge", ...}`.
+#[wasm_bindgen(js_name = mnsLookup, unchecked_return_type = "object")]
+pub fn mns_lookup(
+    #[wasm_bindgen(unchecked_param_type = "object")] query: JsValue,
+) -> Result<JsValue, JsError> {
+    let lookup: crate::rulesets::mns_tables::Lookup = from_js_strict("table lookup", query)?;
+    to_js(&lookup.answer().map_err(js_error)?)
 }

@@ -114,3 +114,83 @@ fn bad_input_is_a_clear_failure() {
     let run = cli().args(["frobnicate"]).output().unwrap();
     assert_eq!(run.status.code(), Some(2));
 }
+
+#[test]
+fn a_corrupt_log_is_refused_unless_forced() {
+    let dir = scratch("corrupt");
+    let log = dir.join("corrupt.db");
+    std::fs::write(
+        &log,
+        "{\"_id\":\"aaaaaaaaaaaaaaa1\",\"name\":\"A\",\"pages\":[]}\nnot json\n{\"_id\":\"aaaaaaaaaaaaaaa2\",\"name\":\"B\",\"pages\":[]}\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let run = cli()
+        .arg("import")
+        .arg(&log)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(
+        err.starts_with("icon-engine: 1 of 3 lines are corrupt (more than 10%) (line 2: not JSON"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing written on refusal");
+    let run = cli()
+        .arg("import")
+        .arg(&log)
+        .args(["--force", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    let report = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        report
+            .starts_with("2 entries (0 pages) from 3 lines: 0 superseded, 0 deleted, 1 bad lines"),
+        "{report}"
+    );
+    assert!(report.contains("  line 2: not JSON"), "{report}");
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 2);
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    for args in [
+        vec![],
+        vec!["import"],
+        vec!["import", "x.db"],
+        vec!["import", "x.db", "--out"],
+        vec!["import", "x.db", "--out", "d", "--format", "yaml"],
+        vec!["glossary", "x.db", "--bogus"],
+    ] {
+        let run = cli().args(&args).output().unwrap();
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&run.stderr).contains("usage: icon-engine import"));
+    }
+}
+
+#[test]
+fn glossary_prints_the_terms_as_json() {
+    let seed = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/seeds/icon-rules-reference.db"
+    );
+    let run = cli().args(["glossary", seed]).output().unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let terms: Vec<Value> = serde_json::from_slice(&run.stdout).unwrap();
+    let dazed = terms.iter().find(|t| t["key"] == "dazed").unwrap();
+    assert_eq!(
+        dazed,
+        &json!({"term": "Dazed", "key": "dazed", "definition": "+1 curse on all of your attack rolls while dazed.",
+                "page": "Positive Effects/Statuses/Blights/States", "section": "STATUSES"})
+    );
+    assert_eq!(terms.len(), 84);
+}

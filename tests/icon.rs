@@ -193,6 +193,16 @@ fn damage_hits_crits_bonus_dice_and_misses() {
     let miss = json!({"kind": "icon.damage", "result": "miss", "die": 10, "fray": 2, "flat": 5});
     assert_eq!(plan(miss.clone()), json!([]));
     assert_eq!(done(miss, &[]).0, 2);
+    // an ability without damage dice: a hit deals fray and flat only, a crit still adds [D]
+    let none =
+        json!({"kind": "icon.damage", "result": "hit", "die": 8, "dice": 0, "fray": 3, "flat": 1});
+    assert_eq!(plan(none.clone()), json!([]));
+    assert_eq!(done(none, &[]).0, 4);
+    let (total, _) = done(
+        json!({"kind": "icon.damage", "result": "crit", "die": 8, "dice": 0, "fray": 3}),
+        &[&[5]],
+    );
+    assert_eq!(total, 8);
     // the mean of a d8 heavy hit: 2 × 4.5 + 3
     let o = odds(json!({"kind": "icon.damage", "result": "hit", "die": 8, "dice": 2, "fray": 3}));
     assert_eq!(o["exact"]["mean"], "12/1");
@@ -389,6 +399,127 @@ fn action_odds_for_every_pool_equal_enumeration() {
         (exact(&o, "fail"), exact(&o, "critical")),
         (ratio(1, 8), ratio(2, 27))
     );
+}
+
+/// The seed's table by hand, pool by pool (reduced fractions worked out on paper, not by code):
+/// with n ≥ 1 dice P(fail) = (1/2)^n, P(partial) = (5/6)^n − (1/2)^n, P(one 6) = n·5^(n−1)/6^n,
+/// P(critical) = the rest; with 0 dice the lowest of 2d6 counts and no critical is possible.
+const POOL_TABLE: [(u32, [(u64, u64); 4]); 7] = [
+    (0, [(3, 4), (2, 9), (1, 36), (0, 1)]),
+    (1, [(1, 2), (1, 3), (1, 6), (0, 1)]),
+    (2, [(1, 4), (4, 9), (5, 18), (1, 36)]),
+    (3, [(1, 8), (49, 108), (25, 72), (2, 27)]),
+    (4, [(1, 16), (34, 81), (125, 324), (19, 144)]),
+    (5, [(1, 32), (1441, 3888), (3125, 7776), (763, 3888)]),
+    (6, [(1, 64), (931, 2916), (3125, 7776), (12281, 46656)]),
+];
+
+#[test]
+fn action_and_fortune_odds_match_the_worked_table_for_pools_0_to_6() {
+    for (pool, want) in POOL_TABLE {
+        // each pool reached two ways: by dots and boons, and as a fortune roll of that many dice
+        let (rating, boons) = if pool > 4 { (4, pool - 4) } else { (pool, 0) };
+        let action = odds(json!({"kind": "icon.action", "rating": rating, "boons": boons}));
+        let fortune = odds(json!({"kind": "icon.fortune", "dice": pool}));
+        let sum = want.iter().fold(Ratio::zero(), |acc, (n, d)| {
+            acc.add(Ratio::ratio(*n, *d).unwrap()).unwrap()
+        });
+        assert_eq!(sum, Ratio::one(), "pool {pool}: the table itself sums to 1");
+        for (i, (n, d)) in want.iter().enumerate() {
+            let a = ["fail", "partial", "success", "critical"][i];
+            let f = ["poor", "average", "good", "excellent"][i];
+            assert_eq!(exact(&action, a), ratio(*n, *d), "pool {pool} {a}");
+            assert_eq!(exact(&fortune, f), ratio(*n, *d), "pool {pool} {f}");
+            let float = *n as f64 / *d as f64;
+            assert!((action["outcomes"][a].as_f64().unwrap() - float).abs() < 1e-12);
+        }
+    }
+}
+
+#[test]
+fn action_pool_clamp_in_both_directions_and_burden_limits() {
+    let pool = |v: Value| done_pool(v);
+    // boons and curses cancel before the clamp: 3 boons − 2 curses = +1
+    assert_eq!(
+        pool(json!({"kind": "icon.action", "rating": 2, "boons": 3, "curses": 2})),
+        3
+    );
+    // +5 net is +2, −5 net is −2
+    assert_eq!(
+        pool(json!({"kind": "icon.action", "rating": 0, "boons": 5})),
+        2
+    );
+    assert_eq!(
+        pool(json!({"kind": "icon.action", "rating": 4, "curses": 5})),
+        2
+    );
+    // the clamp is on boons − curses, not on the burden ticks: 4 − 2 ticks − 2 curses = 0
+    assert_eq!(
+        pool(json!({"kind": "icon.action", "rating": 4, "burdenTicks": 2, "curses": 3})),
+        0
+    );
+    // the floor: rating 1, 2 ticks, 2 curses would be −3 dice; it is 0 (roll 2d6, keep the lowest)
+    assert_eq!(
+        pool(json!({"kind": "icon.action", "rating": 1, "burdenTicks": 2, "curses": 2})),
+        0
+    );
+    // tempting fate alone is one boon, free of effort
+    let (_, d) = done(
+        json!({"kind": "icon.action", "rating": 1, "temptFate": true}),
+        &[&[2, 3]],
+    );
+    assert_eq!(
+        (d["pool"].clone(), d["effort"].clone()),
+        (json!(2), json!(0))
+    );
+    // an action is ticked at most twice
+    let req: Request =
+        serde_json::from_value(json!({"kind": "icon.action", "rating": 3, "burdenTicks": 3}))
+            .unwrap();
+    let e = Prepared::new(&req).unwrap_err();
+    assert!(
+        e.message().contains("burdenTicks must be from 0 to 2"),
+        "{}",
+        e.message()
+    );
+}
+
+#[test]
+fn a_broken_character_spends_one_effort_to_act() {
+    let (_, d) = done(
+        json!({"kind": "icon.action", "rating": 2, "broken": true, "push": true, "aid": 1}),
+        &[&[4, 4, 4, 1]],
+    );
+    // 1 to act while broken + 1 push (the actor's) + 1 aid (the helper's)
+    assert_eq!(
+        (
+            d["effort"].clone(),
+            d["effortHelpers"].clone(),
+            d["result"].clone()
+        ),
+        (json!(3), json!(1), json!("partial"))
+    );
+    let (_, d) = done(json!({"kind": "icon.action", "rating": 2}), &[&[1, 1]]);
+    assert_eq!(d["effort"], 0);
+}
+
+/// The number of dice an action request plans.
+fn done_pool(v: Value) -> u64 {
+    let p = prepared(v);
+    match request::plan(&p).unwrap().first() {
+        Some(d) if d.count == 2 && d.faces == 6 => {
+            // 2d6 is either a pool of 2 or the 0-dice roll: ask the outcome
+            let faces = vec![vec![1, 1]];
+            match request::resolve(&p, &faces).unwrap() {
+                Resolution::Done(done) => serde_json::to_value(&done).unwrap()["pool"]
+                    .as_u64()
+                    .unwrap(),
+                Resolution::More { .. } => panic!("more"),
+            }
+        }
+        Some(d) => u64::from(d.count),
+        None => 0,
+    }
 }
 
 #[test]
@@ -674,6 +805,11 @@ fn targeting_height_cover_evasion_and_status_saves() {
         m(json!({"ranged": true, "heightDifference": -1, "targetInCover": true})),
         json!({"boons": 0, "curses": 1, "cover": true})
     );
+    // a dazed attacker: +1 curse on every attack roll
+    assert_eq!(
+        m(json!({"attackerDazed": true, "heightDifference": 1})),
+        json!({"boons": 1, "curses": 1, "cover": false})
+    );
     // melee ignores cover
     assert_eq!(
         m(json!({"ranged": false, "targetInCover": true})),
@@ -705,4 +841,160 @@ fn targeting_height_cover_evasion_and_status_saves() {
         st(&["dazed", "slashed"])
     );
     assert_eq!(after_ability(&st(&["stunned", "dazed"])), st(&["dazed"]));
+}
+
+#[test]
+fn a_stormbender_heavy_crit_with_bonus_damage_from_roll_to_hp() {
+    // Wright / Stormbender: [D] = d8, fray 3. A heavy attack with 1 boon: d20 17 + boon 3 = 20,
+    // a critical hit against defense 8 (and an exceed).
+    let (total, d) = done(
+        json!({"kind": "icon.attack", "boons": 1, "defense": 8}),
+        &[&[17], &[3]],
+    );
+    assert_eq!(total, 20);
+    assert_eq!(
+        (d["hit"].clone(), d["crit"].clone(), d["exceed"].clone()),
+        (json!(true), json!(true), json!(true))
+    );
+    // Heavy (2[D]) + crit (+[D]) + bonus damage (one more die, keep the highest three): 4d8kh3 + 3.
+    let (dmg, d) = done(
+        json!({"kind": "icon.damage", "result": "crit", "die": 8, "dice": 2, "fray": 3, "bonusDice": 1}),
+        &[&[1, 6, 6, 4]],
+    );
+    assert_eq!(dmg, 6 + 6 + 4 + 3);
+    assert_eq!(d["dropped"], json!([1]));
+    // into a heavy foe (armor 1, 40 HP, no vigor): 19 − 1 = 18 off HP
+    let foe = json!({"hp": 40, "maxHp": 40, "armor": 1, "statuses": []});
+    let (t, steps) = apply(foe, dmg, "hit", json!({}));
+    assert_eq!(rules(&steps), [("amount", 19), ("armor", 18), ("hp", 18)]);
+    assert_eq!(
+        (t["hp"].clone(), t["bloodied"].clone()),
+        (json!(22), json!(false))
+    );
+}
+
+#[test]
+fn crit_odds_with_two_boons_by_hand() {
+    // P(d20 + highest of 2d6 ≥ 20) = Σ_m (2m−1)/36 · (m+1)/20
+    let by_hand: u64 = (1..=6u64).map(|m| (2 * m - 1) * (m + 1)).sum();
+    let o = odds(json!({"kind": "icon.attack", "boons": 3, "curses": 1, "defense": 25}));
+    assert_eq!(exact(&o, "crit"), ratio(by_hand, 720));
+    // defense above 20: only a crit hits
+    assert_eq!(exact(&o, "hit"), ratio(by_hand, 720));
+    // a foe that cannot crit needs the total: 26 at most with 2 boons, so defense 27 is never hit,
+    // and defense 25 takes (six on the boon die and d20 ≥ 19) or (five and d20 = 20)
+    let o = odds(json!({"kind": "icon.attack", "boons": 2, "defense": 27, "canCrit": false}));
+    assert_eq!(
+        (exact(&o, "hit"), exact(&o, "crit")),
+        (ratio(0, 1), ratio(0, 1))
+    );
+    let o = odds(json!({"kind": "icon.attack", "boons": 2, "defense": 25, "canCrit": false}));
+    assert_eq!(exact(&o, "hit"), ratio(11 * 2 + 9, 720));
+}
+
+#[test]
+fn mitigation_edge_cases() {
+    // dodge comes before vulnerable: a dodged miss stays 0
+    let (t, steps) = apply(pc(30, 0, 0, &["dodge", "vulnerable"]), 3, "miss", json!({}));
+    assert_eq!(
+        (t["hp"].clone(), rules(&steps)),
+        (json!(30), vec![("amount", 3), ("dodge", 0)])
+    );
+    // weakened and armor floor at 0 (never heal)
+    let (t, steps) = apply(
+        pc(30, 0, 2, &[]),
+        1,
+        "hit",
+        json!({"attackerWeakened": true}),
+    );
+    assert_eq!(
+        (t["hp"].clone(), rules(&steps)),
+        (json!(30), vec![("amount", 1), ("weakened", 0)])
+    );
+    // divine is still stopped by immunity
+    let (t, _) = apply(pc(30, 0, 0, &["immune"]), 9, "hit", json!({"divine": true}));
+    assert_eq!(t["hp"], 30);
+    // divine ignores defiance: the character is defeated
+    let (t, _) = apply(
+        pc(5, 0, 0, &["defiance"]),
+        9,
+        "hit",
+        json!({"divine": true}),
+    );
+    assert_eq!(
+        (t["hp"].clone(), t["defeated"].clone()),
+        (json!(0), json!(true))
+    );
+    // divine is still raised by vulnerable
+    let (t, steps) = apply(
+        pc(30, 4, 3, &["vulnerable"]),
+        5,
+        "hit",
+        json!({"divine": true}),
+    );
+    assert_eq!(
+        (t["hp"].clone(), rules(&steps)),
+        (json!(24), vec![("amount", 5), ("vulnerable", 6), ("hp", 6)])
+    );
+    // defiance holds once: the immunity it leaves stops the next hit in the same turn
+    let (t, _) = apply(pc(3, 0, 0, &["defiance"]), 9, "hit", json!({}));
+    let (t2, steps) = apply(t, 9, "hit", json!({}));
+    assert_eq!(
+        (t2["hp"].clone(), rules(&steps)[1]),
+        (json!(1), ("immune", 0))
+    );
+    // vigor absorbs only what gets through armor and resistance; the rest goes to HP
+    let (t, steps) = apply(pc(30, 10, 1, &["resistant"]), 9, "area", json!({}));
+    assert_eq!(
+        rules(&steps),
+        [("amount", 9), ("armor", 8), ("resistant", 4), ("vigor", 0)]
+    );
+    assert_eq!((t["hp"].clone(), t["vigor"].clone()), (json!(30), json!(6)));
+    // damage to an already-defeated foe adds nothing
+    let foe = json!({"hp": 0, "maxHp": 20, "statuses": ["defeated"]});
+    let (t, steps) = apply(foe, 5, "hit", json!({}));
+    assert_eq!(
+        (t["hp"].clone(), steps.iter().any(|s| s.0 == "defeated")),
+        (json!(0), false)
+    );
+}
+
+#[test]
+fn shattered_blocks_vigor_and_combat_end_clears_it() {
+    // a shattered character gains no vigor from a cure, but still saves against its statuses
+    let d = heal(pc(15, 0, 0, &["shattered", "dazed+"]), "cure");
+    assert_eq!(
+        (d["target"]["vigor"].clone(), d["saves"].clone()),
+        (json!(0), json!(["shattered"]))
+    );
+    assert_eq!(
+        heal(pc(15, 0, 0, &["shattered"]), "regeneration")["target"]["vigor"],
+        0
+    );
+    // end of combat: vigor is lost, ongoing statuses end, HP rises to the bloodied value
+    let d = heal(pc(12, 6, 0, &["weakened+", "dazed"]), "endCombat");
+    assert_eq!(
+        (
+            d["target"]["hp"].clone(),
+            d["target"]["vigor"].clone(),
+            d["target"]["statuses"].clone()
+        ),
+        (json!(20), json!(0), json!(["dazed", "bloodied"]))
+    );
+    assert_eq!(d["total"], json!(2), "8 HP gained, 6 vigor lost");
+    // ...but a defeated player character stays down until rescued
+    let mut down = pc(0, 0, 0, &["incapacitated", "defeated"]);
+    down["wounds"] = json!(1);
+    let d = heal(down, "endCombat");
+    assert_eq!(d["target"]["hp"], 0);
+    assert!(d["target"]["statuses"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("incapacitated")));
+    // a cure cannot raise a defeated character; rescue can
+    let req: Request = serde_json::from_value(json!({"kind": "icon.heal", "healing": "cure",
+        "target": {"hp": 0, "maxHp": 40, "isPlayerCharacter": true, "statuses": ["incapacitated"]}}))
+    .unwrap();
+    let e = Prepared::new(&req).unwrap_err();
+    assert!(e.message().contains("rescue them first"), "{}", e.message());
 }

@@ -190,3 +190,128 @@ fn clocks_and_session_xp() {
     assert_eq!(xp.total(), 2 + 1 + 2 + 1);
     assert_eq!(SessionXp::default().total(), 0);
 }
+
+#[test]
+fn clocks_of_every_size_tick_by_effect_segments() {
+    use icon_engine::rulesets::icon::Effect;
+    for size in [4u32, 6, 8, 10, 12] {
+        let clock = Clock::new(size).unwrap();
+        // a normal effect fills 2 segments per success, so a clock of n takes ceil(n/2) successes
+        let mut c = clock;
+        let mut successes = 0;
+        while !c.complete() {
+            c = c.tick(i64::from(Effect::Normal.segments())).unwrap();
+            successes += 1;
+        }
+        assert_eq!(successes, size.div_ceil(2), "clock of {size}");
+        assert_eq!(c.filled, size, "never past the last segment");
+        assert_eq!(
+            c.view(),
+            ClockView {
+                segments: size,
+                filled: size,
+                complete: true
+            }
+        );
+        // superpowered (5) on an empty clock
+        let s = clock
+            .tick(i64::from(Effect::Superpowered.segments()))
+            .unwrap();
+        assert_eq!((s.filled, s.complete()), (5.min(size), size == 4));
+    }
+    for bad in [0u32, 3, 5, 7, 9, 11, 14] {
+        let e = Clock::new(bad).unwrap_err();
+        assert!(e.message().contains("4, 6, 8, 10 or 12"), "{}", e.message());
+        let stored = Clock {
+            segments: bad,
+            filled: 0,
+        };
+        assert!(
+            stored.tick(1).is_err(),
+            "a stored clock of {bad} is refused"
+        );
+    }
+}
+
+#[test]
+fn session_xp_checklist_from_the_seed() {
+    let xp = |v: serde_json::Value| serde_json::from_value::<SessionXp>(v).unwrap().total();
+    // "1 xp for one, 2 xp for two or more"
+    assert_eq!(xp(json!({"ideals": 1})), 1);
+    assert_eq!(xp(json!({"ideals": 2})), 2);
+    assert_eq!(xp(json!({"ideals": 4})), 2);
+    // challenged: 1, "if multiple times, 2 xp"
+    assert_eq!(xp(json!({"challenged": 1})), 1);
+    assert_eq!(xp(json!({"challenged": 3})), 2);
+    // an ambition: 1–3 by difficulty
+    for a in 0..=3 {
+        assert_eq!(xp(json!({"ambition": a})), a);
+    }
+    // invoked burdens at least once: 1 xp
+    assert_eq!(xp(json!({"burdenInvoked": true})), 1);
+    // everything at once: 2 + 2 + 3 + 1
+    assert_eq!(
+        xp(json!({"ideals": 2, "challenged": 2, "ambition": 3, "burdenInvoked": true})),
+        8
+    );
+    assert_eq!(xp(json!({})), 0, "every item is optional");
+    let typo = serde_json::from_value::<SessionXp>(json!({"ideal": 1})).unwrap_err();
+    assert!(typo.to_string().contains("unknown field `ideal`"));
+}
+
+#[test]
+fn breaking_transitions_step_by_step() {
+    // the strain track: 0 → 2 (risky partial) → 4 (resist, risky) → 5 (controlled fail) stays,
+    // → +1 breaks
+    let mut s: NarrativeState = serde_json::from_value(json!({
+        "maxStrain": 5,
+        "ratings": {"smash": 2, "tinker": 1, "charm": 2}
+    }))
+    .unwrap();
+    let steps = [
+        (json!({"type": "takeStrain", "amount": 2}), 2, false),
+        (json!({"type": "resist", "risk": "risky"}), 4, false),
+        (json!({"type": "takeStrain", "amount": 1}), 5, false),
+        (json!({"type": "resist", "risk": "controlled"}), 0, true),
+    ];
+    for (event, strain, broken) in steps {
+        s = s.apply(&ev(event.clone())).unwrap().0;
+        assert_eq!((s.strain, s.broken), (strain, broken), "{event}");
+    }
+    assert!(s.burden_pending);
+    // a refused burden leaves the state as it was
+    let before = s.clone();
+    assert!(s
+        .apply(&ev(
+            json!({"type": "takeBurden", "name": "  ", "actions": ["smash", "charm"], "clock": 4})
+        ))
+        .is_err());
+    assert_eq!(s, before);
+    // resisting past the maximum with little strain left is allowed and breaks
+    let (t, _) = NarrativeState {
+        strain: 4,
+        ..before.clone()
+    }
+    .apply(&NarrativeEvent::Resist {
+        risk: Risk::Desperate,
+    })
+    .unwrap();
+    assert!(t.broken && t.strain == 0);
+    // camp clears strain but not burdens or the broken state
+    let s = burden(&s, "scarred", "smash", "charm");
+    let s = s
+        .apply(&ev(json!({"type": "takeStrain", "amount": 3})))
+        .unwrap()
+        .0;
+    let (s, fx) = s.apply(&NarrativeEvent::ClearStrain).unwrap();
+    assert_eq!(
+        (s.strain, s.burdens.len(), s.broken, fx.len()),
+        (0, 1, true, 0)
+    );
+    let (s, fx) = s.apply(&NarrativeEvent::EndScene).unwrap();
+    assert!(!s.broken);
+    assert_eq!(
+        serde_json::to_value(&fx).unwrap(),
+        json!([{"type": "recovered"}])
+    );
+}

@@ -742,3 +742,306 @@ fn mns_tables_as_the_seed_prints_them() {
     );
     assert!(base_age(23).is_err());
 }
+
+// ---------------------------------------------------------------- Men & Supermen: special dice
+
+#[test]
+fn mns_special_dice_read_the_physical_dice_as_the_glossary_says() {
+    use icon_engine::rulesets::mns::Special;
+    let read = |die: Special, faces: &[i64]| die.read(faces).unwrap();
+    // "d2) roll d6; 1, 2, & 3 are 1; 4, 5, & 6 are 2."
+    assert_eq!(
+        (1..=6).map(|f| read(Special::D2, &[f])).collect::<Vec<_>>(),
+        [1, 1, 1, 2, 2, 2]
+    );
+    // "d3) roll d6; 1 & 2 are 1; 3 & 4 are 2; 5 & 6 are 3"
+    assert_eq!(
+        (1..=6).map(|f| read(Special::D3, &[f])).collect::<Vec<_>>(),
+        [1, 1, 2, 2, 3, 3]
+    );
+    // "d5) roll d10; divide the result by 2; round up."
+    assert_eq!(
+        (1..=10)
+            .map(|f| read(Special::D5, &[f]))
+            .collect::<Vec<_>>(),
+        [1, 1, 2, 2, 3, 3, 4, 4, 5, 5]
+    );
+    // "d32) roll d4; subtract 1; multiply by 8; add d8."
+    assert_eq!(
+        [
+            read(Special::D32, &[1, 1]),
+            read(Special::D32, &[2, 3]),
+            read(Special::D32, &[4, 8])
+        ],
+        [1, 11, 32]
+    );
+    // "If a 0 and a 5 is rolled, the result is 5. If a 3 and a 9 is rolled, the result is 39. If
+    // two zeroes are rolled, the result is 100." (a d10 face of 10 is its zero)
+    assert_eq!(
+        [
+            read(Special::D100, &[10, 5]),
+            read(Special::D100, &[3, 9]),
+            read(Special::D100, &[10, 10])
+        ],
+        [5, 39, 100]
+    );
+    // d1000: "'Tens' mean '0' unless all three come up zero, which is 1,000."
+    assert_eq!(
+        [
+            read(Special::D1000, &[10, 10, 10]),
+            read(Special::D1000, &[10, 10, 1]),
+            read(Special::D1000, &[1, 10, 10]),
+            read(Special::D1000, &[9, 9, 9])
+        ],
+        [1000, 1, 100, 999]
+    );
+    assert!(Special::D32.read(&[5, 1]).is_err());
+    assert!(Special::D100.read(&[5]).is_err());
+
+    // Through the verbs: the plan names each physical die; d% is the d100 over 100.
+    let plan = serde_json::to_value(
+        request::plan(&prepared(json!({"kind": "mns.dice", "die": "d1000"}))).unwrap(),
+    )
+    .unwrap();
+    let roles: Vec<&str> = plan
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["hundreds", "tens", "ones"]);
+    let d = done(json!({"kind": "mns.dice", "die": "d%"}), &[&[3], &[7]]);
+    assert_eq!(
+        (
+            d["total"].clone(),
+            d["value"].clone(),
+            d["multiplier"].clone()
+        ),
+        (json!(37), json!(37), json!(0.37))
+    );
+    let d = done(json!({"kind": "mns.dice", "die": "d100"}), &[&[10], &[10]]);
+    assert_eq!(
+        (d["total"].clone(), d["multiplier"].clone()),
+        (json!(100), Value::Null)
+    );
+    let d = done(json!({"kind": "mns.dice", "die": "d32"}), &[&[3], &[5]]);
+    assert_eq!(
+        (d["total"].clone(), d["dice"].clone()),
+        (json!(21), json!([3, 5]))
+    );
+    assert!(serde_json::from_value::<Request>(json!({"kind": "mns.dice", "die": "d7"})).is_err());
+}
+
+#[test]
+fn mns_special_dice_odds_are_uniform() {
+    // Each procedure gives every value 1..n once per n-th of the physical outcomes: d2 from 6
+    // faces (3 each), d32 from 4×8, d1000 from 10×10×10.
+    for (die, n) in [
+        ("d2", 2u64),
+        ("d3", 3),
+        ("d5", 5),
+        ("d32", 32),
+        ("d100", 100),
+        ("d1000", 1000),
+        ("d%", 100),
+    ] {
+        let o = odds(json!({"kind": "mns.dice", "die": die}));
+        let totals = o["exact"]["totals"].as_array().unwrap();
+        assert_eq!(totals.len() as u64, n, "{die}");
+        for (i, t) in totals.iter().enumerate() {
+            assert_eq!(t[0], json!(i as u64 + 1), "{die}");
+            assert_eq!(t[1].as_str().unwrap(), r(1, n), "{die}");
+        }
+        assert_eq!(o["exact"]["mean"].as_str().unwrap(), r(n + 1, 2), "{die}");
+    }
+    // and seeded rolls replay within range
+    let p = prepared(json!({"kind": "mns.dice", "die": "d1000"}));
+    for seed in 0..20 {
+        let a = request::roll(&p, seed).unwrap();
+        assert_eq!(request::roll(&p, seed).unwrap(), a);
+        assert!((1..=1000).contains(&a.total));
+    }
+}
+
+// ---------------------------------------------------------------- the printed charts
+
+#[test]
+fn ruleset_charts_are_the_seeds_numbers() {
+    use icon_engine::rulesets::{narrator, tables};
+    let t = serde_json::to_value(tables()).unwrap();
+    let values = |key: &str| -> Vec<i64> {
+        t[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["value"].as_i64().unwrap())
+            .collect()
+    };
+    assert_eq!(
+        values("narratorDifficulty"),
+        [15, 18, 20, 22, 25, 28, 32, 35, 38, 40, 45, 48]
+    );
+    assert_eq!(values("narratorOpposed"), [-12, -8, -4, -2, 0, 2, 4, 8, 12]);
+    assert_eq!(values("narratorKnowledge"), [15, 18, 20, 24, 28, 32, 36]);
+    assert_eq!(values("tributeRealityLevels"), [4, 6, 8, 10, 12]);
+    assert_eq!(
+        t["narratorDifficulty"][2]["label"],
+        "Challenging task (50/50 success) for a beginner"
+    );
+    assert_eq!(
+        t["mnsSpecialDice"],
+        json!(["d2", "d3", "d5", "d32", "d100", "d1000", "d%"])
+    );
+    // ICONS: levels 1–10, three optional names each
+    let levels = t["iconsLevels"].as_array().unwrap();
+    assert_eq!(
+        levels
+            .iter()
+            .map(|l| l["level"].as_i64().unwrap())
+            .collect::<Vec<_>>(),
+        (1..=10).collect::<Vec<_>>()
+    );
+    assert_eq!(
+        levels[7]["names"],
+        json!(["Amazing", "Astounding", "Legendary"])
+    );
+    assert_eq!(levels[2]["description"], "Average human");
+    assert_eq!(
+        (1..=10)
+            .map(|l| level_name(l, 1).unwrap())
+            .collect::<Vec<_>>(),
+        [
+            "Feeble (1)",
+            "Inferior (2)",
+            "Mediocre (3)",
+            "Competent (4)",
+            "Exceptional (5)",
+            "Remarkable (6)",
+            "Incredible (7)",
+            "Astounding (8)",
+            "Inhuman (9)",
+            "Cosmic (10)"
+        ]
+    );
+    assert_eq!(level_name(10, 2).unwrap(), "Marvelous (10)");
+    assert_eq!(level_name(0, 0), None);
+    assert_eq!(level_name(5, 3), None);
+    // an NPC opponent "will take the deterministic roll, 10 + skill level", modified by the chart
+    assert_eq!(narrator::opposed_difficulty(12, -4), 18);
+}
+
+#[test]
+fn icons_reactions_test_against_the_gm_characters_ability() {
+    // "when a villain attacks, the hero's player tests a defensive ability ... as a reaction
+    // against a difficulty of the villain's attacking ability": Coordination 4 against Prowess 6
+    let reaction = json!({"kind": "icons.test", "ability": 4, "difficulty": 6});
+    let d = done(reaction.clone(), &[&[6], &[2]]);
+    assert_eq!(
+        (
+            d["effort"].clone(),
+            d["effect"].clone(),
+            d["outcome"].clone()
+        ),
+        (json!(8), json!(2), json!("moderate"))
+    );
+    // the odds: effect = result − 2, so success needs +2 or better: 10/36
+    let o = odds(reaction);
+    let success = ["moderate", "major", "massive"]
+        .iter()
+        .fold(Ratio::zero(), |acc, l| {
+            let (n, d) = o["exact"]["outcomes"][l]
+                .as_str()
+                .unwrap()
+                .split_once('/')
+                .unwrap();
+            acc.add(Ratio::ratio(n.parse().unwrap(), d.parse().unwrap()).unwrap())
+                .unwrap()
+        });
+    assert_eq!(success, Ratio::ratio(10, 36).unwrap());
+}
+
+#[test]
+fn mns_table_lookups_through_one_query() {
+    use icon_engine::rulesets::mns_tables::Lookup;
+    let ask = |v: Value| {
+        let l: Lookup = serde_json::from_value(v).unwrap();
+        serde_json::to_value(l.answer().unwrap()).unwrap()
+    };
+    assert_eq!(
+        ask(json!({"table": "epCost", "row": 9})),
+        json!({"amount": 5, "per": "round"})
+    );
+    assert_eq!(
+        ask(json!({"table": "skinTemper", "row": 3})),
+        json!({"fraction": "2/3", "value": 2.0 / 3.0})
+    );
+    assert_eq!(
+        ask(json!({"table": "learningModifier", "learning": 7}))["fraction"],
+        "3/2"
+    );
+    assert_eq!(
+        ask(json!({"table": "sightModifiers", "sight": 0})),
+        json!({"close": -5, "ranged": -9, "defense": -2})
+    );
+    assert_eq!(
+        ask(json!({"table": "baseHeight", "roll": 100, "female": true})),
+        json!({"value": 2188})
+    );
+    assert_eq!(
+        ask(json!({"table": "baseAge", "roll": 18})),
+        json!({"value": 34})
+    );
+    let l: Lookup = serde_json::from_value(json!({"table": "baseAge", "roll": 40})).unwrap();
+    assert!(l.answer().is_err());
+    assert!(
+        serde_json::from_value::<Lookup>(json!({"table": "sphere", "row": 1})).is_err(),
+        "unprinted charts are not lookups"
+    );
+}
+
+#[test]
+fn tribute_odds_for_every_pool_up_to_six_and_six_d12() {
+    // Independently: the highest of n dice of x faces is a in a^n − (a−1)^n of x^n rolls.
+    let x: u64 = 12;
+    for nf in 1..=6u32 {
+        for nb in 1..=6u32 {
+            let o = odds(json!({"kind": "tribute.test", "rank": 1, "focus": nf - 1,
+                "burden": nb - 1, "die": 12, "opposition": 2}));
+            let highest = |n: u32, a: u64| a.pow(n) - (a - 1).pow(n);
+            let mut counts: BTreeMap<&str, u64> = BTreeMap::new();
+            for a in 1..=x {
+                for b in 1..=x {
+                    let value = 1 + a as i64 - b as i64;
+                    let label = match value.cmp(&2) {
+                        std::cmp::Ordering::Greater => "win",
+                        std::cmp::Ordering::Equal => "match",
+                        std::cmp::Ordering::Less => "fail",
+                    };
+                    *counts.entry(label).or_default() += highest(nf, a) * highest(nb, b);
+                }
+            }
+            let total = x.pow(nf + nb);
+            for (label, count) in counts {
+                assert_eq!(
+                    o["exact"]["outcomes"][label].as_str().unwrap(),
+                    r(count, total),
+                    "{label} with {nf}+{nb} d12"
+                );
+            }
+            // the joint distribution of profit and waste is a distribution, within the pools
+            let mut sum = Ratio::zero();
+            for c in o["profitWaste"].as_array().unwrap() {
+                assert!(c["profit"].as_u64().unwrap() < u64::from(nf));
+                assert!(c["waste"].as_u64().unwrap() < u64::from(nb));
+                let (n, d) = c["exact"].as_str().unwrap().split_once('/').unwrap();
+                sum = sum
+                    .add(Ratio {
+                        num: n.parse().unwrap(),
+                        den: d.parse().unwrap(),
+                    })
+                    .unwrap();
+            }
+            assert_eq!(sum, Ratio::one(), "{nf}+{nb}");
+        }
+    }
+}

@@ -1,3 +1,10 @@
 export { default as ChatCards } from "./chat-cards.mjs";
 export { default as ChatCommands } from "./chat-commands.mjs";
 export { default as PackImportDialog } from "./pack-import-dialog.mjs";
+export { default as RulesetRollDialog } from "./ruleset-roll-dialog.mjs";
+export { default as MnsChartsConfig } from "./mns-charts-config.mjs";
+export { default as AttackDialog } from "./attack-dialog.mjs";
+export { default as TacticalChat } from "./tactical-chat.mjs";
+export * as sheets from "./sheets/_module.mjs";
+export * as combat from "./combat/_module.mjs";
+export * as narrative from "./narrative/_module.mjs";

@@ -1,4 +1,5 @@
 import OddsReport from "../dice/odds-report.mjs";
+import { parseFortune, rollFortune } from "./narrative/fortune.mjs";
 
 /**
  * @callback ChatCommandHandler
@@ -14,7 +15,9 @@ import OddsReport from "../dice/odds-report.mjs";
 export default class ChatCommands {
   /** @type {Record<string, ChatCommandHandler>} */
   static #commands = {
-    odds: ChatCommands.#odds
+    odds: ChatCommands.#odds,
+    fortune: ChatCommands.#fortune,
+    clocks: ChatCommands.#clocks
   };
 
   /** Start listening to the chat input. */
@@ -50,6 +53,28 @@ export default class ChatCommands {
       ui.notifications?.error(error instanceof Error ? error.message : String(error));
     });
     return false;
+  }
+
+  /**
+   * `/fortune N`: an ICON fortune roll of N dice (0 rolls 2d6 and keeps the lowest).
+   * @type {ChatCommandHandler}
+   */
+  static async #fortune(args, chatData) {
+    const dice = parseFortune(args);
+    if (dice === null) {
+      ui.notifications?.warn("ICONENGINE.Narrative.FortuneUsage", { localize: true });
+      return;
+    }
+    await rollFortune(dice, { speaker: chatData.speaker });
+  }
+
+  /**
+   * `/clocks`: open the world's progress clocks (loaded on demand: the panel needs Foundry).
+   * @type {ChatCommandHandler}
+   */
+  static async #clocks() {
+    const { default: ClockPanel } = await import("./narrative/clock-panel.mjs");
+    await ClockPanel.open();
   }
 
   /**

@@ -6,3 +6,8 @@ export { default as HeroData } from "./hero-data.mjs";
 export { default as AbilityData } from "./ability-data.mjs";
 export { default as RelicData } from "./relic-data.mjs";
 export { default as TraitData } from "./trait-data.mjs";
+export * as rules from "./rules.mjs";
+export { default as IconCombatData } from "./combat-data.mjs";
+export { default as IconCombatantData } from "./combatant-data.mjs";
+export * as combatRules from "./combat-rules.mjs";
+export { statusEffects } from "./status-effects.mjs";

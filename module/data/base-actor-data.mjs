@@ -1,21 +1,93 @@
+import { isCoreLoaded, iconDerived } from "../core.mjs";
+import { clampHealth } from "./rules.mjs";
+
 /**
- * The schema every ICON actor shares.
+ * The schema every ICON actor shares: biography, VIT, HP and vigor as `{value, max}` pairs (so
+ * `primaryTokenAttribute: "hp"` and `secondaryTokenAttribute: "vigor"` resolve to token bars),
+ * wounds, and the combat numbers.
  */
-function defineBaseActorSchema() {
-  const { HTMLField } = foundry.data.fields;
+export function defineBaseActorSchema() {
+  const { HTMLField, NumberField, SchemaField } = foundry.data.fields;
+  /** @param {number} [initial] @param {number} [min] @param {number} [max] */
+  const integer = (initial = 0, min = 0, max = undefined) =>
+    new NumberField({ required: true, nullable: false, integer: true, initial, min, max });
   return {
-    biography: new HTMLField({ required: true, blank: true })
+    biography: new HTMLField({ required: true, blank: true }),
+    vit: integer(8, 1, 99),
+    hp: new SchemaField({ value: integer(32), max: integer(32) }),
+    vigor: new SchemaField({ value: integer(0), max: integer(8) }),
+    wounds: integer(0, 0, 4),
+    defense: integer(7),
+    speed: integer(4),
+    dash: integer(2),
+    damageDie: new NumberField({ required: true, nullable: false, integer: true, initial: 8, choices: [6, 8, 10, 12] }),
+    fray: integer(3),
+    armor: integer(0)
   };
 }
 
 /**
- * Fields every ICON actor has. Placeholder until the actor rules land; kept as a shared base so
- * character, foe and hero grow from one schema.
+ * @typedef {object} IconDerived
+ * @property {boolean} bloodied
+ * @property {number} bloodiedValue
+ * @property {number} healableMax
+ * @property {number} vigorCap
+ * @property {boolean} fallen
+ */
+
+/**
+ * Fields every ICON actor has, and the derived health values from the core.
  * @extends {foundry.abstract.TypeDataModel<ReturnType<typeof defineBaseActorSchema>, Actor.Implementation>}
  */
 export default class BaseActorData extends foundry.abstract.TypeDataModel {
   /** @override */
   static defineSchema() {
     return defineBaseActorSchema();
+  }
+
+  /**
+   * Derived values from the core (`iconDerived`), or null while the core is still loading. The
+   * system re-prepares every actor once the core has loaded (module/icon-engine.mjs).
+   * @type {IconDerived | null}
+   */
+  derived = null;
+
+  /**
+   * The max HP these numbers give. Subclasses override.
+   * @param {any} source  The system source.
+   * @returns {number}
+   */
+  static maxHpOf(source) {
+    return 4 * source.vit;
+  }
+
+  /** @override */
+  prepareDerivedData() {
+    this.hp.max = /** @type {typeof BaseActorData} */ (this.constructor).maxHpOf(this);
+    if (!isCoreLoaded()) {
+      this.derived = null;
+      return;
+    }
+    this.derived = iconDerived({ hp: this.hp.value, maxHp: this.hp.max, vigor: this.vigor.value, wounds: this.wounds });
+    this.vigor.max = this.derived.vigorCap;
+  }
+
+  /**
+   * Clamp HP into [0, max HP] before an update is saved (the rules never let HP exceed max).
+   * @override
+   * @param {any} changes
+   * @param {any} options
+   * @param {any} user
+   */
+  async _preUpdate(changes, options, user) {
+    const allowed = await super._preUpdate(changes, options, user);
+    if (allowed === false) return false;
+    const system = changes.system;
+    if (!system) return;
+    const merged = foundry.utils.mergeObject(this.toObject(), foundry.utils.expandObject(system), { inplace: false });
+    const maxHp = /** @type {typeof BaseActorData} */ (this.constructor).maxHpOf(merged);
+    const fix = clampHealth(merged, merged, maxHp);
+    if (fix.hp) foundry.utils.setProperty(changes, "system.hp.value", fix.hp.value);
+    foundry.utils.setProperty(changes, "system.hp.max", maxHp);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The schema every ICON item shares.
  */
-function defineBaseItemSchema() {
+export function defineBaseItemSchema() {
   const { HTMLField } = foundry.data.fields;
   return {
     description: new HTMLField({ required: true, blank: true })

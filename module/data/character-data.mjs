@@ -1,4 +1,67 @@
-import BaseActorData from "./base-actor-data.mjs";
+import BaseActorData, { defineBaseActorSchema } from "./base-actor-data.mjs";
+import { ACTIONS, BURDEN_CLOCKS, CLASSES, LIMITS, characterMaxHp, chapterOfLevel, validateCharacter } from "./rules.mjs";
 
-/** System data of the `character` Actor type. Placeholder: later issues add its fields. */
-export default class CharacterData extends BaseActorData {}
+function defineCharacterSchema() {
+  const { ArrayField, BooleanField, HTMLField, NumberField, SchemaField, StringField } = foundry.data.fields;
+  /** @param {number} [initial] @param {number} [min] @param {number} [max] */
+  const integer = (initial = 0, min = 0, max = undefined) =>
+    new NumberField({ required: true, nullable: false, integer: true, initial, min, max });
+  const actionChoice = () => new StringField({ required: true, blank: true, choices: [...ACTIONS] });
+  return {
+    ...defineBaseActorSchema(),
+    class: new StringField({ required: true, blank: true, choices: Object.keys(CLASSES) }),
+    job: new StringField({ required: true, blank: true }),
+    level: integer(0, ...LIMITS.level),
+    range: integer(3),
+    resolve: integer(0),
+    xp: integer(0),
+    actions: new SchemaField(Object.fromEntries(ACTIONS.map(action => [action, integer(0, ...LIMITS.rating)]))),
+    strain: new SchemaField({ value: integer(0), max: integer(5, ...LIMITS.maxStrain) }),
+    effort: integer(0),
+    // Breaking, as the core's narrativeApply tracks it: broken this scene, for the whole expedition
+    // (with 3 burdens), and a burden still to name.
+    broken: new BooleanField({ required: true, initial: false }),
+    brokenForExpedition: new BooleanField({ required: true, initial: false }),
+    burdenPending: new BooleanField({ required: true, initial: false }),
+    burdens: new ArrayField(new SchemaField({
+      name: new StringField({ required: true, blank: true }),
+      actions: new SchemaField({ first: actionChoice(), second: actionChoice() }),
+      clock: new NumberField({ required: true, nullable: false, integer: true, initial: 4, choices: [...BURDEN_CLOCKS] }),
+      filled: integer(0, 0, 10)
+    })),
+    bonds: new HTMLField({ required: true, blank: true }),
+    ideals: new HTMLField({ required: true, blank: true }),
+    ambitions: new HTMLField({ required: true, blank: true })
+  };
+}
+
+/**
+ * System data of the `character` Actor type (a player character).
+ * @extends {BaseActorData}
+ */
+export default class CharacterData extends BaseActorData {
+  /** @override */
+  static defineSchema() {
+    return /** @type {any} */ (defineCharacterSchema());
+  }
+
+  /** @override @param {any} source */
+  static maxHpOf(source) {
+    return characterMaxHp(source.vit);
+  }
+
+  /**
+   * Cross-field rules (wounds, ratings, strain, burdens); Foundry calls this on every validation.
+   * @override
+   * @param {any} data
+   */
+  static validateJoint(data) {
+    const [error] = validateCharacter(data);
+    if (error) throw new Error(game.i18n?.format(error.key, error.data) ?? error.key);
+  }
+
+  /** The chapter of the character's level (I = 1–4, II = 5–8, III = 9–12). */
+  get chapter() {
+    return chapterOfLevel(/** @type {any} */ (this).level);
+  }
+}

@@ -1,4 +1,50 @@
-import BaseActorData from "./base-actor-data.mjs";
+import BaseActorData, { defineBaseActorSchema } from "./base-actor-data.mjs";
+import { FOE_CLASSES, FOE_TEMPLATES, LIMITS, foeMaxHp, foeTurns, validateFoe } from "./rules.mjs";
 
-/** System data of the `foe` Actor type. Placeholder: later issues add its fields. */
-export default class FoeData extends BaseActorData {}
+function defineFoeSchema() {
+  const { BooleanField, NumberField, StringField } = foundry.data.fields;
+  /** @param {number} [initial] @param {number} [min] @param {number} [max] */
+  const integer = (initial = 0, min = 0, max = undefined) =>
+    new NumberField({ required: true, nullable: false, integer: true, initial, min, max });
+  return {
+    ...defineBaseActorSchema(),
+    foeClass: new StringField({ required: true, blank: true, choices: Object.keys(FOE_CLASSES) }),
+    template: new StringField({ required: true, blank: true, choices: [...FOE_TEMPLATES] }),
+    chapter: integer(1, ...LIMITS.chapter),
+    size: integer(1, ...LIMITS.size),
+    partySize: integer(4, ...LIMITS.partySize),
+    canCrit: new BooleanField({ initial: false })
+  };
+}
+
+/**
+ * System data of the `foe` Actor type. Foes cannot land critical hits unless `canCrit`.
+ * @extends {BaseActorData}
+ */
+export default class FoeData extends BaseActorData {
+  /** @override */
+  static defineSchema() {
+    return /** @type {any} */ (defineFoeSchema());
+  }
+
+  /** @override @param {any} source */
+  static maxHpOf(source) {
+    return foeMaxHp(source);
+  }
+
+  /** @override @param {any} data */
+  static validateJoint(data) {
+    const [error] = validateFoe(data);
+    if (error) throw new Error(game.i18n?.format(error.key, error.data) ?? error.key);
+  }
+
+  /** Turns this foe takes each round (Elite 2, Legend one per player character). */
+  get turns() {
+    return foeTurns(/** @type {any} */ (this));
+  }
+
+  /** Mobs are immune to statuses. */
+  get immuneToStatuses() {
+    return /** @type {any} */ (this).template === "mob";
+  }
+}

@@ -1,6 +1,7 @@
 import { ICONENGINE } from "../config.mjs";
 import { loadCore } from "../core.mjs";
 import planFormula from "./plan-formula.mjs";
+import { rollCardFor } from "./roll-cards.mjs";
 
 /**
  * @import { CoreRequest, Done, PlanDie } from "../types/core.js"
@@ -117,6 +118,17 @@ export default class IconRoll extends foundry.dice.Roll {
   /* -------------------------------------------- */
 
   /**
+   * Render with the card registered for the request's kind (module/dice/roll-cards.mjs), or the
+   * generic dice card.
+   * @override
+   * @param {Parameters<foundry.dice.Roll["render"]>[0]} [options]
+   */
+  async render(options = {}) {
+    const card = rollCardFor(this.iconOptions.request?.kind);
+    return super.render(card && !options.template ? { ...options, template: card.template } : options);
+  }
+
+  /**
    * Add the core's outcome to the chat card, and show the formula as the user wrote it.
    * Overrides Roll#_prepareChatRenderContext (Foundry v12+), which foundry-vtt-types does not declare.
    * @param {{flavor?: string, isPrivate?: boolean}} [options]
@@ -127,8 +139,12 @@ export default class IconRoll extends foundry.dice.Roll {
       /** @type {unknown} */ (foundry.dice.Roll.prototype));
     const context = await base._prepareChatRenderContext.call(this, options);
     const outcome = options.isPrivate ? null : this.outcome;
+    const request = this.iconOptions.request;
+    const card = rollCardFor(request?.kind);
     return {
       ...context,
+      request,
+      card: outcome && request && card?.context ? card.context(outcome, request, /** @type {Record<string, unknown>} */ (this.options)) : null,
       formula: outcome?.formula ?? context.formula,
       outcome: outcome && {
         ...outcome,

@@ -1,5 +1,24 @@
+import { bloodiedChange } from "../data/rules.mjs";
+
 /**
- * The system's Actor. Empty for now; it is registered from the start so later rules attach here
- * without a document-class migration.
+ * The system's Actor. Keeps the automatic Bloodied status in step with HP (the core decides
+ * bloodied; see `iconDerived`).
  */
-export default class IconActor extends Actor {}
+export default class IconActor extends Actor {
+  /**
+   * Add or remove Bloodied when the core's derived value disagrees with the actor's statuses.
+   * Only the user who made the change does it, so it happens once.
+   * @returns {Promise<void>}
+   */
+  async syncBloodied() {
+    const system = /** @type {any} */ (this.system);
+    const change = bloodiedChange(system?.derived ?? null, this.statuses.has("bloodied"));
+    if (change !== null) await this.toggleStatusEffect("bloodied", { active: change });
+  }
+
+  /** @override @param {any} changed @param {any} options @param {string} userId */
+  _onUpdate(changed, options, userId) {
+    super._onUpdate(changed, options, userId);
+    if (game.user?.id === userId && changed.system) this.syncBloodied();
+  }
+}

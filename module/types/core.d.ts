@@ -102,6 +102,24 @@ export interface ImportReport {
   warnings: { documentId: string | null; pageId: string | null; kind: string; detail: string }[];
 }
 
+/** A printed chart's row: `id` for i18n keys, the seed's `label`, the chart's `value`. */
+export interface ChartEntry {
+  id: string;
+  label: string;
+  value: number;
+}
+
+/** `rulesetTables()`: the charts the other rulesets print (issue 8). */
+export interface RulesetTables {
+  iconsLevels: { level: number; description: string; names: [string, string, string] }[];
+  tributeRealityLevels: ChartEntry[];
+  narratorDifficulty: ChartEntry[];
+  narratorOpposed: ChartEntry[];
+  narratorKnowledge: ChartEntry[];
+  narratorDeterministic: number;
+  mnsSpecialDice: string[];
+}
+
 /** The verbs exported by wasm/icon_engine.js once initialised. */
 export interface CoreApi {
   plan(request: CoreRequest): PlanDie[];
@@ -112,10 +130,15 @@ export interface CoreApi {
   cacheStats(): CacheStats;
   combatApply(state: object | null, event: object): { state: object | null; effects: object[] };
   narrativeApply(state: object, event: object): { state: object; effects: object[] };
+  clockTick(clock: { segments: number; filled: number }, ticks: number): { segments: number; filled: number; complete: boolean };
+  sessionXp(checklist: { ideals?: number; challenged?: number; ambition?: number; burdenInvoked?: boolean }): number;
   iconDerived(target: object): { bloodied: boolean; bloodiedValue: number; healableMax: number; vigorCap: number; fallen: boolean };
   importPack(text: string, options?: { format?: "auto" | "nedb" | "json"; force?: boolean }): { documents: object[]; report: ImportReport };
   glossaryTerms(html: string, page: string): { term: string; key: string; definition: string; page: string }[];
   iconSituation(situation: object): { boons: number; curses: number; cover: boolean };
   iconSaveable(statuses: string[]): string[];
+  iconAfterAbility(statuses: string[]): string[];
+  rulesetTables(): RulesetTables;
+  mnsLookup(query: { table: string; [field: string]: unknown }): Record<string, unknown>;
   Rng: new (seed?: Seed) => Rng;
 }

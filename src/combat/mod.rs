@@ -9,12 +9,15 @@
 //!
 //! A refused event is an error naming why, and the state is unchanged. The state serialises to
 //! JSON (stored on the Combat document) and round-trips exactly; it carries its own undo history.
+//! It also carries what a tracker shows (`next`, each combatant's `turns`), recomputed after
+//! every event, so the JS side never re-derives a rule.
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
-/// At most this many earlier states are kept for undo.
-pub const MAX_HISTORY: usize = 200;
+/// At most this many earlier states are kept for undo. The whole state is written to the Combat
+/// document on every event, so the history is bounded to keep those updates small.
+pub const MAX_HISTORY: usize = 100;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -72,6 +75,9 @@ pub struct Combatant {
     pub slow: u32,
     /// A pending delay: the next turn must be slow, and the delay fires when it starts.
     pub delay: bool,
+    /// Turns this round (see [`Snapshot::turns_per_round`]); kept up to date for display.
+    #[serde(default)]
+    pub turns: u32,
 }
 
 /// Which part of the round it is.
@@ -80,6 +86,14 @@ pub struct Combatant {
 pub enum Phase {
     Regular,
     Slow,
+}
+
+/// Who acts next: the phase of the round and the side whose slot it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Next {
+    pub phase: Phase,
+    pub side: Side,
 }
 
 /// The open turn.
@@ -105,6 +119,10 @@ pub struct Snapshot {
     pub last_side: Option<Side>,
     pub party_resolve: u32,
     pub ended: bool,
+    /// [`Snapshot::next`] as of this state (`null` while a turn is open or nobody has turns
+    /// left); kept up to date for display.
+    #[serde(default)]
+    pub next: Option<Next>,
 }
 
 /// The reducer's state: the snapshot plus the earlier snapshots for undo.
@@ -115,6 +133,10 @@ pub struct CombatState {
     pub now: Snapshot,
     #[serde(default)]
     pub history: Vec<Snapshot>,
+    /// Earlier states dropped from the history (beyond [`MAX_HISTORY`]): undo stops there
+    /// instead of undoing the start.
+    #[serde(default)]
+    pub forgotten: u32,
 }
 
 /// Things that happen in a fight.
@@ -148,6 +170,10 @@ pub enum Event {
     SetDefeated {
         id: String,
         defeated: bool,
+    },
+    /// Spend or grant party resolve by hand (`by` may be negative; resolve never goes below 0).
+    AdjustResolve {
+        by: i32,
     },
     Undo,
     EndCombat,
@@ -251,6 +277,35 @@ impl Snapshot {
         }
     }
 
+    /// Brings the display fields (`next`, each combatant's `turns`) up to date, after any change.
+    fn refresh(&mut self) {
+        let turns: Vec<u32> = self
+            .combatants
+            .iter()
+            .map(|c| self.turns_per_round(c))
+            .collect();
+        for (c, t) in self.combatants.iter_mut().zip(turns) {
+            c.turns = t;
+            // a Legend loses a turn when a player character leaves: a waiting slow turn goes first
+            c.slow = c.slow.min(t.saturating_sub(c.taken));
+        }
+        self.next = if self.current.is_some() || self.ended {
+            None
+        } else {
+            self.next().map(|(phase, side)| Next { phase, side })
+        };
+    }
+
+    /// Ends the open turn: the other side gets the slot of the phase the turn was taken in.
+    fn close_turn(&mut self, turn: &Turn, side: Side) {
+        if turn.slow {
+            self.slow_side = side.other();
+        } else {
+            self.regular_side = side.other();
+        }
+        self.last_side = Some(side);
+    }
+
     /// Starts a new round if nobody has turns left and no turn is open.
     fn maybe_new_round(&mut self, effects: &mut Vec<Effect>) {
         if self.current.is_some()
@@ -294,6 +349,7 @@ pub fn apply(
             last_side: None,
             party_resolve: 0,
             ended: false,
+            next: None,
         };
         for e in combatants {
             add(&mut now, e.clone())?;
@@ -303,12 +359,14 @@ pub fn apply(
         }
         now.round = 1;
         now.party_resolve = 1;
+        now.refresh();
         effects.push(Effect::RoundStarted { round: 1 });
         effects.push(Effect::ResolveChanged { party_resolve: 1 });
         return Ok((
             Some(CombatState {
                 now,
                 history: Vec::new(),
+                forgotten: 0,
             }),
             effects,
         ));
@@ -317,6 +375,11 @@ pub fn apply(
     if let Event::Undo = event {
         let mut history = state.history.clone();
         let Some(previous) = history.pop() else {
+            if state.forgotten > 0 {
+                return refuse(format!(
+                    "nothing more to undo: only the last {MAX_HISTORY} steps are kept"
+                ));
+            }
             // undoing the start: back to no combat
             return Ok((None, effects));
         };
@@ -329,6 +392,7 @@ pub fn apply(
             Some(CombatState {
                 now: previous,
                 history,
+                forgotten: state.forgotten,
             }),
             effects,
         ));
@@ -401,12 +465,7 @@ pub fn apply(
                 .find(|c| c.entry.id == turn.id)
                 .map(|c| c.entry.side);
             if let Some(side) = side {
-                if turn.slow {
-                    s.slow_side = side.other();
-                } else {
-                    s.regular_side = side.other();
-                }
-                s.last_side = Some(side);
+                s.close_turn(&turn, side);
             }
             effects.push(Effect::TurnEnded { id: turn.id });
             s.maybe_new_round(&mut effects);
@@ -417,7 +476,11 @@ pub fn apply(
             }
             let i = s.find(id)?;
             let c = &s.combatants[i];
-            if c.entry.side == Side::Foes && !c.entry.can_slow {
+            if c.defeated {
+                return refuse(format!("{id} is defeated"));
+            }
+            // a pending delay forces the slow turn even on a foe that cannot choose one
+            if c.entry.side == Side::Foes && !c.entry.can_slow && !c.delay {
                 return refuse(format!("{id} is a foe and cannot go slow"));
             }
             match s.next() {
@@ -452,9 +515,10 @@ pub fn apply(
         }
         Event::RemoveCombatant { id } => {
             let i = s.find(id)?;
-            s.combatants.remove(i);
-            if s.current.as_ref().is_some_and(|t| &t.id == id) {
-                s.current = None;
+            let removed = s.combatants.remove(i);
+            // removing the combatant whose turn is open ends that turn: the slot passes on
+            if let Some(turn) = s.current.take_if(|t| &t.id == id) {
+                s.close_turn(&turn, removed.entry.side);
             }
             s.maybe_new_round(&mut effects);
         }
@@ -462,6 +526,18 @@ pub fn apply(
             let i = s.find(id)?;
             s.combatants[i].defeated = *defeated;
             s.maybe_new_round(&mut effects);
+        }
+        Event::AdjustResolve { by } => {
+            let Some(value) = s.party_resolve.checked_add_signed(*by) else {
+                return refuse(format!(
+                    "party resolve is {} and cannot go below 0",
+                    s.party_resolve
+                ));
+            };
+            s.party_resolve = value;
+            effects.push(Effect::ResolveChanged {
+                party_resolve: value,
+            });
         }
         Event::EndCombat => {
             s.ended = true;
@@ -477,12 +553,22 @@ pub fn apply(
             effects.push(Effect::ResolveChanged { party_resolve: 0 });
         }
     }
+    s.refresh();
     let mut history = state.history.clone();
+    let mut forgotten = state.forgotten;
     history.push(before.clone());
     if history.len() > MAX_HISTORY {
         history.remove(0);
+        forgotten = forgotten.saturating_add(1);
     }
-    Ok((Some(CombatState { now: s, history }), effects))
+    Ok((
+        Some(CombatState {
+            now: s,
+            history,
+            forgotten,
+        }),
+        effects,
+    ))
 }
 
 fn side_name(side: Side) -> &'static str {
@@ -511,6 +597,7 @@ fn add(s: &mut Snapshot, e: Entry) -> Result<()> {
         taken: 0,
         slow: 0,
         delay: false,
+        turns: 0,
     });
     Ok(())
 }

@@ -137,6 +137,7 @@ pub fn resolve(formula: &Formula, faces: &[Vec<i64>]) -> Result<Step<Evaluation>
 pub fn resolve_prefix(formula: &Formula, faces: &[Vec<i64>]) -> Result<(Step<Evaluation>, usize)> {
     let mut states: Vec<TermState> = formula.terms.iter().map(|_| TermState::default()).collect();
     let mut feed = faces.iter().enumerate();
+    let mut rolled = 0u64;
     loop {
         let mut needs: Vec<(usize, DiceNeed)> = Vec::new();
         for i in 0..states.len() {
@@ -147,6 +148,12 @@ pub fn resolve_prefix(formula: &Formula, faces: &[Vec<i64>]) -> Result<(Step<Eva
         }
         if needs.is_empty() {
             break;
+        }
+        rolled += needs.iter().map(|(_, n)| u64::from(n.count)).sum::<u64>();
+        if rolled > MAX_DICE_PER_ROLL {
+            return Err(Error::request(format!(
+                "a roll may roll at most {MAX_DICE_PER_ROLL} dice (counting re-rolls and explosions); this one needs {rolled}"
+            )));
         }
         for (k, (i, need)) in needs.iter().enumerate() {
             let Some((entry, values)) = feed.next() else {

@@ -1,74 +1,549 @@
-//! Glossary terms from the rules reference's pages: paragraphs that open with a bold term and a
-//! colon ("<p><strong>Dodge</strong>: Dodge makes you immune to ...</p>"). The enrichers turn
-//! status and glossary words into tooltips with these definitions.
+//! Glossary terms from the rules reference's pages, for the enrichers' tooltips and the status
+//! effects' descriptions.
+//!
+//! The seed's "Basic Combat Concepts & Glossary" and "Positive Effects/Statuses/Blights/States"
+//! pages define one term per paragraph, opening with the term in bold and a colon, the colon
+//! inside or outside the bold (`<p><strong>Dodge</strong>: Dodge makes you ...</p>`,
+//! `<p><strong>Evasion: </strong>Roll a d6 ...</p>`), sometimes split over several bold runs
+//! (`<strong>Rescue </strong><span><strong>(1 action):</strong> ...</span>`) and once with a
+//! spaced dash (`<strong>Triggered effect</strong> - An effect ...`). So a definition is a
+//! paragraph or list item whose text opens with a bold run followed by a colon, or by a dash
+//! outside the bold. (A bold label that ends in its own dash, `<strong>Risky - </strong>`, is how
+//! the narrative pages list risk and effect levels, whose names are ordinary words; those are
+//! not glossary terms.)
+//!
+//! A definition goes on over the paragraphs and lists that follow it, until the next term, a
+//! heading, a horizontal rule or the end of the list item it sits in ("Vigilance X" and
+//! "Incapacitated" have a second paragraph). A paragraph that is bold all through is a heading:
+//! the statuses page groups its terms under "POSITIVE EFFECTS & TRAITS", "STATUSES" and
+//! "SPECIAL STATES", and each term carries the heading it sits under as its `section`.
+//! Footnote markers (`<sup>1</sup>`) are not part of the text.
 
-use super::html::{tags, text};
+use super::html::{decode_entities, tags, text, Tag};
 use serde::Serialize;
+use serde_json::Value;
+use std::collections::HashMap;
 
 /// One glossary entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Term {
+    /// As written ("Hatred of X", "Recover (2 actions)").
     pub term: String,
-    /// The term for matching: lowercase, without a placeholder ("Hatred of X" → "hatred",
-    /// "Armor X" → "armor").
+    /// The term for matching: lowercase, without a placeholder or an action cost ("Hatred of X"
+    /// → "hatred", "Armor X" → "armor", "Recover (2 actions)" → "recover").
     pub key: String,
+    /// Plain text; paragraphs are separated by a newline.
     pub definition: String,
-    /// The page it came from.
+    /// The name of the page it came from.
     pub page: String,
+    /// The heading the term sits under on its page ("STATUSES"), if any.
+    pub section: Option<String>,
 }
 
-/// The terms defined in one page's HTML, in order.
-pub fn terms(html: &str, page: &str) -> Vec<Term> {
-    let all = tags(html);
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Paragraph,
+    Heading,
+    Rule,
+}
+
+/// A paragraph, list item, heading or rule.
+#[derive(Debug)]
+struct Block {
+    kind: Kind,
+    /// Byte range of the content.
+    inner: (usize, usize),
+    /// Index range of the tags inside.
+    tags: (usize, usize),
+    /// The tags (by index) of the elements it sits in, outermost first.
+    ancestors: Vec<usize>,
+}
+
+const BLOCKS: [&str; 10] = ["p", "li", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6"];
+const VOID: [&str; 13] = [
+    "area", "base", "br", "col", "embed", "img", "input", "link", "meta", "param", "source",
+    "track", "wbr",
+];
+
+fn is_heading(name: &str) -> bool {
+    matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
+}
+
+/// The blocks of a page, in order.
+fn blocks(html: &str, all: &[Tag]) -> Vec<Block> {
+    struct Open {
+        tag: usize,
+        start: usize,
+        ancestors: Vec<usize>,
+    }
     let mut out = Vec::new();
-    let mut open: Option<usize> = None;
-    for t in &all {
+    let mut stack: Vec<(usize, &str)> = Vec::new();
+    let mut open: Option<Open> = None;
+    let finish = |o: Open, end: usize, at: usize, out: &mut Vec<Block>| {
+        out.push(Block {
+            kind: if is_heading(&all[o.tag].name) {
+                Kind::Heading
+            } else {
+                Kind::Paragraph
+            },
+            inner: (o.start, end.max(o.start)),
+            tags: (o.tag + 1, at),
+            ancestors: o.ancestors,
+        })
+    };
+    for (i, t) in all.iter().enumerate() {
+        let name = t.name.as_str();
+        if t.end {
+            if let Some(o) = open.take() {
+                if all[o.tag].name == name {
+                    finish(o, t.span.0, i, &mut out);
+                } else {
+                    open = Some(o);
+                }
+            }
+            if let Some(pos) = stack.iter().rposition(|(_, n)| *n == name) {
+                stack.truncate(pos);
+            }
+            // an unclosed block ends with the element around it
+            if let Some(o) = open.take() {
+                if stack.iter().any(|(j, _)| *j == o.tag) {
+                    open = Some(o);
+                } else {
+                    finish(o, t.span.0, i, &mut out);
+                }
+            }
+        } else if name == "hr" {
+            if let Some(o) = open.take() {
+                if let Some(pos) = stack.iter().rposition(|(j, _)| *j == o.tag) {
+                    stack.truncate(pos);
+                }
+                finish(o, t.span.0, i, &mut out);
+            }
+            out.push(Block {
+                kind: Kind::Rule,
+                inner: (t.span.0, t.span.0),
+                tags: (i, i),
+                ancestors: stack.iter().map(|(j, _)| *j).collect(),
+            });
+        } else if !VOID.contains(&name) {
+            if BLOCKS.contains(&name) {
+                if let Some(o) = open.take() {
+                    // a paragraph or heading cannot hold a block: it ends here; a list item's
+                    // own text before a nested paragraph is left out
+                    let holder = &all[o.tag].name;
+                    if holder == "p" || is_heading(holder) {
+                        if let Some(pos) = stack.iter().rposition(|(j, _)| *j == o.tag) {
+                            stack.truncate(pos);
+                        }
+                        finish(o, t.span.0, i, &mut out);
+                    }
+                }
+                open = Some(Open {
+                    tag: i,
+                    start: t.span.1,
+                    ancestors: stack.iter().map(|(j, _)| *j).collect(),
+                });
+            }
+            stack.push((i, name));
+        }
+    }
+    if let Some(o) = open.take() {
+        finish(o, html.len(), all.len(), &mut out);
+    }
+    out
+}
+
+/// A block's characters, each marked bold or not, white space folded to single spaces and
+/// trimmed; footnote markers left out.
+fn characters(html: &str, block: &Block, all: &[Tag]) -> Vec<(char, bool)> {
+    let mut out: Vec<(char, bool)> = Vec::new();
+    let push = |s: &str, bold: bool, out: &mut Vec<(char, bool)>| {
+        for c in decode_entities(s).chars() {
+            if c.is_whitespace() {
+                if out.last().is_some_and(|(l, _)| *l != ' ') {
+                    out.push((' ', false));
+                }
+            } else {
+                out.push((c, bold));
+            }
+        }
+    };
+    let mut bold = 0usize;
+    let mut sup: Option<usize> = None;
+    let mut at = block.inner.0;
+    for t in all.get(block.tags.0..block.tags.1).unwrap_or_default() {
+        push(&html[at..t.span.0.max(at)], bold > 0, &mut out);
+        at = t.span.1.max(at);
         match (t.name.as_str(), t.end) {
-            ("p" | "li", false) => open = Some(t.span.1),
-            ("p" | "li", true) => {
-                if let Some(start) = open.take() {
-                    if let Some(term) = paragraph(&html[start..t.span.0], page) {
-                        out.push(term);
+            ("strong" | "b", false) => bold += 1,
+            ("strong" | "b", true) => bold = bold.saturating_sub(1),
+            ("br", _) => push(" ", false, &mut out),
+            ("sup", false) => sup = Some(out.len()),
+            ("sup", true) => {
+                if let Some(from) = sup.take() {
+                    let marker = out.get(from..).unwrap_or_default().iter().all(|(c, _)| {
+                        c.is_ascii_digit() || matches!(c, ' ' | ',' | '*' | '†' | '‡')
+                    });
+                    if marker {
+                        out.truncate(from);
                     }
                 }
             }
             _ => {}
         }
     }
+    push(
+        &html[at.min(block.inner.1)..block.inner.1],
+        bold > 0,
+        &mut out,
+    );
+    while out.last().is_some_and(|(c, _)| *c == ' ') {
+        out.pop();
+    }
+    if out.first().is_some_and(|(c, _)| *c == ' ') {
+        out.remove(0);
+    }
     out
 }
 
-/// A paragraph that opens with `<strong>Term:</strong>` or `<strong>Term</strong>:`.
-fn paragraph(inner: &str, page: &str) -> Option<Term> {
-    let inner_tags = tags(inner);
-    let strong = inner_tags
+fn string(chars: &[(char, bool)]) -> String {
+    chars.iter().map(|(c, _)| *c).collect()
+}
+
+/// What a paragraph's text is: a definition (term, definition), a heading, or plain text.
+enum Line {
+    Definition(String, String),
+    Heading(String),
+    Text(String),
+}
+
+const DASHES: [&str; 3] = ["- ", "– ", "— "];
+
+fn line(chars: &[(char, bool)]) -> Line {
+    // the leading bold run: bold characters with only spaces between
+    let lead_end = chars
         .iter()
-        .position(|t| t.name == "strong" && !t.end)?;
-    let close = inner_tags[strong..]
+        .position(|(c, b)| !b && *c != ' ')
+        .unwrap_or(chars.len());
+    let lead_end = chars[..lead_end]
         .iter()
-        .find(|t| t.name == "strong" && t.end)?;
-    let bold = text(&inner[inner_tags[strong].span.1..close.span.0]);
-    let whole = text(inner);
-    let rest = whole.strip_prefix(bold.as_str())?.trim_start();
-    let (term, definition) = if let Some(term) = bold.strip_suffix(':') {
-        (term.trim(), rest)
-    } else {
-        (bold.trim(), rest.strip_prefix(':')?.trim_start())
-    };
-    if term.is_empty() || definition.is_empty() || term.len() > 60 {
-        return None;
+        .rposition(|(_, b)| *b)
+        .map_or(0, |p| p + 1);
+    let lead = string(&chars[..lead_end]);
+    let rest = string(&chars[lead_end..]);
+    let whole = string(chars);
+    if lead.trim().is_empty() {
+        return Line::Text(whole);
     }
-    let lower = term.to_lowercase();
-    let key = lower
-        .strip_suffix(" of x")
-        .or_else(|| lower.strip_suffix(" x"))
-        .unwrap_or(&lower)
-        .to_string();
-    Some(Term {
-        key,
-        term: term.to_string(),
-        definition: definition.to_string(),
-        page: page.to_string(),
-    })
+    let rest_trimmed = rest.trim_start();
+    let split = if let Some(colon) = lead.find(':') {
+        Some((
+            lead[..colon].to_string(),
+            format!("{}{rest}", &lead[colon + 1..]),
+        ))
+    } else if let Some(after) = rest_trimmed.strip_prefix(':') {
+        Some((lead.clone(), after.to_string()))
+    } else if !DASHES
+        .iter()
+        .any(|d| lead.trim_end().ends_with(d.trim_end()))
+    {
+        DASHES
+            .iter()
+            .find_map(|d| rest_trimmed.strip_prefix(d))
+            .map(|after| (lead.clone(), after.to_string()))
+    } else {
+        None
+    };
+    match split {
+        Some((term, definition)) => {
+            let term = term.trim().to_string();
+            let definition = definition.trim().to_string();
+            if term.is_empty()
+                || definition.is_empty()
+                || term.chars().count() > 60
+                || !term.chars().any(char::is_alphabetic)
+            {
+                Line::Text(whole)
+            } else {
+                Line::Definition(term, definition)
+            }
+        }
+        None if rest.trim().is_empty() => Line::Heading(whole),
+        None => Line::Text(whole),
+    }
+}
+
+/// The matching key of a term: lowercase, without a trailing action cost or symbol in brackets
+/// ("(1 action)", "(+)") and without a trailing placeholder ("of X", "X").
+pub fn key(term: &str) -> String {
+    let mut k = term.trim().to_lowercase();
+    if k.ends_with(')') {
+        if let Some(open) = k.rfind('(') {
+            let inside = &k[open..];
+            if open > 0 && (inside.contains("action") || !inside.chars().any(char::is_alphabetic)) {
+                k.truncate(open);
+            }
+        }
+    }
+    let k = k.trim_end();
+    k.strip_suffix(" of x")
+        .or_else(|| k.strip_suffix(" x"))
+        .unwrap_or(k)
+        .trim()
+        .to_string()
+}
+
+/// The terms defined in one page's HTML, in order. A key defined twice on the page with
+/// different text ("Chapter I" under every narrative action) is ambiguous and left out.
+pub fn terms(html: &str, page: &str) -> Vec<Term> {
+    let all = tags(html);
+    let mut out: Vec<Term> = Vec::new();
+    // the term being read, and the element it sits in (continuations stay inside it)
+    let mut current: Option<(Term, Option<usize>)> = None;
+    let mut section: Option<String> = None;
+    let finish = |current: &mut Option<(Term, Option<usize>)>, out: &mut Vec<Term>| {
+        if let Some((t, _)) = current.take() {
+            out.push(t);
+        }
+    };
+    for block in blocks(html, &all) {
+        match block.kind {
+            Kind::Rule => finish(&mut current, &mut out),
+            Kind::Heading => {
+                finish(&mut current, &mut out);
+                let heading = text(&html[block.inner.0..block.inner.1]);
+                if !heading.is_empty() {
+                    section = Some(heading);
+                }
+            }
+            Kind::Paragraph => {
+                let chars = characters(html, &block, &all);
+                if chars.is_empty() {
+                    continue;
+                }
+                match line(&chars) {
+                    Line::Definition(term, definition) => {
+                        finish(&mut current, &mut out);
+                        let term = Term {
+                            key: key(&term),
+                            term,
+                            definition,
+                            page: page.to_string(),
+                            section: section.clone(),
+                        };
+                        current = Some((term, block.ancestors.last().copied()));
+                    }
+                    Line::Heading(heading) => {
+                        finish(&mut current, &mut out);
+                        section = Some(heading);
+                    }
+                    Line::Text(more) => {
+                        let inside = current.as_ref().is_some_and(|(_, holder)| {
+                            holder.is_none_or(|h| block.ancestors.contains(&h))
+                        });
+                        match current.as_mut() {
+                            Some((t, _)) if inside => {
+                                t.definition.push('\n');
+                                t.definition.push_str(&more);
+                            }
+                            _ => finish(&mut current, &mut out),
+                        }
+                    }
+                }
+            }
+        }
+    }
+    finish(&mut current, &mut out);
+    let mut definitions: HashMap<&str, &str> = HashMap::new();
+    let mut ambiguous: Vec<String> = Vec::new();
+    for t in &out {
+        if let Some(d) = definitions.insert(&t.key, &t.definition) {
+            if d != t.definition {
+                ambiguous.push(t.key.clone());
+            }
+        }
+    }
+    let mut seen: Vec<String> = Vec::new();
+    out.into_iter()
+        .filter(|t| {
+            if ambiguous.contains(&t.key) || seen.contains(&t.key) {
+                return false;
+            }
+            seen.push(t.key.clone());
+            true
+        })
+        .collect()
+}
+
+/// The glossary of imported journal entries: the terms of every text page, in entry and page
+/// order; a key defined on more than one page keeps its first definition.
+pub fn from_documents(documents: &[Value]) -> Vec<Term> {
+    let mut out: Vec<Term> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for page in documents
+        .iter()
+        .filter_map(|d| d.get("pages").and_then(Value::as_array))
+        .flatten()
+        .filter(|p| {
+            p.get("type")
+                .and_then(Value::as_str)
+                .is_none_or(|t| t == "text")
+        })
+    {
+        let html = page
+            .pointer("/text/content")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let name = page.get("name").and_then(Value::as_str).unwrap_or("");
+        for t in terms(html, name) {
+            if seen.insert(t.key.clone()) {
+                out.push(t);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pairs(html: &str) -> Vec<(String, String)> {
+        terms(html, "P")
+            .into_iter()
+            .map(|t| (t.term, t.definition))
+            .collect()
+    }
+
+    fn pair(t: &str, d: &str) -> (String, String) {
+        (t.to_string(), d.to_string())
+    }
+
+    #[test]
+    fn every_shape_of_bold_term_in_the_seed_is_read() {
+        let html = concat!(
+            "<p><strong>Dodge</strong>: Dodge makes you immune.</p>",
+            "<p><strong>Evasion: </strong>Roll a d6.</p>",
+            "<p><span style=\"font-family:Inter\"><strong>Armor X:</strong> Reduce damage.</span></p>",
+            "<p><strong>Rescue </strong><span><strong>(1 action):</strong> Help an ally.</span></p>",
+            "<p><strong>Heavy Attack</strong> <strong>(2 actions):</strong> 2[D] + fray.</p>",
+            "<p><strong>Blessing:</strong> Gain a token.<strong> </strong><sup>1</sup></p>",
+            "<p><strong>Triggered effect</strong> - An effect that activates.</p>",
+        );
+        assert_eq!(
+            pairs(html),
+            [
+                pair("Dodge", "Dodge makes you immune."),
+                pair("Evasion", "Roll a d6."),
+                pair("Armor X", "Reduce damage."),
+                pair("Rescue (1 action)", "Help an ally."),
+                pair("Heavy Attack (2 actions)", "2[D] + fray."),
+                pair("Blessing", "Gain a token."),
+                pair("Triggered effect", "An effect that activates."),
+            ]
+        );
+    }
+
+    #[test]
+    fn what_is_not_a_definition() {
+        let html = concat!(
+            "<p>The following is a glossary:<br /><strong>Dash (1 action):</strong> Dash.</p>",
+            "<p><strong>Cure </strong>A character that is cured gains vigor.</p>",
+            "<ul><li><p><strong>Risky - </strong>some harmful consequences.</p></li>",
+            "<li><p><strong>6,6:</strong> Critical!</p></li></ul>",
+            "<p><strong>A very long bold sentence that goes on and on and on well past any term</strong>: x</p>",
+            "<p><strong>Empty:</strong></p>",
+        );
+        assert_eq!(pairs(html), []);
+    }
+
+    #[test]
+    fn definitions_continue_until_the_next_term_heading_or_rule() {
+        let html = concat!(
+            "<p>Intro text.</p>",
+            "<p><strong>POSITIVE EFFECTS &amp; TRAITS</strong></p>",
+            "<p><strong>Vigilance X</strong>: Charges.</p><p>They stack.</p>",
+            "<ul class=\"ak-ul\"><li><p>Reduce damage.</p></li></ul>",
+            "<p><strong>Vigor X</strong>: A shield.</p>",
+            "<hr /><p><strong>STATUSES</strong></p>",
+            "<p><strong>Blind</strong>: Range 2.</p>",
+            "<hr /><ol><li><p>A footnote.</p></li></ol>",
+            "<h2>Later</h2><ul><li><p><strong>Target lower</strong>: +1 boon.</p><p>Same item.</p></li>",
+            "<li><p>Another item.</p></li></ul>",
+        );
+        let t = terms(html, "Statuses");
+        let got: Vec<(&str, &str, Option<&str>)> = t
+            .iter()
+            .map(|t| (t.term.as_str(), t.definition.as_str(), t.section.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    "Vigilance X",
+                    "Charges.\nThey stack.\nReduce damage.",
+                    Some("POSITIVE EFFECTS & TRAITS")
+                ),
+                ("Vigor X", "A shield.", Some("POSITIVE EFFECTS & TRAITS")),
+                ("Blind", "Range 2.", Some("STATUSES")),
+                ("Target lower", "+1 boon.\nSame item.", Some("Later")),
+            ]
+        );
+        assert!(t.iter().all(|t| t.page == "Statuses"));
+    }
+
+    #[test]
+    fn keys_drop_placeholders_and_action_costs() {
+        for (term, k) in [
+            ("Hatred of X", "hatred"),
+            ("Armor X", "armor"),
+            ("Immune to X", "immune to"),
+            ("Recover (2 actions)", "recover"),
+            ("Light attack (1 action)", "light attack"),
+            ("Ongoing (+)", "ongoing"),
+            ("True Strike", "true strike"),
+            ("[D]", "[d]"),
+            ("(+)", "(+)"),
+        ] {
+            assert_eq!(key(term), k, "{term}");
+        }
+    }
+
+    #[test]
+    fn ambiguous_keys_are_left_out_and_repeats_kept_once() {
+        let html = concat!(
+            "<p><strong>Chapter I</strong>: Climb a wall.</p>",
+            "<p><strong>Chapter I</strong>: Spot a trap.</p>",
+            "<p><strong>Mark</strong>: One per character.</p>",
+            "<p><strong>Mark:</strong> One per character.</p>",
+        );
+        assert_eq!(pairs(html), [pair("Mark", "One per character.")]);
+    }
+
+    #[test]
+    fn unclosed_and_odd_markup_does_not_lose_terms() {
+        let html = "<p><b>Sealed</b>: No statuses.<p><strong>Slashed</strong>: 4 damage.</div><p><strong>Stunned";
+        assert_eq!(
+            pairs(html),
+            [pair("Sealed", "No statuses."), pair("Slashed", "4 damage."),]
+        );
+        assert_eq!(pairs(""), []);
+        assert_eq!(pairs("</p></li><p>"), []);
+    }
+
+    #[test]
+    fn the_pack_glossary_keeps_the_first_definition_of_a_key() {
+        let docs = serde_json::json!([{"pages": [
+            {"name": "A", "type": "text", "text": {"content": "<p><strong>Cure</strong>: First.</p>"}},
+            {"name": "Img", "type": "image", "src": "x.webp"},
+            {"name": "B", "type": "text", "text": {"content": "<p><strong>Cure</strong>: Second.</p><p><strong>Fray</strong>: Damage.</p>"}}
+        ]}]);
+        let g = from_documents(docs.as_array().unwrap());
+        let got: Vec<(&str, &str)> = g
+            .iter()
+            .map(|t| (t.definition.as_str(), t.page.as_str()))
+            .collect();
+        assert_eq!(got, [("First.", "A"), ("Damage.", "B")]);
+    }
 }

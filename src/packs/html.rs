@@ -1,7 +1,15 @@
 //! A small HTML reader for imported journal pages: finds what could run script (to report before
-//! import; in Foundry the HTML then goes through `foundry.utils.cleanHTML`) and reads glossary
-//! paragraphs. Pure Rust with no HTML5 parser, so it runs in wasm too; it errs on the side of
-//! reporting.
+//! import; in Foundry the HTML then goes through `foundry.utils.cleanHTML`) and gives the tags and
+//! text the glossary reads. Pure Rust with no HTML5 parser, so it runs in wasm too.
+//!
+//! The scanner errs on the side of reporting. It follows the tokenizer rules of the WHATWG HTML
+//! standard (§13.2.5) where an attacker could use the difference between a sloppy reader and a
+//! browser: tag and attribute names end at `/` as well as white space, comments end at `-->` or
+//! `--!>`, character references decode with or without their `;`, and a URL's scheme is read
+//! after the URL standard strips tabs, newlines and control characters (`jav&#x09;ascript:`).
+//! Where the browser's reading depends on context the scanner cannot see (raw-text elements such
+//! as `<noscript>` or `<textarea>`, which end at their closing tag even inside an attribute
+//! value), it reads both ways: attribute values that contain markup are scanned as HTML too.
 
 /// Something in page HTML that could run script.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -11,14 +19,92 @@ pub struct Danger {
     pub detail: String,
 }
 
-/// A start or end tag with its attributes (names lowercased, values entity-decoded).
+/// One attribute of a start tag.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attr {
+    /// Lowercase.
+    pub name: String,
+    /// With character references decoded, as the browser sees it.
+    pub value: String,
+    /// As written.
+    pub raw: String,
+}
+
+/// A start or end tag with its attributes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tag {
+    /// Lowercase.
     pub name: String,
     pub end: bool,
-    pub attrs: Vec<(String, String)>,
+    pub attrs: Vec<Attr>,
     /// Byte range of the tag in the source.
     pub span: (usize, usize),
+}
+
+impl Tag {
+    /// The decoded value of attribute `name`, if the tag has it.
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs
+            .iter()
+            .find(|a| a.name == name)
+            .map(|a| a.value.as_str())
+    }
+}
+
+/// The named character references that matter here: markup, white space and the ones used to
+/// hide a `javascript:` scheme (`&Tab;`, `&NewLine;`, `&colon;`). Others stay as written.
+const NAMED: [(&str, char); 9] = [
+    ("amp", '&'),
+    ("lt", '<'),
+    ("gt", '>'),
+    ("quot", '"'),
+    ("apos", '\''),
+    ("nbsp", '\u{a0}'),
+    ("tab", '\t'),
+    ("newline", '\n'),
+    ("colon", ':'),
+];
+
+/// The character a reference after `&` stands for, and how many bytes of `s` it used.
+/// Numeric references take every digit that follows (`&#106avascript:` is `javascript:`); an
+/// out-of-range or zero code point is U+FFFD, as in browsers.
+fn reference(s: &str) -> Option<(char, usize)> {
+    let b = s.as_bytes();
+    let (c, used) = if b.first() == Some(&b'#') {
+        let hex = matches!(b.get(1), Some(b'x' | b'X'));
+        let start = if hex { 2 } else { 1 };
+        let digits = b[start..]
+            .iter()
+            .take_while(|d| {
+                if hex {
+                    d.is_ascii_hexdigit()
+                } else {
+                    d.is_ascii_digit()
+                }
+            })
+            .count();
+        if digits == 0 {
+            return None;
+        }
+        let code = u32::from_str_radix(&s[start..start + digits], if hex { 16 } else { 10 })
+            .unwrap_or(u32::MAX);
+        let c = match code {
+            0 => '\u{fffd}',
+            _ => char::from_u32(code).unwrap_or('\u{fffd}'),
+        };
+        (c, start + digits)
+    } else {
+        let n = b.iter().take_while(|c| c.is_ascii_alphanumeric()).count();
+        let name = s[..n].to_ascii_lowercase();
+        let c = NAMED.iter().find(|(k, _)| *k == name)?.1;
+        (c, n)
+    };
+    let used = if b.get(used) == Some(&b';') {
+        used + 1
+    } else {
+        used
+    };
+    Some((c, used))
 }
 
 /// Decodes the character references browsers decode in attribute values and text.
@@ -27,49 +113,30 @@ pub fn decode_entities(s: &str) -> String {
     let mut rest = s;
     while let Some(i) = rest.find('&') {
         out.push_str(&rest[..i]);
-        rest = &rest[i..];
-        let end = rest[1..]
-            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '#'))
-            .map(|e| e + 1)
-            .unwrap_or(rest.len());
-        let name = &rest[1..end];
-        let decoded = if let Some(num) = name.strip_prefix('#') {
-            let code = if let Some(hex) = num.strip_prefix('x').or_else(|| num.strip_prefix('X')) {
-                u32::from_str_radix(hex, 16).ok()
-            } else {
-                num.parse::<u32>().ok()
-            };
-            code.and_then(char::from_u32)
-        } else {
-            match name.to_ascii_lowercase().as_str() {
-                "amp" => Some('&'),
-                "lt" => Some('<'),
-                "gt" => Some('>'),
-                "quot" => Some('"'),
-                "apos" => Some('\''),
-                "nbsp" => Some('\u{a0}'),
-                "tab" => Some('\t'),
-                "newline" => Some('\n'),
-                "colon" => Some(':'),
-                _ => None,
-            }
-        };
-        match decoded {
-            Some(c) if !name.is_empty() => {
+        rest = &rest[i + 1..];
+        match reference(rest) {
+            Some((c, used)) => {
                 out.push(c);
-                rest = &rest[end..];
-                if rest.starts_with(';') {
-                    rest = &rest[1..];
-                }
+                rest = &rest[used..];
             }
-            _ => {
-                out.push('&');
-                rest = &rest[1..];
-            }
+            None => out.push('&'),
         }
     }
     out.push_str(rest);
     out
+}
+
+/// Where a comment that opens at `start` (`<!--`) ends: after the first `-->` or `--!>`
+/// (`<!-->` and `<!--->` are complete comments too).
+fn comment_end(html: &str, start: usize) -> usize {
+    let body = start + 2;
+    let a = html[body..].find("-->").map(|e| body + e + 3);
+    let b = html[body..].find("--!>").map(|e| body + e + 4);
+    match (a, b) {
+        (Some(a), Some(b)) => a.min(b),
+        (Some(e), None) | (None, Some(e)) => e,
+        (None, None) => html.len(),
+    }
 }
 
 /// All tags, in order. Comments are skipped; text is not returned.
@@ -80,9 +147,7 @@ pub fn tags(html: &str) -> Vec<Tag> {
     while let Some(off) = html[i..].find('<') {
         let start = i + off;
         if html[start..].starts_with("<!--") {
-            i = html[start..]
-                .find("-->")
-                .map_or(html.len(), |e| start + e + 3);
+            i = comment_end(html, start);
             continue;
         }
         let mut j = start + 1;
@@ -99,7 +164,7 @@ pub fn tags(html: &str) -> Vec<Tag> {
             j += 1;
         }
         let name = html[name_start..j].to_ascii_lowercase();
-        if name.is_empty() || !name.as_bytes()[0].is_ascii_alphabetic() {
+        if !name.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
             i = start + 1;
             continue;
         }
@@ -112,9 +177,11 @@ pub fn tags(html: &str) -> Vec<Tag> {
                 break;
             }
             let a = j;
+            // the first character may be `=`; after it a name ends at space, `/`, `>` or `=`
+            j += 1;
             while j < bytes.len()
                 && !bytes[j].is_ascii_whitespace()
-                && !matches!(bytes[j], b'=' | b'>')
+                && !matches!(bytes[j], b'=' | b'>' | b'/')
             {
                 j += 1;
             }
@@ -122,7 +189,7 @@ pub fn tags(html: &str) -> Vec<Tag> {
             while j < bytes.len() && bytes[j].is_ascii_whitespace() {
                 j += 1;
             }
-            let mut value = String::new();
+            let mut raw = "";
             if bytes.get(j) == Some(&b'=') {
                 j += 1;
                 while j < bytes.len() && bytes[j].is_ascii_whitespace() {
@@ -132,7 +199,7 @@ pub fn tags(html: &str) -> Vec<Tag> {
                     Some(&q) if q == b'"' || q == b'\'' => {
                         let v = j + 1;
                         let close = html[v..].find(q as char).map_or(html.len(), |e| v + e);
-                        value = html[v..close].to_string();
+                        raw = &html[v..close];
                         j = (close + 1).min(html.len());
                     }
                     _ => {
@@ -141,13 +208,15 @@ pub fn tags(html: &str) -> Vec<Tag> {
                         {
                             j += 1;
                         }
-                        value = html[v..j].to_string();
+                        raw = &html[v..j];
                     }
                 }
             }
-            if !attr.is_empty() {
-                attrs.push((attr, decode_entities(&value)));
-            }
+            attrs.push(Attr {
+                name: attr,
+                value: decode_entities(raw),
+                raw: raw.to_string(),
+            });
         }
         let close = (j + 1).min(html.len());
         out.push(Tag {
@@ -162,7 +231,8 @@ pub fn tags(html: &str) -> Vec<Tag> {
 }
 
 /// Whether a URL runs script once the browser has normalised it: tabs, newlines and control
-/// characters vanish, case does not matter (`jav&#x09;ascript:`).
+/// characters vanish, case does not matter (`jav&#x09;ascript:` after decoding). Also
+/// `vbscript:` and `data:text/html`, which run script where a frame loads them.
 pub fn is_script_url(value: &str) -> bool {
     let cleaned: String = value
         .chars()
@@ -174,7 +244,8 @@ pub fn is_script_url(value: &str) -> bool {
         || cleaned.starts_with("data:text/html")
 }
 
-const URL_ATTRS: [&str; 8] = [
+/// Attributes whose value is a URL the browser may load or navigate to.
+const URL_ATTRS: [&str; 10] = [
     "href",
     "src",
     "action",
@@ -183,51 +254,87 @@ const URL_ATTRS: [&str; 8] = [
     "data",
     "poster",
     "background",
+    "lowsrc",
+    "dynsrc",
 ];
+
+/// SVG animation elements, which can set another attribute (`<set attributeName="href"
+/// to="javascript:...">`).
+const SVG_ANIMATIONS: [&str; 4] = ["animate", "set", "animatemotion", "animatetransform"];
+
+/// Nested markup inside attribute values is scanned this deep.
+const MAX_DEPTH: usize = 3;
 
 /// Everything in `html` that could run script.
 pub fn dangers(html: &str) -> Vec<Danger> {
     let mut out = Vec::new();
+    scan(html, "", 0, &mut out);
+    out
+}
+
+fn scan(html: &str, context: &str, depth: usize, out: &mut Vec<Danger>) {
+    let mut push = |kind: &'static str, what: String| {
+        out.push(Danger {
+            kind,
+            detail: format!("{what}{context}"),
+        })
+    };
+    let mut nested: Vec<(String, String)> = Vec::new();
     for tag in tags(html).into_iter().filter(|t| !t.end) {
-        match tag.name.as_str() {
-            "script" => out.push(Danger {
-                kind: "script",
-                detail: "<script>".into(),
-            }),
-            "iframe" | "frame" | "frameset" => out.push(Danger {
-                kind: "iframe",
-                detail: format!("<{}>", tag.name),
-            }),
-            "object" | "applet" => out.push(Danger {
-                kind: "object",
-                detail: format!("<{}>", tag.name),
-            }),
-            "embed" => out.push(Danger {
-                kind: "embed",
-                detail: "<embed>".into(),
-            }),
+        let name = tag.name.as_str();
+        match name {
+            "script" => push("script", "<script>".into()),
+            "iframe" | "frame" | "frameset" => push("iframe", format!("<{name}>")),
+            "object" | "applet" => push("object", format!("<{name}>")),
+            "embed" => push("embed", "<embed>".into()),
+            "meta" => {
+                let refresh = tag
+                    .attr("http-equiv")
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
+                let target = tag.attr("content").and_then(|c| {
+                    let lower = c.to_ascii_lowercase();
+                    lower.find("url=").map(|at| c[at + 4..].to_string())
+                });
+                if refresh && target.is_some_and(|t| is_script_url(t.trim_matches(['\'', '"']))) {
+                    push("javascriptUrl", "<meta http-equiv=refresh>".into());
+                }
+            }
+            _ if SVG_ANIMATIONS.contains(&name) => {
+                let target = tag
+                    .attr("attributename")
+                    .unwrap_or("")
+                    .trim()
+                    .to_lowercase();
+                if target.starts_with("on") {
+                    push("eventHandler", format!("<{name} attributeName={target}>"));
+                } else if URL_ATTRS.contains(&target.as_str()) {
+                    let mut values = ["to", "from", "values", "by"]
+                        .iter()
+                        .filter_map(|a| tag.attr(a))
+                        .flat_map(|v| v.split(';'));
+                    if values.any(is_script_url) {
+                        push("javascriptUrl", format!("<{name} attributeName={target}>"));
+                    }
+                }
+            }
             _ => {}
         }
-        for (name, value) in &tag.attrs {
-            if name.starts_with("on") {
-                out.push(Danger {
-                    kind: "eventHandler",
-                    detail: format!("<{} {name}>", tag.name),
-                });
-            } else if name == "srcdoc" {
-                out.push(Danger {
-                    kind: "srcdoc",
-                    detail: format!("<{} srcdoc>", tag.name),
-                });
-            } else if URL_ATTRS.contains(&name.as_str()) && is_script_url(value) {
-                out.push(Danger {
-                    kind: "javascriptUrl",
-                    detail: format!("<{} {name}>", tag.name),
-                });
+        for attr in &tag.attrs {
+            let a = attr.name.as_str();
+            if a.starts_with("on") {
+                push("eventHandler", format!("<{name} {a}>"));
+            } else if a == "srcdoc" {
+                push("srcdoc", format!("<{name} srcdoc>"));
+            } else if URL_ATTRS.contains(&a) && is_script_url(&attr.value) {
+                push("javascriptUrl", format!("<{name} {a}>"));
+            } else if attr.raw.contains('<') && depth < MAX_DEPTH {
+                nested.push((attr.raw.clone(), format!(" inside the {a} of <{name}>")));
             }
         }
     }
-    out
+    for (value, inner) in nested {
+        scan(&value, &format!("{inner}{context}"), depth + 1, out);
+    }
 }
 
 /// The text of an HTML fragment: tags dropped, entities decoded, white space folded.
@@ -246,4 +353,159 @@ pub fn text(html: &str) -> String {
         .split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(html: &str) -> Vec<&'static str> {
+        dangers(html).into_iter().map(|d| d.kind).collect()
+    }
+
+    #[test]
+    fn numeric_references_decode_with_or_without_semicolons() {
+        assert_eq!(decode_entities("&#106;&#x61;&#X76;a"), "java");
+        assert_eq!(decode_entities("&#106avascript&#58"), "javascript:");
+        assert_eq!(decode_entities("&#0000106;"), "j");
+        assert_eq!(decode_entities("&#0;&#99999999999;"), "\u{fffd}\u{fffd}");
+        assert_eq!(
+            decode_entities("a &amp b &lt;c&gt; &Tab;&NewLine;&colon;"),
+            "a & b <c> \t\n:"
+        );
+        // unknown names and bare ampersands stay as written
+        assert_eq!(
+            decode_entities("R&D &copy; &# &#x; &"),
+            "R&D &copy; &# &#x; &"
+        );
+    }
+
+    #[test]
+    fn tags_end_names_at_slashes_and_read_every_quoting() {
+        let t = tags(r#"<IMG a/onerror=x src='1' alt="2>3"/data-x=4><!-- <b> --!><i>"#);
+        assert_eq!(t.len(), 2, "{t:?}");
+        let names: Vec<&str> = t[0].attrs.iter().map(|a| a.name.as_str()).collect();
+        assert_eq!(names, ["a", "onerror", "src", "alt", "data-x"]);
+        assert_eq!(t[0].attr("alt"), Some("2>3"));
+        assert_eq!(t[0].attr("data-x"), Some("4"));
+        assert_eq!(t[1].name, "i", "the comment ended at --!>");
+        assert!(tags("< script>x</ p><3").is_empty());
+    }
+
+    #[test]
+    fn script_urls_survive_obfuscation() {
+        for url in [
+            "javascript:alert(1)",
+            " JaVaScRiPt:alert(1)",
+            "jav\tascript:alert(1)",
+            "\u{1}javascript:alert(1)",
+            "java\nscript:alert(1)",
+            "data:text/html,<script>alert(1)</script>",
+            "VBScript:msgbox",
+        ] {
+            assert!(is_script_url(url), "{url:?}");
+        }
+        for url in [
+            "https://example.com/javascript:x",
+            "#javascript:",
+            "javascript",
+            "data:image/png;base64,AAAA",
+        ] {
+            assert!(!is_script_url(url), "{url:?}");
+        }
+    }
+
+    #[test]
+    fn the_xss_corpus_is_reported() {
+        let corpus: [(&str, &str); 22] = [
+            ("<script>alert(1)</script>", "script"),
+            ("<ScRiPt src=//evil.js></ScRiPt>", "script"),
+            ("<svg><script>alert(1)</script></svg>", "script"),
+            (r#"<img src="x" onerror="alert(1)">"#, "eventHandler"),
+            ("<img src=x onerror=alert(1)>", "eventHandler"),
+            ("<svg/onload=alert(1)>", "eventHandler"),
+            (r#"<svg><g onload="alert(1)"></g></svg>"#, "eventHandler"),
+            ("<img src=x a/onerror=alert(1)>", "eventHandler"),
+            ("<body ONLOAD=alert(1)>", "eventHandler"),
+            (r#"<a href="javascript:alert(1)">x</a>"#, "javascriptUrl"),
+            (
+                r#"<a href="jav&#x09;ascript:alert(1)">x</a>"#,
+                "javascriptUrl",
+            ),
+            (
+                r#"<a href="jav&Tab;ascript&colon;alert(1)">x</a>"#,
+                "javascriptUrl",
+            ),
+            ("<a href=&#106avascript:alert(1)>x</a>", "javascriptUrl"),
+            (
+                r#"<a href="&#x6A;&#x61;&#x76;&#x61;&#x73;&#x63;&#x72;&#x69;&#x70;&#x74;&#x3A;alert(1)">"#,
+                "javascriptUrl",
+            ),
+            (
+                r#"<svg><a xlink:href="javascript:alert(1)"><text>x</text></a></svg>"#,
+                "javascriptUrl",
+            ),
+            (
+                r#"<svg><a><set attributeName="href" to="javascript:alert(1)"/></a></svg>"#,
+                "javascriptUrl",
+            ),
+            (
+                r#"<svg><animate attributeName="onbegin" values="alert(1)"/></svg>"#,
+                "eventHandler",
+            ),
+            (
+                r#"<meta http-equiv="refresh" content="0;url=javascript:alert(1)">"#,
+                "javascriptUrl",
+            ),
+            (
+                r#"<iframe srcdoc="<script>alert(1)</script>"></iframe>"#,
+                "srcdoc",
+            ),
+            ("<IFRAME src=//evil>", "iframe"),
+            (r#"<object data="evil.swf"></object>"#, "object"),
+            ("<embed src=x>", "embed"),
+        ];
+        for (html, kind) in corpus {
+            assert!(kinds(html).contains(&kind), "{html}: {:?}", kinds(html));
+        }
+    }
+
+    #[test]
+    fn markup_hidden_in_attributes_and_comments_is_reported() {
+        // <noscript> and <textarea> end at their closing tag even inside a quoted value
+        let html = r#"<noscript><p title="</noscript><img src=x onerror=alert(1)>"></noscript>"#;
+        let found = dangers(html);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].kind, "eventHandler");
+        assert_eq!(found[0].detail, "<img onerror> inside the title of <p>");
+        // a comment closed by --!> leaves what follows live
+        assert_eq!(
+            kinds("<!-- --!><img src=x onerror=alert(1)> -->"),
+            ["eventHandler"]
+        );
+        // inside a real comment it is not
+        assert!(kinds("<!-- <img src=x onerror=alert(1)> -->").is_empty());
+    }
+
+    #[test]
+    fn ordinary_journal_html_is_not_reported() {
+        for safe in [
+            "<p><strong>Dodge</strong>: immune</p>",
+            r#"<a href="https://example.com/javascript:x">ok</a>"#,
+            "<p>onerror is a word, and so is javascript: here</p>",
+            r#"<p title="a &lt;b&gt; tag">x</p>"#,
+            r#"<div data-layout-column="true" style="flex-basis:33.33%"><h2>SNEAK</h2></div>"#,
+            r#"<img src="icons/x.webp" alt="<3">"#,
+        ] {
+            assert!(dangers(safe).is_empty(), "{safe}: {:?}", dangers(safe));
+        }
+    }
+
+    #[test]
+    fn text_drops_tags_and_folds_space() {
+        assert_eq!(
+            text("<p>A&nbsp;<strong>b</strong><br/>c &amp;\n d</p><p>e</p>"),
+            "A b c & d e"
+        );
+    }
 }

@@ -1,9 +1,19 @@
 //! Importing exported journal packs: NeDB logs and JSON exports become v13-shaped JournalEntry
 //! documents with their pages, and a report that accounts for every line, so nothing is lost
-//! silently. Imported HTML is data from strangers: everything that could run script is reported.
+//! silently. Imported HTML is data from strangers: everything that could run script is reported
+//! (not changed: in Foundry the module runs it through `foundry.utils.cleanHTML`; the native CLI
+//! sanitises it with [`sanitize`]).
+//!
+//! - [`nedb`]: replaying a `.db` log;
+//! - [`json`]: Export Data files, arrays and foundryvtt-cli source files;
+//! - [`migrate`]: the v13 shape and the repairs;
+//! - [`html`]: the unsafe-HTML scanner (pure Rust, also in wasm);
+//! - [`glossary`]: term → definition from the rules reference's pages;
+//! - [`sanitize`] (native only): the CLI's allowlist sanitiser.
 
 pub mod glossary;
 pub mod html;
+pub mod json;
 pub mod migrate;
 pub mod nedb;
 #[cfg(not(target_arch = "wasm32"))]
@@ -11,15 +21,17 @@ pub mod sanitize;
 
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-/// NeDB refuses a log with more than this share of corrupt lines, and so do we unless forced.
+/// NeDB refuses a log with more than this share of corrupt lines (its `corruptAlertThreshold`),
+/// and so do we unless forced. We count non-blank lines only.
 pub const BAD_LINE_LIMIT: f64 = 0.10;
 
 /// What the input is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
+    /// JSON when the whole text is one JSON value (or starts with `[`), else an NeDB log.
     #[default]
     Auto,
     Nedb,
@@ -37,7 +49,7 @@ pub struct ImportOptions {
     pub force: bool,
 }
 
-/// A line that could not be read.
+/// A line (an item, for JSON) that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct BadLine {
     pub line: usize,
@@ -50,17 +62,25 @@ pub struct BadLine {
 pub struct Warning {
     pub document_id: Option<String>,
     pub page_id: Option<String>,
+    /// `notJournal`, `idReplaced`, `blankName`, `titleLevel`, `textFormat`, `ownership`, `sort`,
+    /// `badPage`, `v9`, and the unsafe-HTML kinds `script`, `eventHandler`, `javascriptUrl`,
+    /// `iframe`, `srcdoc`, `object`, `embed`.
     pub kind: String,
     pub detail: String,
 }
 
-/// The accounting of an import.
+/// The accounting of an import. For a log, the document lines read equal
+/// `documents + superseded + deleted` plus the entries skipped as not journal entries.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
+    /// Non-blank lines (items, for JSON).
     pub lines: usize,
+    /// Journal entries imported.
     pub documents: usize,
+    /// Earlier versions replaced by a later one with the same `_id`.
     pub superseded: usize,
+    /// Documents removed by a deletion line.
     pub deleted: usize,
     pub bad: Vec<BadLine>,
     pub warnings: Vec<Warning>,
@@ -70,43 +90,51 @@ pub struct Report {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Imported {
+    /// v13 JournalEntry source objects with their `pages`, sorted by `sort`.
     pub documents: Vec<Value>,
     pub report: Report,
 }
 
 /// Imports a pack from its text.
 pub fn import_pack(text: &str, options: &ImportOptions) -> Result<Imported> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let format = match options.format {
         Format::Auto => detect(text),
         f => f,
     };
-    let mut report = Report::default();
-    let raw: Vec<Map<String, Value>> = match format {
-        Format::Nedb | Format::Auto => {
-            let r = nedb::replay(text);
-            report.lines = r.lines;
-            report.superseded = r.superseded;
-            report.deleted = r.deleted;
-            report.bad = r
-                .bad
-                .into_iter()
-                .map(|(line, error)| BadLine { line, error })
-                .collect();
-            let share = report.bad.len() as f64 / report.lines.max(1) as f64;
-            if share > BAD_LINE_LIMIT && !options.force {
-                return Err(Error::request(format!(
-                    "{} of {} lines are corrupt (more than 10%), so the log was not imported; import with force to take the readable lines",
-                    report.bad.len(),
-                    report.lines
-                )));
-            }
-            r.documents
-        }
-        Format::Json => json_documents(text, &mut report)?,
+    let replay = match format {
+        Format::Json => json::read(text)?,
+        Format::Nedb | Format::Auto => nedb::replay(text),
     };
-    let mut documents = Vec::new();
-    for doc in raw {
-        if let Some(entry) = migrate::journal_entry(doc, &mut report.warnings) {
+    let mut report = Report {
+        lines: replay.lines,
+        superseded: replay.superseded,
+        deleted: replay.deleted,
+        bad: replay
+            .bad
+            .into_iter()
+            .map(|(line, error)| BadLine { line, error })
+            .collect(),
+        ..Report::default()
+    };
+    // NeDB's rule, for logs: a JSON export either parses as a whole or not at all
+    let share = report.bad.len() as f64 / report.lines.max(1) as f64;
+    if format != Format::Json && share > BAD_LINE_LIMIT && !options.force {
+        let example = report
+            .bad
+            .first()
+            .map(|b| format!(" (line {}: {})", b.line, b.error))
+            .unwrap_or_default();
+        return Err(Error::request(format!(
+            "{} of {} lines are corrupt (more than 10%){example}, so nothing was imported; import with force to take the readable ones",
+            report.bad.len(),
+            report.lines
+        )));
+    }
+    let mut taken = migrate::valid_ids(&replay.documents);
+    let mut documents = Vec::with_capacity(replay.documents.len());
+    for doc in replay.documents {
+        if let Some(entry) = migrate::journal_entry(doc, &mut taken, &mut report.warnings) {
             documents.push(Value::Object(entry));
         }
     }
@@ -114,70 +142,169 @@ pub fn import_pack(text: &str, options: &ImportOptions) -> Result<Imported> {
     Ok(Imported { documents, report })
 }
 
-/// A log has one object per line; an export is one JSON value.
+/// The glossary of a pack (any input `import_pack` reads): the terms of every text page.
+pub fn glossary(text: &str, options: &ImportOptions) -> Result<Vec<glossary::Term>> {
+    Ok(glossary::from_documents(
+        &import_pack(text, options)?.documents,
+    ))
+}
+
+/// A log has one object per line; an export is one JSON value. A text that starts like JSON but
+/// is not valid JSON as a whole is read as JSON (to say where it breaks) unless its first line is
+/// a complete object, as every line of a log is.
 fn detect(text: &str) -> Format {
     let t = text.trim_start();
-    if t.starts_with('[') || serde_json::from_str::<Value>(text).is_ok() {
+    if t.starts_with('[') || serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok() {
+        return Format::Json;
+    }
+    let first = t.lines().next().unwrap_or("");
+    if t.starts_with('{') && serde_json::from_str::<Value>(first).is_err() {
         Format::Json
     } else {
         Format::Nedb
     }
 }
 
-/// The foundryvtt-cli source form of an imported entry: `_key`s on the entry and its pages, and
-/// `clean` applied to every page's HTML (the CLI passes its sanitiser).
+/// The foundryvtt-cli source form of an imported entry: `_key`s on the entry
+/// (`!journal!<id>`) and its pages (`!journal.pages!<entry>.<page>`), as its `extractPack`
+/// writes them, and `clean` applied to every page's HTML (the CLI passes its sanitiser).
 pub fn source_form(mut entry: Value, clean: &dyn Fn(&str) -> String) -> Value {
-    let id = entry["_id"].as_str().unwrap_or_default().to_string();
-    entry["_key"] = Value::String(format!("!journal!{id}"));
+    let id = entry
+        .get("_id")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
     if let Some(pages) = entry.get_mut("pages").and_then(Value::as_array_mut) {
-        for page in pages {
-            let page_id = page["_id"].as_str().unwrap_or_default().to_string();
-            page["_key"] = Value::String(format!("!journal.pages!{id}.{page_id}"));
+        for page in pages.iter_mut() {
+            let page_id = page
+                .get("_id")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
             if let Some(content) = page.pointer_mut("/text/content") {
                 if let Some(html) = content.as_str() {
                     *content = Value::String(clean(html));
                 }
             }
+            if let Some(p) = page.as_object_mut() {
+                p.insert(
+                    "_key".into(),
+                    Value::String(format!("!journal.pages!{id}.{page_id}")),
+                );
+            }
         }
+    }
+    if let Some(e) = entry.as_object_mut() {
+        e.insert("_key".into(), Value::String(format!("!journal!{id}")));
     }
     entry
 }
 
-/// A file name for an entry, as foundryvtt-cli names them: the name with anything but letters and
-/// digits as `_`, then the id.
+/// The file name foundryvtt-cli's `extractPack` gives an entry: the name with every character
+/// but ASCII letters, digits and Cyrillic `А-я` as `_` (its `getSafeFilename`, which counts
+/// UTF-16 units, so a character outside the BMP becomes `__`), `_`, the id, `.json`; the id
+/// alone without a name.
 pub fn file_name(entry: &Value) -> String {
-    let name: String = entry["name"]
-        .as_str()
-        .unwrap_or("entry")
+    let id = entry.get("_id").and_then(Value::as_str).unwrap_or_default();
+    let name = entry.get("name").and_then(Value::as_str).unwrap_or("");
+    if name.is_empty() {
+        return format!("{id}.json");
+    }
+    let safe: String = name
         .chars()
-        .map(|c| if c.is_alphanumeric() { c } else { '_' })
+        .flat_map(|c| {
+            let keep = c.is_ascii_alphanumeric() || ('\u{410}'..='\u{44f}').contains(&c);
+            let n = if keep { 1 } else { c.len_utf16() };
+            std::iter::repeat_n(if keep { c } else { '_' }, n)
+        })
         .collect();
-    format!("{name}_{}.json", entry["_id"].as_str().unwrap_or_default())
+    format!("{safe}_{id}.json")
 }
 
-/// A single document ("Export Data"), an array of documents, or foundryvtt-cli files (`_key`).
-fn json_documents(text: &str, report: &mut Report) -> Result<Vec<Map<String, Value>>> {
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| Error::request(format!("the file is not JSON: {e}")))?;
-    let items = match value {
-        Value::Array(items) => items,
-        Value::Object(_) => vec![value],
-        _ => {
-            return Err(Error::request(
-                "the JSON holds neither a document nor an array of documents",
-            ))
-        }
-    };
-    report.lines = items.len();
-    let mut out = Vec::new();
-    for (i, item) in items.into_iter().enumerate() {
-        match item {
-            Value::Object(doc) => out.push(doc),
-            _ => report.bad.push(BadLine {
-                line: i + 1,
-                error: "not a JSON object".to_string(),
-            }),
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn formats_are_told_apart() {
+        assert_eq!(detect("[]"), Format::Json);
+        assert_eq!(
+            detect("\n  {\"name\": \"A\",\n \"pages\": []}\n"),
+            Format::Json
+        );
+        assert_eq!(detect("{\"_id\":\"a\"}\n{\"_id\":\"b\"}\n"), Format::Nedb);
+        assert_eq!(detect("{\"_id\":\"a\"}\nnot json"), Format::Nedb);
+        assert_eq!(detect("{\n  \"name\": \"broken\",\n"), Format::Json);
+        assert_eq!(detect("not json at all"), Format::Nedb);
+        assert_eq!(detect(""), Format::Nedb);
     }
-    Ok(out)
+
+    #[test]
+    fn a_broken_json_export_says_where_it_breaks() {
+        let e = import_pack(
+            "{\n  \"name\": \"A\",\n  \"pages\": [\n",
+            &ImportOptions::default(),
+        )
+        .unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("the file is not valid JSON: EOF while parsing"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn refusal_names_the_first_bad_line() {
+        let e = import_pack(
+            "{\"_id\":\"a\",\"pages\":[]}\nx\ny",
+            &ImportOptions::default(),
+        )
+        .unwrap_err();
+        assert!(
+            e.message()
+                .starts_with("2 of 3 lines are corrupt (more than 10%) (line 2: not JSON"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_a_bad_line() {
+        let r = import_pack(
+            "\u{feff}{\"_id\":\"aaaaaaaaaaaaaaa1\",\"name\":\"A\",\"pages\":[]}\n{\"_id\":\"aaaaaaaaaaaaaaa2\",\"name\":\"B\",\"pages\":[]}",
+            &ImportOptions::default(),
+        )
+        .unwrap();
+        assert_eq!((r.report.documents, r.report.bad.len()), (2, 0));
+    }
+
+    #[test]
+    fn file_names_follow_foundryvtt_cli() {
+        let f = |name: &str| file_name(&json!({"_id": "oTFwOxymQG9qIOAd", "name": name}));
+        assert_eq!(
+            f("Rules Reference (Tactical Combat)"),
+            "Rules_Reference__Tactical_Combat__oTFwOxymQG9qIOAd.json"
+        );
+        assert_eq!(f("Équipe Щит 🛡"), "_quipe_Щит____oTFwOxymQG9qIOAd.json");
+        assert_eq!(f(""), "oTFwOxymQG9qIOAd.json");
+    }
+
+    #[test]
+    fn the_source_form_keys_entries_and_pages_and_cleans_html() {
+        let entry = json!({"_id": "eeeeeeeeeeeeeee1", "name": "E", "pages": [
+            {"_id": "ppppppppppppppp1", "text": {"content": "<p>a</p>"}},
+            {"_id": "ppppppppppppppp2", "type": "image", "src": "x.webp"}
+        ]});
+        let s = source_form(entry, &|h: &str| h.to_uppercase());
+        assert_eq!(s["_key"], "!journal!eeeeeeeeeeeeeee1");
+        assert_eq!(
+            s["pages"][0]["_key"],
+            "!journal.pages!eeeeeeeeeeeeeee1.ppppppppppppppp1"
+        );
+        assert_eq!(
+            s["pages"][1]["_key"],
+            "!journal.pages!eeeeeeeeeeeeeee1.ppppppppppppppp2"
+        );
+        assert_eq!(s["pages"][0]["text"]["content"], "<P>A</P>");
+    }
 }

@@ -165,3 +165,192 @@ impl DiceRule for Save {
         ])
     }
 }
+
+/// The glossary's special dice ("Special Dice"), each read from the physical dice it names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub enum Special {
+    /// "roll d6; 1, 2, & 3 are 1; 4, 5, & 6 are 2."
+    #[serde(rename = "d2")]
+    D2,
+    /// "roll d6; 1 & 2 are 1; 3 & 4 are 2; 5 & 6 are 3"
+    #[serde(rename = "d3")]
+    D3,
+    /// "roll d10; divide the result by 2; round up."
+    #[serde(rename = "d5")]
+    D5,
+    /// "roll d4; subtract 1; multiply by 8; add d8."
+    #[serde(rename = "d32")]
+    D32,
+    /// Tens die then ones die, a "ten" reading zero; "If two zeros are rolled, this is really 100."
+    #[serde(rename = "d100")]
+    D100,
+    /// Hundreds, tens and ones, "'Tens' mean '0' unless all three come up zero, which is 1,000."
+    #[serde(rename = "d1000")]
+    D1000,
+    /// "roll d100; this roll is used to generate a percentage": the d100 over 100.
+    #[serde(rename = "d%")]
+    Percent,
+}
+
+impl Special {
+    /// The physical dice in roll order: (faces, role).
+    pub fn physical(self) -> &'static [(u32, &'static str)] {
+        match self {
+            Special::D2 | Special::D3 => &[(6, "d6")],
+            Special::D5 => &[(10, "d10")],
+            Special::D32 => &[(4, "d4"), (8, "d8")],
+            Special::D100 | Special::Percent => &[(10, "tens"), (10, "ones")],
+            Special::D1000 => &[(10, "hundreds"), (10, "tens"), (10, "ones")],
+        }
+    }
+
+    /// How many values the die has (it reads 1 to this).
+    pub fn sides(self) -> i64 {
+        match self {
+            Special::D2 => 2,
+            Special::D3 => 3,
+            Special::D5 => 5,
+            Special::D32 => 32,
+            Special::D100 | Special::Percent => 100,
+            Special::D1000 => 1000,
+        }
+    }
+
+    /// The value the seed's procedure reads from the physical faces (in [`Special::physical`]
+    /// order; a d10 face is 1–10, its "ten" reading as a zero digit).
+    pub fn read(self, faces: &[i64]) -> Result<i64> {
+        let dice = self.physical();
+        if faces.len() != dice.len()
+            || faces
+                .iter()
+                .zip(dice)
+                .any(|(f, (n, _))| !(1..=i64::from(*n)).contains(f))
+        {
+            return Err(Error::faces(format!(
+                "a {} reads {} dice ({}), not {faces:?}",
+                self.name(),
+                dice.len(),
+                dice.iter()
+                    .map(|(n, _)| format!("d{n}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        // "a 'ten' means 'zero'": the digits, all-zero reading as the largest value
+        let digits = || {
+            let v = faces.iter().fold(0, |acc, f| acc * 10 + f % 10);
+            if v == 0 {
+                self.sides()
+            } else {
+                v
+            }
+        };
+        Ok(match self {
+            Special::D2 => (faces[0] - 1) / 3 + 1,
+            Special::D3 | Special::D5 => (faces[0] + 1) / 2,
+            Special::D32 => (faces[0] - 1) * 8 + faces[1],
+            Special::D100 | Special::Percent | Special::D1000 => digits(),
+        })
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Special::D2 => "d2",
+            Special::D3 => "d3",
+            Special::D5 => "d5",
+            Special::D32 => "d32",
+            Special::D100 => "d100",
+            Special::D1000 => "d1000",
+            Special::Percent => "d%",
+        }
+    }
+}
+
+/// `mns.dice`: one of the special dice.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SpecialRoll {
+    pub die: Special,
+}
+
+/// What a special die came to.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpecialOutcome {
+    pub die: Special,
+    /// The physical faces read, in roll order.
+    pub dice: Vec<i64>,
+    pub value: i64,
+    /// d%: the value divided by 100 ("divide the roll by 100 first, then multiply").
+    pub multiplier: Option<f64>,
+}
+
+impl SpecialRoll {
+    fn faces(&self, eval: &Evaluation) -> Vec<i64> {
+        self.die
+            .physical()
+            .iter()
+            .map(|(_, role)| term(eval, role).map_or(0, |t| t.total))
+            .collect()
+    }
+}
+
+impl DiceRule for SpecialRoll {
+    type Outcome = SpecialOutcome;
+    /// The physical dice, each named for its part; the total is re-read by the procedure.
+    fn formula(&self) -> Result<String> {
+        Ok(self
+            .die
+            .physical()
+            .iter()
+            .map(|(n, role)| format!("1d{n}[{role}]"))
+            .collect::<Vec<_>>()
+            .join(" + "))
+    }
+    fn outcome(&self, eval: &Evaluation) -> Result<SpecialOutcome> {
+        let dice = self.faces(eval);
+        let value = self.die.read(&dice)?;
+        Ok(SpecialOutcome {
+            die: self.die,
+            dice,
+            value,
+            multiplier: (self.die == Special::Percent).then(|| value as f64 / 100.0),
+        })
+    }
+    fn total_with(&self, eval: &Evaluation, _extra: &[i64]) -> i64 {
+        self.die.read(&self.faces(eval)).unwrap_or(eval.total)
+    }
+    fn outcomes(&self, _dist: &Distribution) -> Result<Vec<(&'static str, Prob)>> {
+        Ok(Vec::new())
+    }
+    /// Every combination of the physical faces, read by the procedure.
+    fn distribution(&self) -> Option<Result<Distribution>> {
+        let dice = self.die.physical();
+        let count: u64 = dice.iter().map(|(n, _)| u64::from(*n)).product();
+        let weight = match Ratio::ratio(1, count) {
+            Some(w) => w,
+            None => return Some(Err(Error::odds("the special die's odds are out of range"))),
+        };
+        let mut points = Vec::new();
+        for code in 0..count {
+            let mut rest = code;
+            let faces: Vec<i64> = dice
+                .iter()
+                .map(|(n, _)| {
+                    let f = (rest % u64::from(*n)) as i64 + 1;
+                    rest /= u64::from(*n);
+                    f
+                })
+                .collect();
+            match self.die.read(&faces) {
+                Ok(v) => points.push((v, weight)),
+                Err(e) => return Some(Err(e)),
+            }
+        }
+        Some(
+            Dist::from_points(points)
+                .map(|d| Distribution::from_exact(&d))
+                .map_err(|_| Error::odds("the special die's odds could not be computed")),
+        )
+    }
+}

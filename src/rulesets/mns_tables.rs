@@ -4,7 +4,7 @@
 
 use crate::dice::odds::num::Ratio;
 use crate::error::{Error, Result};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// An EP cost from the EP Use Chart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -184,4 +184,68 @@ pub fn base_age(roll: i64) -> Result<i64> {
             )))
         }
     })
+}
+
+/// A lookup in one of the printed tables (the module's sheets ask the core, never a copy).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(tag = "table", rename_all = "camelCase", deny_unknown_fields)]
+pub enum Lookup {
+    EpCost {
+        row: i64,
+    },
+    SkinTemper {
+        row: i64,
+    },
+    LearningModifier {
+        learning: i64,
+    },
+    SightModifiers {
+        sight: i64,
+    },
+    BaseHeight {
+        roll: i64,
+        #[serde(default)]
+        female: bool,
+    },
+    BaseAge {
+        roll: i64,
+    },
+}
+
+/// The answer of a [`Lookup`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    EpCost(EpCost),
+    /// A multiplier: exactly (`"9/10"`) and as a number.
+    Ratio {
+        fraction: String,
+        value: f64,
+    },
+    Sight(SightModifiers),
+    /// Base height in millimetres, base age in years.
+    Number {
+        value: i64,
+    },
+}
+
+impl Lookup {
+    pub fn answer(&self) -> Result<Answer> {
+        let ratio = |r: Ratio| Answer::Ratio {
+            fraction: r.to_string(),
+            value: r.num as f64 / r.den as f64,
+        };
+        Ok(match *self {
+            Lookup::EpCost { row } => Answer::EpCost(ep_cost(row)),
+            Lookup::SkinTemper { row } => ratio(skin_temper(row)?),
+            Lookup::LearningModifier { learning } => ratio(learning_modifier(learning)?),
+            Lookup::SightModifiers { sight } => Answer::Sight(sight_modifiers(sight)?),
+            Lookup::BaseHeight { roll, female } => Answer::Number {
+                value: base_height_mm(roll, female)?,
+            },
+            Lookup::BaseAge { roll } => Answer::Number {
+                value: base_age(roll)?,
+            },
+        })
+    }
 }

@@ -95,3 +95,73 @@ pub fn check_range(field: &str, value: i64, lo: i64, hi: i64) -> Result<i64> {
         )))
     }
 }
+
+/// A row of a printed chart: `id` names it for the module's i18n keys, `label` is the seed's
+/// words, `value` the number the chart gives.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ChartEntry {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub value: i64,
+}
+
+/// An ICONS level with its description and the seed's three optional names.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct IconsLevel {
+    pub level: u8,
+    pub description: &'static str,
+    pub names: [&'static str; 3],
+}
+
+/// The charts the rulesets print, for the module's pickers and sheets (one source: the core).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Tables {
+    pub icons_levels: Vec<IconsLevel>,
+    /// Tribute's reality levels: `value` is the die.
+    pub tribute_reality_levels: Vec<ChartEntry>,
+    pub narrator_difficulty: Vec<ChartEntry>,
+    pub narrator_opposed: Vec<ChartEntry>,
+    pub narrator_knowledge: Vec<ChartEntry>,
+    /// The deterministic roll ("the alternative of adding 10"), also an NPC opponent's roll.
+    pub narrator_deterministic: i64,
+    /// Men & Supermen's special dice, by name.
+    pub mns_special_dice: Vec<&'static str>,
+}
+
+fn chart(rows: &[narrator::ChartRow]) -> Vec<ChartEntry> {
+    rows.iter()
+        .map(|(id, label, value)| ChartEntry {
+            id,
+            label,
+            value: *value,
+        })
+        .collect()
+}
+
+/// Every ruleset's printed charts.
+pub fn tables() -> Tables {
+    Tables {
+        icons_levels: icons::LEVELS
+            .iter()
+            .map(|(level, description, names)| IconsLevel {
+                level: *level,
+                description,
+                names: *names,
+            })
+            .collect(),
+        tribute_reality_levels: tribute::REALITY_LEVELS
+            .iter()
+            .map(|(die, id, label)| ChartEntry {
+                id,
+                label,
+                value: i64::from(*die),
+            })
+            .collect(),
+        narrator_difficulty: chart(&narrator::DIFFICULTY_CHART),
+        narrator_opposed: chart(&narrator::OPPOSED_MODIFIERS),
+        narrator_knowledge: chart(&narrator::KNOWLEDGE_DIFFICULTY),
+        narrator_deterministic: narrator::DETERMINISTIC,
+        mns_special_dice: vec!["d2", "d3", "d5", "d32", "d100", "d1000", "d%"],
+    }
+}

@@ -12,48 +12,110 @@ use crate::error::{Error, Result};
 use crate::rulesets::{check_range, DiceRule, Prob};
 use serde::{Deserialize, Serialize};
 
+/// A chart row: an id (for the module's i18n keys), the seed's words, and the number.
+pub type ChartRow = (&'static str, &'static str, i64);
+
 /// The narrator's difficulty chart for unopposed qualitative uses.
-pub const DIFFICULTY_CHART: [(&str, i64); 12] = [
-    ("Success only an issue for the unskilled or incompetent", 15),
-    ("Possible failure for a beginner", 18),
-    ("Challenging task (50/50 success) for a beginner", 20),
-    ("Challenging task for an amateur", 22),
-    ("Challenging task for a professional", 25),
+pub const DIFFICULTY_CHART: [ChartRow; 12] = [
     (
+        "unskilled",
+        "Success only an issue for the unskilled or incompetent",
+        15,
+    ),
+    ("beginnerRisk", "Possible failure for a beginner", 18),
+    (
+        "beginnerChallenge",
+        "Challenging task (50/50 success) for a beginner",
+        20,
+    ),
+    ("amateurChallenge", "Challenging task for an amateur", 22),
+    (
+        "professionalChallenge",
+        "Challenging task for a professional",
+        25,
+    ),
+    (
+        "professionalDaunting",
         "Daunting task for a professional / challenging task for an expert",
         28,
     ),
-    ("Daunting task for an expert", 32),
-    ("Nigh impossible for expert, challenge for master", 35),
-    ("Daunting task for master, challenge for genius", 38),
-    ("Nigh impossible for master, daunting for genius", 40),
-    ("Legendary, stretching the borders of the conceivable", 45),
-    ("Superhuman", 48),
+    ("expertDaunting", "Daunting task for an expert", 32),
+    (
+        "expertImpossible",
+        "Nigh impossible for expert, challenge for master",
+        35,
+    ),
+    (
+        "masterDaunting",
+        "Daunting task for master, challenge for genius",
+        38,
+    ),
+    (
+        "masterImpossible",
+        "Nigh impossible for master, daunting for genius",
+        40,
+    ),
+    (
+        "legendary",
+        "Legendary, stretching the borders of the conceivable",
+        45,
+    ),
+    ("superhuman", "Superhuman", 48),
 ];
 
 /// The opposed-action modifiers to the difficulty (the opponent's roll).
-pub const OPPOSED_MODIFIERS: [(&str, i64); 9] = [
-    ("Circumstances overwhelmingly favor actor", -12),
-    ("Circumstances greatly favor actor", -8),
-    ("Circumstances substantially favor actor", -4),
-    ("Circumstances moderately favor actor", -2),
-    ("Circumstances neither favor or hinder actor", 0),
-    ("Circumstances moderately hinder actor", 2),
-    ("Circumstances substantially hinder actor", 4),
-    ("Circumstances greatly hinder actor", 8),
-    ("Circumstances overwhelmingly hinder actor", 12),
+pub const OPPOSED_MODIFIERS: [ChartRow; 9] = [
+    (
+        "overwhelminglyFavor",
+        "Circumstances overwhelmingly favor actor",
+        -12,
+    ),
+    ("greatlyFavor", "Circumstances greatly favor actor", -8),
+    (
+        "substantiallyFavor",
+        "Circumstances substantially favor actor",
+        -4,
+    ),
+    (
+        "moderatelyFavor",
+        "Circumstances moderately favor actor",
+        -2,
+    ),
+    ("neutral", "Circumstances neither favor or hinder actor", 0),
+    (
+        "moderatelyHinder",
+        "Circumstances moderately hinder actor",
+        2,
+    ),
+    (
+        "substantiallyHinder",
+        "Circumstances substantially hinder actor",
+        4,
+    ),
+    ("greatlyHinder", "Circumstances greatly hinder actor", 8),
+    (
+        "overwhelminglyHinder",
+        "Circumstances overwhelmingly hinder actor",
+        12,
+    ),
 ];
 
 /// Background-knowledge difficulties by how closely the subject matches the skill.
-pub const KNOWLEDGE_DIFFICULTY: [(&str, i64); 7] = [
-    ("Essential to the skill", 15),
-    ("A central part of the skill", 18),
-    ("A typical but advanced part of the skill", 20),
-    ("An elective part of the skill", 24),
-    ("An unusual aspect of the skill", 28),
-    ("An esoteric aspect of the skill", 32),
-    ("Only tangentially related", 36),
+pub const KNOWLEDGE_DIFFICULTY: [ChartRow; 7] = [
+    ("essential", "Essential to the skill", 15),
+    ("central", "A central part of the skill", 18),
+    ("typical", "A typical but advanced part of the skill", 20),
+    ("elective", "An elective part of the skill", 24),
+    ("unusual", "An unusual aspect of the skill", 28),
+    ("esoteric", "An esoteric aspect of the skill", 32),
+    ("tangential", "Only tangentially related", 36),
 ];
+
+/// The opponent's roll in an opposed action when the opponent does not roll: "usually an NPC
+/// opponent will take the deterministic roll, 10 + skill level".
+pub fn opposed_difficulty(opponent_skill: i64, modifier: i64) -> i64 {
+    DETERMINISTIC + opponent_skill + modifier
+}
 
 /// The deterministic roll: "the alternative of adding 10".
 pub const DETERMINISTIC: i64 = 10;

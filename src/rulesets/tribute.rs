@@ -17,6 +17,15 @@ use crate::rulesets::{check_range, kept, term, DiceRule, Prob};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// The reality levels by die: "d4s- Mundane ... d12s- Over-the-top Reality Level".
+pub const REALITY_LEVELS: [(u32, &str, &str); 5] = [
+    (4, "mundane", "Mundane"),
+    (6, "heroic", "Heroic"),
+    (8, "pulpy", "Pulpy"),
+    (10, "cinematic", "Cinematic"),
+    (12, "overTheTop", "Over-the-top"),
+];
+
 /// Extra FOCUS or BURDEN dice: "up to 5 additional".
 pub const MAX_EXTRA: u32 = 5;
 /// Effect ranks run from 0 (non-existent) to 5 (total).

@@ -3,6 +3,8 @@
  * - game.i18n.localize / format, from lang/en.json
  * - foundry.applications.handlebars.renderTemplate, via the real Handlebars
  * - the `localize` Handlebars helper (with hash arguments formatting, as Foundry's does)
+ * - foundry.applications.handlebars.loadTemplates, registering each template as a partial named by
+ *   its path (as Foundry does), for the sheet partials
  * Template paths under systems/icon-engine/ map to the repo root, as Foundry serves them.
  */
 
@@ -50,6 +52,15 @@ async function renderTemplate(path, data) {
   return compiled.get(path)(data);
 }
 
+/** @param {string[]} paths */
+async function loadTemplates(paths) {
+  for (const path of paths) {
+    const response = await fetch(`/${path.replace(/^systems\/icon-engine\//, "")}`);
+    if (!response.ok) throw new Error(`template ${path}: HTTP ${response.status}`);
+    Handlebars.registerPartial(path, await response.text());
+  }
+}
+
 globalThis.game = { i18n: { localize, format } };
-globalThis.foundry = { applications: { handlebars: { renderTemplate } } };
+globalThis.foundry = { applications: { handlebars: { renderTemplate, loadTemplates } } };
 globalThis.shimReady = true;

@@ -241,13 +241,15 @@ impl ApplyDamage {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Healing {
-    /// +4 vigor, or a vigor surge (to the cap) if bloodied; then save against each status.
+    /// +4 vigor, or a vigor surge (to the cap) if bloodied (none while shattered); then save
+    /// against each status.
     Cure,
     /// +4 vigor at the end of the turn if bloodied.
     Regeneration,
     /// An adjacent ally ends incapacitated and heals to full HP minus wounds.
     Rescue,
-    /// End of combat: ongoing effects cured, HP raised to the bloodied value if lower.
+    /// End of combat: ongoing effects cured, vigor lost, HP raised to the bloodied value if lower
+    /// (a defeated character waits for a rescue).
     EndCombat,
     /// Between combats: to the next 25% of max HP, or to 50% if at or below 25%.
     Rest,
@@ -294,6 +296,12 @@ impl Heal {
                         rule: "notBloodied",
                         amount: 0,
                     });
+                } else if t.has("shattered") {
+                    // Shattered: "Prevents you from gaining or benefiting from vigor."
+                    steps.push(Step {
+                        rule: "shattered",
+                        amount: t.vigor,
+                    });
                 } else {
                     let gain = if self.healing == Healing::Cure && bloodied {
                         t.vigor_cap()
@@ -328,8 +336,24 @@ impl Heal {
                 });
             }
             Healing::EndCombat => {
+                // "All ongoing effects (status, mark, blights) are cured"; vigor: "Lose all vigor
+                // at the end of combat".
                 t.statuses.retain(|s| !s.ends_with('+'));
-                if t.hp < t.bloodied_value() {
+                if t.vigor > 0 {
+                    t.vigor = 0;
+                    steps.push(Step {
+                        rule: "vigorLost",
+                        amount: 0,
+                    });
+                }
+                // "Characters heal to their bloodied value if they're lower" -- but a defeated
+                // character stays incapacitated "until someone uses the rescue action".
+                if t.hp == 0 {
+                    steps.push(Step {
+                        rule: "defeated",
+                        amount: 0,
+                    });
+                } else if t.hp < t.bloodied_value() {
                     t.hp = t.bloodied_value().min(limit).max(t.hp);
                 }
                 steps.push(Step {

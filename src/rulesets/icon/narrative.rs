@@ -164,6 +164,9 @@ pub struct Action {
     /// Tempting fate: +1 die "as if you had pushed", the suggested consequence becomes true.
     #[serde(default)]
     pub tempt_fate: bool,
+    /// A broken character "must spend 1 effort to take any action" (Breaking).
+    #[serde(default)]
+    pub broken: bool,
     #[serde(default)]
     pub risk: Risk,
     #[serde(default)]
@@ -174,11 +177,12 @@ impl Action {
     /// Dice rolled: rating − burden ticks + (boons − curses clamped to ±2), at least 0.
     pub fn pool(&self) -> Result<u32> {
         check_range("rating", i64::from(self.rating), 0, i64::from(MAX_RATING))?;
+        // "This can be done up to twice per action" (Burdens).
         check_range(
             "burdenTicks",
             i64::from(self.burden_ticks),
             0,
-            2 * i64::from(MAX_RATING),
+            super::strain::MAX_TICKS as i64,
         )?;
         check_range("aid", i64::from(self.aid), 0, 20)?;
         check_range("boons", i64::from(self.boons), 0, 20)?;
@@ -216,8 +220,10 @@ pub struct ActionOutcome {
     pub effect: Effect,
     /// Clock segments (on a partial, success or critical, by effect).
     pub segments: u32,
-    /// Effort spent: 1 for a push plus 1 per aiding ally (paid by the helpers).
+    /// Effort spent: 1 for a push, 1 per aiding ally (paid by the helpers) and 1 to act while
+    /// broken.
     pub effort: u32,
+    /// The part of `effort` the aiding allies pay.
     pub effort_helpers: u32,
 }
 
@@ -253,7 +259,7 @@ impl DiceRule for Action {
                 ActionResult::Fail => 0,
                 _ => effect.segments(),
             },
-            effort: u32::from(self.push) + self.aid,
+            effort: u32::from(self.push) + self.aid + u32::from(self.broken),
             effort_helpers: self.aid,
         })
     }

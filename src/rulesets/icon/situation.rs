@@ -23,6 +23,9 @@ pub struct Situation {
     /// The target is behind cover from the attacker.
     #[serde(default)]
     pub target_in_cover: bool,
+    /// The attacker is dazed: "+1 curse on all of your attack rolls while dazed".
+    #[serde(default)]
+    pub attacker_dazed: bool,
 }
 
 /// What the situation adds to the attack.
@@ -38,13 +41,15 @@ pub struct SituationModifiers {
 impl Situation {
     /// "+1 curse to ranged attacks if there's a foe adjacent"; "Attacks vs adjacent foes ignore
     /// cover" (melee); "Target lower than you: +1 boon per level difference, ignores cover";
-    /// "Target higher than you: +1 curse per level difference".
+    /// "Target higher than you: +1 curse per level difference"; and a dazed attacker's +1 curse.
     pub fn modifiers(&self) -> Result<SituationModifiers> {
         let h = check_range("heightDifference", self.height_difference, -3, 3)?;
         let lower = h > 0;
         Ok(SituationModifiers {
             boons: h.max(0) as u32,
-            curses: u32::from(self.ranged && self.foe_adjacent) + (-h).max(0) as u32,
+            curses: u32::from(self.ranged && self.foe_adjacent)
+                + (-h).max(0) as u32
+                + u32::from(self.attacker_dazed),
             cover: self.target_in_cover && self.ranged && !lower,
         })
     }

@@ -238,11 +238,28 @@ impl Clock {
     pub fn complete(self) -> bool {
         self.filled >= self.segments
     }
+    /// The clock as the module shows it, with whether it is complete.
+    pub fn view(self) -> ClockView {
+        ClockView {
+            segments: self.segments,
+            filled: self.filled,
+            complete: self.complete(),
+        }
+    }
+}
+
+/// A clock after a tick: its segments, how many are filled, and whether it is complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClockView {
+    pub segments: u32,
+    pub filled: u32,
+    pub complete: bool,
 }
 
 /// The end-of-session XP checklist ("Session End XP").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct SessionXp {
     /// Bond ideals fulfilled: 1 xp for one, 2 for two or more.
     pub ideals: u32,

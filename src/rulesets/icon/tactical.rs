@@ -204,7 +204,8 @@ impl DiceRule for Damage {
                 self.die
             )));
         }
-        check_range("dice", i64::from(self.dice), 1, 20)?;
+        // 0 dice: an attack whose hit deals only fray (and flat) damage.
+        check_range("dice", i64::from(self.dice), 0, 20)?;
         check_range("bonusDice", i64::from(self.bonus_dice), 0, 20)?;
         check_range("fray", self.fray, 0, MAX_BONUS)?;
         check_range("flat", self.flat, -MAX_BONUS, MAX_BONUS)?;
@@ -214,6 +215,9 @@ impl DiceRule for Damage {
             AttackResult::Hit => self.dice,
             AttackResult::Crit => self.dice + 1,
         };
+        if keep == 0 {
+            return Ok(format!("{fray}{}", signed(self.flat)));
+        }
         Ok(format!(
             "{}d{}kh{keep}[damage] + {fray}{}",
             keep + self.bonus_dice,

@@ -1,0 +1,366 @@
+// `npm run bench`: the core (built wasm, in node and headless Chromium) side by side with the tools
+// users would pick instead, in one process on one machine (issue 9). Prints markdown and appends
+// it to BENCHMARKS.md with the date and command. Timings are recorded, never asserted in tests.
+//
+// Sections: rolling vs @dice-roller/rpg-dice-roller; rollMany; exact odds vs Python icepool (a
+// venv in target/bench-venv, made on first use); pack import vs plain JSON.parse and
+// @foundryvtt/foundryvtt-cli; wasm size and instantiate time in Chromium; the combat reducer at
+// 100/1,000/10,000 combatants; the largest legal request of every kind. `--only=a,b` runs some
+// sections (rolling, batch, odds, packs, size, combat, limits); `--no-append` only prints.
+// ICON_FUZZ_SECONDS=600 also runs every cargo-fuzz target for that long (bench/fuzz.sh).
+import { execFileSync, spawnSync } from "node:child_process";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const core = await import(`${root}wasm/icon_engine.js`);
+core.initSync({ module: readFileSync(`${root}wasm/icon_engine_bg.wasm`) });
+const dice = formula => ({ kind: "dice", formula });
+
+const only = process.argv.find(a => a.startsWith("--only="))?.slice(7).split(",");
+const want = name => !only || only.includes(name);
+const out = [];
+const say = (line = "") => { console.log(line); out.push(line); };
+const verdict = ok => (ok ? "met" : "**not met**");
+const fmt = (n, d = 0) => n.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
+
+/** Calls per second of `fn` over about `ms` milliseconds (after a short warm-up). */
+function rate(fn, ms = 500) {
+  for (let i = 0; i < 200; i++) fn(i);
+  const start = performance.now();
+  let n = 0;
+  while (performance.now() - start < ms) for (let i = 0; i < 64; i++) fn(n++);
+  return n / ((performance.now() - start) / 1000);
+}
+
+/** Median milliseconds of `fn` over `runs` runs (after one warm-up). */
+function median(fn, runs = 7) {
+  fn();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    fn();
+    times.push(performance.now() - start);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
+}
+
+say(`## Issue 9 benchmarks — ${new Date().toISOString().slice(0, 10)}, \`npm run bench\`${only ? ` \`--only=${only}\`` : ""}`);
+say("");
+say(`node ${process.version}, ${(await import("node:os")).cpus()[0]?.model ?? "?"} (${(await import("node:os")).cpus().length} cores); wasm ${fmt(readFileSync(`${root}wasm/icon_engine_bg.wasm`).length)} bytes.`);
+say("");
+
+/* ---------------------------------------------------------------- rolling */
+if (want("rolling")) {
+  const { DiceRoll } = await import("@dice-roller/rpg-dice-roller");
+  say("### Rolling: `core.roll` (request object in, outcome object out) vs rpg-dice-roller");
+  say("");
+  say("| formula | rpg-dice-roller notation | rpg-dice-roller rolls/s | core.roll rolls/s | ratio | core rollMany rolls/s | target ≥ 20× |");
+  say("|---|---|---:|---:|---:|---:|:--:|");
+  for (const [formula, theirs] of [["1d20+3", "1d20+3"], ["4d6kh3", "4d6kh3"], ["10d6x", "10d6!"], ["3d6cs>=5", "3d6>=5"]]) {
+    const them = rate(() => new DiceRoll(theirs).total);
+    const request = dice(formula);
+    const us = rate(seed => core.roll(request, seed).total);
+    const batch = 10_000;
+    const many = rate(seed => core.rollMany(request, batch, seed), 500) * batch;
+    say(`| \`${formula}\` | \`${theirs}\` | ${fmt(them)} | ${fmt(us)} | ${fmt(us / them, 2)}× | ${fmt(many)} | ${verdict(us / them >= 20)} |`);
+  }
+  say("");
+}
+
+/* ---------------------------------------------------------------- rollMany */
+if (want("batch")) {
+  say("### `rollMany(request, n, seed)`: totals as a Float64Array");
+  say("");
+  say("| request | n | ms per call | dice per second | target ≥ 50 M d6/s |");
+  say("|---|---:|---:|---:|:--:|");
+  for (const [formula, n, per] of [["1d6", 1_000_000, 1], ["10d6", 100_000, 10], ["100d6", 10_000, 100], ["1000d6", 1_000, 1000], ["4d6kh3", 250_000, 4]]) {
+    let seed = 0;
+    const ms = median(() => core.rollMany(dice(formula), n, seed++));
+    const perSecond = (n * per) / (ms / 1000);
+    say(`| \`${formula}\` | ${fmt(n)} | ${fmt(ms, 2)} | ${fmt(perSecond / 1e6, 1)} M | ${formula.endsWith("d6") ? verdict(perSecond >= 50e6) : "—"} |`);
+  }
+  say("");
+}
+
+/* ---------------------------------------------------------------- odds vs icepool */
+/** Exact "n/d" strings (or BigInt parts) compared by cross-multiplication. */
+const sameFraction = (a, b) => {
+  const [an, ad = "1"] = String(a).split("/");
+  const [bn, bd = "1"] = String(b).split("/");
+  return BigInt(an) * BigInt(bd) === BigInt(bn) * BigInt(ad);
+};
+
+function icepoolAnswers() {
+  const venv = path.join(root, "target", "bench-venv");
+  const python = path.join(venv, "bin", "python");
+  if (!existsSync(python)) {
+    execFileSync("python3", ["-m", "venv", venv], { stdio: "inherit" });
+  }
+  if (spawnSync(python, ["-c", "import icepool"]).status !== 0) {
+    execFileSync(path.join(venv, "bin", "pip"), ["install", "-q", "icepool"], { stdio: "inherit" });
+  }
+  return JSON.parse(execFileSync(python, [path.join(root, "bench", "icepool_questions.py")], { encoding: "utf8", maxBuffer: 64 << 20 }));
+}
+
+if (want("odds")) {
+  const ice = icepoolAnswers();
+  const byName = Object.fromEntries(ice.questions.map(q => [q.name, q]));
+  say(`### Exact odds: \`core.odds\` / \`core.oddsArrays\` in wasm vs icepool ${ice.icepool} (Python ${ice.python})`);
+  say("");
+  say("| question | core request | icepool cold ms | icepool warm ms | core odds ms | core oddsArrays ms | warm / oddsArrays | same answers | < 1 ms, ≥ 100× |");
+  say("|---|---|---:|---:|---:|---:|---:|---|:--:|");
+  /** Compares core probabilities (exact "n/d" or null, and f64) with icepool's {exact, p}. */
+  const agree = (label, exact, p, theirs, log) => {
+    const t = theirs ?? { exact: "0/1", p: 0 };
+    if (exact != null) {
+      if (!sameFraction(exact, t.exact)) log.push(`${label}: ${exact} ≠ ${t.exact}`);
+      return "exact";
+    }
+    if (!(Math.abs(p - t.p) <= 1e-12)) log.push(`${label}: ${p} vs ${t.p}`);
+    return "f64";
+  };
+  const totals = (odds, theirs, log) => {
+    const kinds = new Set();
+    const exact = new Map((odds.exact?.totals ?? []).map(([v, f]) => [String(v), f]));
+    for (const [v, p] of odds.totals) kinds.add(agree(`P(${v})`, exact.get(String(v)) ?? null, p, theirs[String(v)], log));
+    for (const v of Object.keys(theirs)) if (!odds.totals.some(([w]) => String(w) === v)) log.push(`icepool has ${v}, the core not`);
+    return [...kinds].join("+");
+  };
+  const labels = (odds, theirs, log, map = l => l) => {
+    const kinds = new Set();
+    for (const [label, p] of Object.entries(odds.outcomes)) {
+      kinds.add(agree(label, odds.exact?.outcomes?.[label] ?? null, p, theirs[map(label)], log));
+    }
+    return [...kinds].join("+");
+  };
+  const questions = [
+    ["icon.attack 3 boons vs defense 10", { kind: "icon.attack", boons: 3, defense: 10 }, (o, a, log) => {
+      const k = totals(o, a.totals, log);
+      for (const l of ["hit", "crit", "exceed"]) agree(l, o.exact?.outcomes?.[l] ?? null, o.outcomes[l], a.outcomes[l].true, log);
+      return k;
+    }],
+    ...[0, 1, 2, 3, 4, 5, 6].map(n => [`narrative pool ${n}`, { kind: "icon.fortune", dice: n }, (o, a, log) => labels(o, a.labels, log)]),
+    ["tribute 6 focus + 6 burden d12", { kind: "tribute.test", rank: 0, focus: 5, burden: 5, die: 12, opposition: 0 }, (o, a, log) => {
+      // icepool's joint (result, profit, waste) → the core's win/match/fail and profitWaste
+      const result = {}, pw = {};
+      const add = (m, k, e) => { m[k] = m[k] ? (() => { const [an, ad] = m[k].split("/").map(BigInt), [bn, bd] = e.split("/").map(BigInt); return `${an * bd + bn * ad}/${ad * bd}`; })() : e; };
+      for (const [key, { exact }] of Object.entries(a.joint)) {
+        const [r, profit, waste] = JSON.parse(key);
+        add(result, r, exact);
+        add(pw, `${profit},${waste}`, exact);
+      }
+      const f = x => ({ exact: x, p: Number(BigInt(x.split("/")[0]) * 10n ** 18n / BigInt(x.split("/")[1])) / 1e18 });
+      const k = labels(o, Object.fromEntries(Object.entries(result).map(([l, x]) => [l, f(x)])), log);
+      for (const { profit, waste, p, exact } of o.profitWaste) agree(`profit ${profit} waste ${waste}`, exact, p, pw[`${profit},${waste}`] && f(pw[`${profit},${waste}`]), log);
+      if (o.profitWaste.length !== Object.keys(pw).length) log.push(`profit/waste: ${o.profitWaste.length} cells vs ${Object.keys(pw).length}`);
+      return k;
+    }],
+    ["10d10 keep 3", dice("10d10kh3"), (o, a, log) => totals(o, a.totals, log)],
+    ["6d6kh3 - 6d6kh3", dice("6d6kh3 - 6d6kh3"), (o, a, log) => totals(o, a.totals, log)],
+    ["100d6", dice("100d6"), (o, a, log) => totals(o, a.totals, log)],
+    ["icons.test ability 6 vs difficulty 5", { kind: "icons.test", ability: 6, difficulty: 5 }, (o, a, log) => totals(o, a.totals, log) + "; " + labels(o, a.labels, log)]
+  ];
+  const problems = [];
+  for (const [name, request, check] of questions) {
+    const q = byName[name];
+    const log = [];
+    const how = check(core.odds(request), q.answer, log);
+    const oddsMs = median(() => core.odds(request), 21);
+    const arraysMs = median(() => core.oddsArrays(request), 21);
+    const ratio = q.warmMs / arraysMs;
+    problems.push(...log.map(l => `${name}: ${l}`));
+    say(`| ${name} | \`${JSON.stringify(request)}\` | ${fmt(q.coldMs, 2)} | ${fmt(q.warmMs, 2)} | ${fmt(oddsMs, 3)} | ${fmt(arraysMs, 3)} | ${fmt(ratio)}× | ${log.length ? `**${log.length} differ**` : `yes (${how})`} | ${verdict(arraysMs < 1 && ratio >= 100)} |`);
+  }
+  say("");
+  if (problems.length) { say("Differences:"); for (const p of problems.slice(0, 20)) say(`- ${p}`); say(""); }
+}
+
+/* ---------------------------------------------------------------- pack import */
+/** The same shape of log as benches/packs.rs: ~10 MB, many revisions, some deletions. */
+function generatedLog(entries = 200, pages = 5, target = 10 * 1024 * 1024) {
+  const body = "<h2>Rules</h2><p>" + "The <strong>party</strong> acts first; foes follow. ".repeat(40) + "</p>";
+  const lines = [JSON.stringify({ $$indexCreated: { fieldName: "name", unique: false, sparse: false } })];
+  let size = lines[0].length;
+  for (let revision = 0; size < target; revision++) {
+    const e = revision % entries;
+    const id = `e${String(e).padStart(15, "0")}`;
+    const doc = {
+      _id: id, name: `Entry ${e}`, ownership: { default: 0 }, folder: null, sort: e, _stats: { modifiedTime: revision },
+      flags: { core: { sourceId: `Compendium.world.x.JournalEntry.${id}` } },
+      pages: Array.from({ length: pages }, (_, p) => ({
+        _id: `p${String(e).padStart(7, "0")}x${String(p).padStart(7, "0")}`, name: `Page ${p}`, type: "text", sort: p * 100000,
+        title: { show: true, level: 1 }, text: { format: 1, content: `${body} rev ${revision}` }, ownership: { default: -1 }, flags: {}
+      }))
+    };
+    lines.push(JSON.stringify(doc));
+    size += lines.at(-1).length + 1;
+    if (revision % 97 === 0) lines.push(JSON.stringify({ $$deleted: true, _id: `e${String((revision + 1) % entries).padStart(15, "0")}` }));
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** What a plain-JS reader does: split lines, JSON.parse, last line per _id wins. */
+function plainRead(text) {
+  const docs = new Map();
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    let doc;
+    try { doc = JSON.parse(line); } catch { continue; }
+    if (!doc._id) continue;
+    if (doc.$$deleted) docs.delete(doc._id);
+    else docs.set(doc._id, doc);
+  }
+  return [...docs.values()];
+}
+
+if (want("packs")) {
+  const { extractPack } = await import("@foundryvtt/foundryvtt-cli");
+  say("### Pack import: `core.importPack` in wasm (replay, migration, HTML report) vs a plain-JS read vs foundryvtt-cli");
+  say("");
+  say("| log | size | documents | plain JS ms | core.importPack ms | ratio | foundryvtt-cli extractPack ms | target ≤ 2× |");
+  say("|---|---:|---:|---:|---:|---:|---:|:--:|");
+  const dir = mkdtempSync(path.join(tmpdir(), "icon-bench-"));
+  const seed = path.join(root, "..", "shared", "seeds", "icon-rules-reference.db");
+  const logs = [];
+  if (existsSync(seed)) logs.push(["seed `icon-rules-reference.db`", readFileSync(seed, "utf8")]);
+  logs.push(["generated NeDB log", generatedLog()]);
+  for (const [name, text] of logs) {
+    const file = path.join(dir, "pack.db");
+    writeFileSync(file, text);
+    const plain = median(() => plainRead(text), 5);
+    let imported;
+    const ours = median(() => { imported = core.importPack(text); }, 5);
+    const runs = [];
+    for (let i = 0; i < 3; i++) {
+      const dest = path.join(dir, `out${i}`);
+      const start = performance.now();
+      await extractPack(file, dest, { nedb: true, documentType: "JournalEntry" });
+      runs.push(performance.now() - start);
+      rmSync(dest, { recursive: true, force: true });
+    }
+    const cli = runs.sort((a, b) => a - b)[1];
+    say(`| ${name} | ${fmt(text.length / 1048576, 2)} MB | ${imported.documents.length} (plain: ${plainRead(text).length}) | ${fmt(plain, 1)} | ${fmt(ours, 1)} | ${fmt(ours / plain, 2)}× | ${fmt(cli, 1)} | ${verdict(ours / plain <= 2)} |`);
+  }
+  rmSync(dir, { recursive: true, force: true });
+  say("");
+}
+
+/* ---------------------------------------------------------------- size and start-up */
+if (want("size")) {
+  const bytes = readFileSync(`${root}wasm/icon_engine_bg.wasm`);
+  const gz = gzipSync(bytes, { level: 9 }).length;
+  say("### Size and start-up");
+  say("");
+  say("| measure | value | target | |");
+  say("|---|---:|---:|:--:|");
+  say(`| wasm raw | ${fmt(bytes.length / 1024, 1)} KiB (${fmt(bytes.length)} B) | ≤ 350 KB | ${verdict(bytes.length <= 350_000)} |`);
+  say(`| wasm gzip -9 | ${fmt(gz / 1024, 1)} KiB (${fmt(gz)} B) | ≤ 130 KB | ${verdict(gz <= 130_000)} |`);
+  try {
+    const { openPage } = await import("../test/support/browser.mjs");
+    const { startServer } = await import("../test/support/static-server.mjs");
+    const server = await startServer();
+    const browser = await openPage();
+    const loads = [];
+    for (let i = 0; i < 5; i++) {
+      await browser.page.goto(`${server.url}/test/browser/harness.html?bench=${i}`);
+      loads.push(await browser.page.evaluate(async () => {
+        const t0 = performance.now();
+        const glue = await import(`/wasm/icon_engine.js?${Math.random()}`);
+        const bytes = await (await fetch(`/wasm/icon_engine_bg.wasm?${Math.random()}`)).arrayBuffer();
+        const t1 = performance.now();
+        await glue.default({ module_or_path: bytes });
+        const t2 = performance.now();
+        glue.roll({ kind: "dice", formula: "3d6" }, 1);
+        return { fetch: t1 - t0, instantiate: t2 - t1, first: performance.now() - t2 };
+      }));
+    }
+    await browser.close();
+    await server.close();
+    const med = key => loads.map(l => l[key]).sort((a, b) => a - b)[2];
+    say(`| Chromium: compile + instantiate (bytes in memory) | ${fmt(med("instantiate"), 1)} ms | — | |`);
+    say(`| Chromium: first roll after instantiate | ${fmt(med("first"), 2)} ms | — | |`);
+    say(`| Chromium: glue import + wasm fetch (local server) | ${fmt(med("fetch"), 1)} ms | — | |`);
+  } catch (e) {
+    say(`| Chromium | not measured: ${e.message.split("\n")[0]} | | |`);
+  }
+  say("");
+}
+
+/* ---------------------------------------------------------------- combat */
+if (want("combat")) {
+  say("### Combat: one full round through `combatApply` from JS");
+  say("");
+  say("| combatants | events timed | ms per event | µs per event per combatant | state JSON | undo steps kept |");
+  say("|---:|---:|---:|---:|---:|---:|");
+  for (const n of [100, 1000, 10000]) {
+    const combatants = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, side: i % 2 ? "foes" : "party", isPlayerCharacter: i % 2 === 0 }));
+    let { state } = core.combatApply(null, { type: "start", combatants });
+    const party = combatants.filter(c => c.side === "party").map(c => c.id);
+    const foes = combatants.filter(c => c.side === "foes").map(c => c.id);
+    const order = [];
+    for (let i = 0; i < n / 2; i++) order.push(party[i], foes[i]);
+    // a full round at 100 and 1,000; the first 400 events of it at 10,000
+    const limit = n <= 1000 ? order.length * 2 : 400;
+    let events = 0;
+    const start = performance.now();
+    for (const id of order) {
+      if (events >= limit) break;
+      state = core.combatApply(state, { type: "beginTurn", id }).state;
+      state = core.combatApply(state, { type: "endTurn" }).state;
+      events += 2;
+    }
+    const ms = (performance.now() - start) / events;
+    say(`| ${fmt(n)} | ${fmt(events)}${events === order.length * 2 ? " (the round)" : ""} | ${fmt(ms, 3)} | ${fmt((ms * 1000) / n, 2)} | ${fmt(JSON.stringify(state).length / 1048576, 2)} MB | ${state.history.length} |`);
+  }
+  say("");
+}
+
+/* ---------------------------------------------------------------- limits */
+if (want("limits")) {
+  say("### The largest legal request of every kind (wasm, node): plan + roll + odds");
+  say("");
+  say("| request | plan ms | roll ms | odds ms | < 50 ms |");
+  say("|---|---:|---:|---:|:--:|");
+  const target = { hp: 100000, maxHp: 100000, vigor: 25000, armor: 1000, wounds: 0, isPlayerCharacter: true, statuses: [] };
+  const largest = [
+    dice(Array.from({ length: 10 }, () => "1000d1000000").join(" + ")),
+    dice("1000d6x"),
+    dice("1000d6"),
+    dice("1d1000000"),
+    dice("20d10kh5"),
+    { kind: "icon.attack", boons: 100, bonus: 1000, defense: 100 },
+    { kind: "icon.save", curses: 100, bonus: -1000 },
+    { kind: "icon.damage", result: "crit", die: 12, dice: 20, bonusDice: 20, fray: 1000, flat: 1000 },
+    { kind: "icon.action", rating: 4, boons: 20, aid: 20, push: true },
+    { kind: "icon.fortune", dice: 20 },
+    { kind: "icon.applyDamage", target, amount: 1000000, source: "hit" },
+    { kind: "icon.heal", target, healing: "rest" },
+    { kind: "icon.evasion" },
+    { kind: "icons.test", ability: 100, difficulty: 100, bonus: 100, penalty: 100 },
+    { kind: "tribute.test", rank: 100, focus: 5, burden: 5, die: 12, opposition: { rank: 100, focus: 5, burden: 5 } },
+    { kind: "narrator.skill", skill: 200, difficulty: 300, modifiers: 100, use: "attack", baseDamage: 1000000 },
+    { kind: "mns.action", target: 1000, bonus: 1000 },
+    { kind: "mns.save", score: 1000, dice: "d100" }
+  ];
+  for (const request of largest) {
+    const time = fn => { try { return fmt(median(fn, 3), 2); } catch (e) { return `refused: ${e.message.slice(0, 60)}`; } };
+    const cells = [time(() => core.plan(request)), time(() => core.roll(request, 1)), time(() => core.odds(request))];
+    const worst = Math.max(...cells.map(c => Number(c.replace(/,/g, "")) || 0));
+    say(`| \`${JSON.stringify(request).slice(0, 90)}\` | ${cells.join(" | ")} | ${verdict(worst < 50)} |`);
+  }
+  say("");
+}
+
+if (process.env.ICON_FUZZ_SECONDS) {
+  execFileSync("bash", [path.join(root, "bench", "fuzz.sh"), process.env.ICON_FUZZ_SECONDS], { stdio: "inherit" });
+}
+
+if (!process.argv.includes("--no-append")) {
+  appendFileSync(path.join(root, "BENCHMARKS.md"), `\n${out.join("\n")}\n`);
+  console.error("[bench] appended to BENCHMARKS.md");
+}

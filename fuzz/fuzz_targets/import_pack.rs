@@ -1,0 +1,19 @@
+//! `importPack` (and the glossary read from it) on arbitrary bytes, in every format.
+#![no_main]
+use icon_engine::packs::{glossary, import_pack, ImportOptions};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let text = String::from_utf8_lossy(data);
+    for options in [
+        r#"{}"#,
+        r#"{"format":"nedb","force":true}"#,
+        r#"{"format":"json"}"#,
+    ] {
+        let options: ImportOptions = serde_json::from_str(options).unwrap();
+        if let Ok(imported) = import_pack(&text, &options) {
+            assert!(imported.report.documents == imported.documents.len());
+        }
+        let _ = glossary(&text, &options);
+    }
+});

@@ -1,0 +1,128 @@
+import { ICONENGINE } from "../../config.mjs";
+import { trackerContext, trackerEvent } from "./tracker-context.mjs";
+
+/**
+ * The ICON combat tracker: the two sides with each combatant's turns as pips, the side that acts
+ * next highlighted, Act / Slow / End turn buttons for whoever may use them, party resolve with
+ * +/−, the round, and Undo. Foundry's header part (encounter tabs, settings) is kept; the tracker
+ * and footer parts are ours, rendered from {@link trackerContext}. Every button sends a reducer
+ * event through {@link IconCombat#iconDispatch}.
+ */
+export default class IconCombatTracker extends foundry.applications.sidebar.tabs.CombatTracker {
+  /** @override */
+  static DEFAULT_OPTIONS = {
+    classes: ["icon-engine"],
+    actions: {
+      iconAct: IconCombatTracker.#onEvent,
+      iconSlow: IconCombatTracker.#onEvent,
+      iconEndTurn: IconCombatTracker.#onEvent,
+      iconUndo: IconCombatTracker.#onEvent,
+      iconResolve: IconCombatTracker.#onEvent,
+      iconStart: IconCombatTracker.#onStart,
+      iconEndCombat: IconCombatTracker.#onEndCombat
+    }
+  };
+
+  /** @override */
+  static PARTS = {
+    header: { template: "templates/sidebar/tabs/combat/header.hbs" },
+    tracker: { template: ICONENGINE.combat.tracker, scrollable: [""] },
+    footer: { template: ICONENGINE.combat.footer }
+  };
+
+  /**
+   * Our parts get the ICON context; the header keeps Foundry's.
+   * @override
+   * @param {string} partId
+   * @param {any} context
+   * @param {any} options
+   */
+  async _preparePartContext(partId, context, options) {
+    context = await super._preparePartContext(partId, context, options);
+    if (partId === "tracker" || partId === "footer") Object.assign(context, this.#iconContext());
+    return context;
+  }
+
+  /** The pure tracker context for the viewed combat. */
+  #iconContext() {
+    const combat = /** @type {import("../../documents/icon-combat.mjs").default | null} */ (this.viewed);
+    if (!combat) return trackerContext(null, [], { isGM: !!game.user?.isGM });
+    const facts = combat.turns.map(c => {
+      const combatant = /** @type {import("../../documents/icon-combatant.mjs").default} */ (c);
+      return {
+        ...combatant.iconFacts,
+        name: combatant.name ?? "",
+        img: combatant.img ?? CONST.DEFAULT_TOKEN,
+        isOwner: combatant.isOwner,
+        hidden: combatant.hidden
+      };
+    });
+    return trackerContext(combat.iconState ?? null, facts, { isGM: !!game.user?.isGM });
+  }
+
+  /**
+   * The GM's side and slow-turn choices for a combatant, next to Foundry's entries.
+   * @override
+   */
+  _getEntryContextOptions() {
+    const options = super._getEntryContextOptions();
+    /** @param {HTMLElement} li */
+    const combatant = li => this.viewed?.combatants.get(li.dataset.combatantId ?? "");
+    /** @param {string} side @param {string} label */
+    const sideEntry = (side, label) => ({
+      name: label,
+      icon: '<i class="fa-solid fa-people-arrows"></i>',
+      condition: /** @param {HTMLElement} li */ li => !!game.user?.isGM && /** @type {any} */ (combatant(li)?.system)?.side !== side,
+      callback: /** @param {HTMLElement} li */ li => { combatant(li)?.update(/** @type {any} */ ({ "system.side": side })); }
+    });
+    return [
+      ...options,
+      sideEntry("", "ICONENGINE.Combat.sideChoice.auto"),
+      sideEntry("party", "ICONENGINE.Combat.sideChoice.party"),
+      sideEntry("foes", "ICONENGINE.Combat.sideChoice.foes"),
+      {
+        name: "ICONENGINE.Combat.canSlow",
+        icon: '<i class="fa-solid fa-hourglass-half"></i>',
+        condition: /** @param {HTMLElement} li */ li => !!game.user?.isGM && !!combatant(li),
+        callback: /** @param {HTMLElement} li */ li => {
+          const c = combatant(li);
+          c?.update(/** @type {any} */ ({ "system.canSlow": !(/** @type {any} */ (c.system)?.canSlow) }));
+        }
+      }
+    ];
+  }
+
+  /**
+   * Act, Slow, End turn, Undo, resolve ±: the button's reducer event.
+   * @this {IconCombatTracker}
+   * @param {PointerEvent} event
+   * @param {HTMLElement} target
+   */
+  static async #onEvent(event, target) {
+    event.stopPropagation();
+    const combatantId = target.closest("[data-combatant-id]")?.getAttribute("data-combatant-id") ?? undefined;
+    const reducerEvent = trackerEvent(target.dataset.action ?? "", { combatantId, by: target.dataset.by });
+    const combat = /** @type {import("../../documents/icon-combat.mjs").default | null} */ (this.viewed);
+    if (!reducerEvent || !combat) return;
+    target.toggleAttribute("disabled", true);
+    try {
+      await combat.iconDispatch(reducerEvent);
+    } finally {
+      target.toggleAttribute("disabled", false);
+    }
+  }
+
+  /**
+   * @this {IconCombatTracker}
+   */
+  static async #onStart() {
+    await this.viewed?.startCombat();
+  }
+
+  /**
+   * @this {IconCombatTracker}
+   */
+  static async #onEndCombat() {
+    await this.viewed?.endCombat();
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The ICON combat tracker's render context, built purely from the core's reducer state and what
+ * the module knows about each combatant. Uses no Foundry global but `game.i18n`, so the browser
+ * test renders the real template with this exact code. Everything rule-bound (turns per round,
+ * who acts next, the phase) is read from the state the core computed.
+ */
+import { SIDES, combatantEntry } from "../../data/combat-rules.mjs";
+
+/**
+ * A combatant as the tracker shows it.
+ * @typedef {import("../../data/combat-rules.mjs").CombatantFacts & {
+ *   name: string, img: string, isOwner: boolean, hidden?: boolean
+ * }} CombatantRowFacts
+ */
+
+/**
+ * @typedef {object} StateCombatant
+ * @property {string} id
+ * @property {"party"|"foes"} side
+ * @property {boolean} isPlayerCharacter
+ * @property {string|null} template
+ * @property {boolean} canSlow
+ * @property {boolean} defeated
+ * @property {number} taken
+ * @property {number} slow
+ * @property {boolean} delay
+ * @property {number} turns
+ */
+
+/**
+ * The reducer state (see docs/js-contract.md, Reducers).
+ * @typedef {object} CombatState
+ * @property {number} round
+ * @property {StateCombatant[]} combatants
+ * @property {{id: string, slow: boolean}|null} current
+ * @property {{phase: "regular"|"slow", side: "party"|"foes"}|null} next
+ * @property {number} partyResolve
+ * @property {boolean} ended
+ * @property {object[]} history
+ * @property {number} [forgotten]
+ */
+
+/**
+ * The pips of a combatant's turns this round, in order: taken, waiting for the slow phase,
+ * still to take, and (when defeated) lost.
+ * @param {StateCombatant} c
+ * @returns {("spent"|"slow"|"ready"|"lost")[]}
+ */
+export function turnPips(c) {
+  const turns = Math.max(c.turns, c.taken + c.slow);
+  return Array.from({ length: turns }, (_, i) => {
+    if (i < c.taken) return "spent";
+    if (c.defeated) return "lost";
+    if (i < c.taken + c.slow) return "slow";
+    return "ready";
+  });
+}
+
+/**
+ * The tracker context.
+ * @param {CombatState|null} state       null before the combat starts.
+ * @param {CombatantRowFacts[]} combatants  In the Combat's turn order.
+ * @param {{isGM: boolean}} user
+ */
+export function trackerContext(state, combatants, { isGM }) {
+  const i18n = game.i18n;
+  const byId = new Map((state?.combatants ?? []).map(c => [c.id, c]));
+  const started = state !== null;
+  const ended = !!state?.ended;
+  const current = state?.current ?? null;
+  const next = state?.next ?? null;
+  const currentSide = current ? byId.get(current.id)?.side ?? null : null;
+  // While a turn is open its side is acting; between turns, the side whose slot it is.
+  const actingSide = currentSide ?? next?.side ?? null;
+
+  const rows = combatants.filter(f => isGM || !f.hidden).map(f => {
+    const c = byId.get(f.id);
+    const side = c?.side ?? combatantEntry(f).side;
+    const mayControl = isGM || f.isOwner;
+    const defeated = !!c?.defeated;
+    const regularLeft = c && !defeated ? Math.max(0, c.turns - c.taken - c.slow) : 0;
+    const active = current?.id === f.id;
+    const open = started && !ended && !current && next?.side === side && !defeated && !!c;
+    const eligible = open && (next?.phase === "regular" ? regularLeft > 0 && !c?.delay : (c?.slow ?? 0) > 0);
+    // Going slow passes a regular slot; foes need the GM's flag, or a pending delay forces it.
+    const slowable = open && next?.phase === "regular" && regularLeft > 0
+      && (side === "party" || !!c?.canSlow || !!c?.delay);
+    const pips = c ? turnPips(c) : [];
+    return {
+      id: f.id,
+      name: f.name,
+      img: f.img,
+      side,
+      hidden: !!f.hidden,
+      defeated,
+      active,
+      delay: !!c?.delay,
+      pips,
+      turnsLeft: regularLeft + (defeated ? 0 : c?.slow ?? 0),
+      pipsLabel: c ? i18n.format("ICONENGINE.Combat.turnsLeft", { left: regularLeft + (defeated ? 0 : c.slow), turns: c.turns }) : "",
+      canAct: eligible && mayControl,
+      canSlow: slowable && mayControl,
+      canEnd: active && mayControl && !ended,
+      css: [active ? "active" : "", defeated ? "defeated" : "", f.hidden ? "hide" : "", eligible ? "eligible" : ""]
+        .filter(Boolean).join(" ")
+    };
+  });
+
+  const groups = SIDES.map(side => ({
+    side,
+    label: i18n.localize(`ICONENGINE.Combat.side.${side}`),
+    acting: started && !ended && actingSide === side,
+    rows: rows.filter(r => r.side === side)
+  }));
+
+  let status = "";
+  if (!started) status = i18n.localize("ICONENGINE.Combat.status.notStarted");
+  else if (ended) status = i18n.localize("ICONENGINE.Combat.status.ended");
+  else if (current) {
+    const name = rows.find(r => r.id === current.id)?.name ?? "";
+    status = i18n.format(current.slow ? "ICONENGINE.Combat.status.actingSlow" : "ICONENGINE.Combat.status.acting", { name });
+  } else if (next) {
+    status = i18n.format(`ICONENGINE.Combat.status.${next.phase}`,
+      { side: i18n.localize(`ICONENGINE.Combat.side.${next.side}`) });
+  } else status = i18n.localize("ICONENGINE.Combat.status.stalled");
+
+  const undoable = started && ((state?.history.length ?? 0) > 0 || !state?.forgotten);
+  return {
+    isGM,
+    started,
+    ended,
+    round: state?.round ?? 0,
+    phase: next?.phase ?? (current?.slow ? "slow" : current ? "regular" : ""),
+    actingSide,
+    status,
+    partyResolve: state?.partyResolve ?? 0,
+    groups,
+    canStart: isGM && !started && rows.length > 0,
+    canUndo: isGM && undoable,
+    canAdjustResolve: isGM && started && !ended,
+    canEndCombat: isGM
+  };
+}
+
+/**
+ * The reducer event a tracker button sends, from its `data-action` and the row's combatant id.
+ * @param {string} action
+ * @param {{combatantId?: string, by?: string}} data
+ * @returns {object|null}
+ */
+export function trackerEvent(action, { combatantId, by } = {}) {
+  switch (action) {
+    case "iconAct": return combatantId ? { type: "beginTurn", id: combatantId } : null;
+    case "iconSlow": return combatantId ? { type: "goSlow", id: combatantId } : null;
+    case "iconEndTurn": return { type: "endTurn" };
+    case "iconUndo": return { type: "undo" };
+    case "iconResolve": return { type: "adjustResolve", by: Number(by) || 0 };
+    default: return null;
+  }
+}

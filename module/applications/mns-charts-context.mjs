@@ -1,0 +1,34 @@
+/**
+ * Pure context of the Men & Supermen charts editor (only game.i18n), for the ApplicationV2 class
+ * and the tests.
+ */
+import { MNS_CHARTS, formatChartText, normalizeCharts, parseChartText } from "../data/rulesets.mjs";
+
+/**
+ * The editor's context from the stored setting.
+ * @param {unknown} stored
+ */
+export function mnsChartsContext(stored) {
+  const charts = normalizeCharts(stored);
+  return {
+    placeholder: game.i18n.localize("ICONENGINE.Mns.charts.placeholder"),
+    charts: MNS_CHARTS.map(id => ({ id, label: game.i18n.localize(`ICONENGINE.Mns.charts.${id}`),
+      text: formatChartText(charts[id]), count: game.i18n.format("ICONENGINE.Mns.charts.rows", { count: charts[id].length }) }))
+  };
+}
+
+/**
+ * The charts the form holds, and the numbers of the lines that were not `result = value`.
+ * @param {Record<string, unknown>} data
+ */
+export function chartsFromForm(data) {
+  const charts = normalizeCharts({});
+  /** @type {Record<string, number[]>} */
+  const bad = {};
+  for (const id of MNS_CHARTS) {
+    const parsed = parseChartText(String(data[id] ?? ""));
+    charts[id] = parsed.rows;
+    if (parsed.bad.length) bad[id] = parsed.bad;
+  }
+  return { charts, bad };
+}

@@ -1,0 +1,117 @@
+import { ICONENGINE } from "../../config.mjs";
+import { loadCore } from "../../core.mjs";
+import { actionDialogContext, actionRequest, defaultInputs, effortUpdate, readInputs } from "./action-roll.mjs";
+import ClockPanel from "./clock-panel.mjs";
+
+/**
+ * @import { ActionInputs } from "./action-roll.mjs"
+ */
+
+const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
+
+/**
+ * The action roll dialog: the character's rating and burden ticks, the player's boons, curses,
+ * push, aid and tempting fate, the GM's risk and effect, and the core's exact odds, updated as the
+ * inputs change. Rolling posts the action card. The logic is in ./action-roll.mjs.
+ */
+export default class ActionRollDialog extends HandlebarsApplicationMixin(ApplicationV2) {
+  /**
+   * @param {{actor: Actor.Implementation, action: string} & Record<string, unknown>} options
+   */
+  constructor({ actor, action, ...options }) {
+    super(options);
+    this.actor = actor;
+    this.action = action;
+    /** @type {ActionInputs} */
+    this.inputs = defaultInputs();
+    this.#onPosition = () => this.render({ parts: ["inputs", "odds"] });
+    Hooks.on("iconEngine.positionChanged", this.#onPosition);
+  }
+
+  /** Re-render when the GM changes the position. @type {() => void} */
+  #onPosition;
+
+  /** @override */
+  static DEFAULT_OPTIONS = {
+    classes: ["icon-engine", "action-roll"],
+    tag: "form",
+    window: { title: "ICONENGINE.Narrative.ActionRoll", icon: "fa-solid fa-dice-six" },
+    position: { width: 400, height: "auto" },
+    form: { handler: ActionRollDialog.#onSubmit, submitOnChange: false, closeOnSubmit: true }
+  };
+
+  /** @override */
+  static PARTS = {
+    inputs: { template: ICONENGINE.templates.actionRoll },
+    odds: { template: ICONENGINE.templates.actionRollOdds }
+  };
+
+  /**
+   * Open the dialog for an actor's action (the core is loaded first: the odds come from it).
+   * @param {Actor.Implementation} actor
+   * @param {string} action
+   */
+  static async open(actor, action) {
+    await loadCore();
+    return new ActionRollDialog({ actor, action }).render({ force: true });
+  }
+
+  /** @override */
+  get title() {
+    const action = game.i18n?.localize(`ICONENGINE.ActionRating.${this.action}`) ?? this.action;
+    return `${this.actor.name}: ${action}`;
+  }
+
+  /** @override */
+  async _prepareContext() {
+    return actionDialogContext({
+      system: this.actor.system, action: this.action, inputs: this.inputs,
+      position: ClockPanel.position, isGM: Boolean(game.user?.isGM)
+    });
+  }
+
+  /**
+   * Every change updates the inputs and redraws the odds (only the odds: the inputs keep focus).
+   * @override
+   * @param {any} formConfig
+   * @param {Event} event
+   */
+  _onChangeForm(formConfig, event) {
+    super._onChangeForm(formConfig, event);
+    const data = new foundry.applications.ux.FormDataExtended(/** @type {HTMLFormElement} */ (this.element)).object;
+    this.inputs = readInputs(data);
+    const field = /** @type {HTMLInputElement} */ (event.target);
+    if (game.user?.isGM && (field.name === "risk" || field.name === "effect")) {
+      // The setting's change re-renders every open dialog, the GM's included.
+      ClockPanel.setPosition({ [field.name]: field.value });
+      return;
+    }
+    this.render({ parts: ["odds"] });
+  }
+
+  /** @override @param {any} options */
+  _onClose(options) {
+    Hooks.off("iconEngine.positionChanged", this.#onPosition);
+    super._onClose(options);
+  }
+
+  /**
+   * Roll through Foundry (Dice So Nice sees the dice), post the card, pay the effort.
+   * @this {ActionRollDialog}
+   * @param {SubmitEvent} event
+   * @param {HTMLFormElement} form
+   * @param {any} formData
+   */
+  static async #onSubmit(event, form, formData) {
+    const { default: IconRoll } = await import("../../dice/icon-roll.mjs");
+    const actor = this.actor;
+    const inputs = readInputs(formData.object);
+    const request = actionRequest(actor.system, this.action, inputs, ClockPanel.position);
+    const flavor = this.title;
+    const roll = await IconRoll.fromRequest(request, /** @type {any} */ ({ flavor, action: this.action, actorUuid: actor.uuid }));
+    await roll.evaluate();
+    await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }), flavor });
+    const update = effortUpdate(actor.system, roll.outcome ?? {});
+    if (Object.keys(update).length) await actor.update(update);
+  }
+}

@@ -1,0 +1,151 @@
+/**
+ * A character's narrative state (strain, breaking, burdens) as the core's `narrativeApply` sees
+ * it, and the actor update its answer maps to. Pure: no Foundry API beyond i18n keys, so node and
+ * browser tests run exactly what the card buttons and the burden prompt run.
+ * @import { CoreApi } from "../../types/core.js"
+ */
+import { narrativeApply } from "../../core.mjs";
+import { ACTIONS, BURDEN_CLOCKS } from "../../data/rules.mjs";
+
+/** An action carries at most two burden ticks ("up to twice per action"). */
+export const MAX_TICKS = 2;
+
+/**
+ * @typedef {object} SheetBurden  A burden as the character data stores it.
+ * @property {string} name
+ * @property {{first: string, second: string}} actions
+ * @property {number} clock
+ * @property {number} filled
+ */
+
+/**
+ * @typedef {object} NarrativeState  The core's narrative state (docs/js-contract.md, Reducers).
+ * @property {number} strain
+ * @property {number} maxStrain
+ * @property {Record<string, number>} ratings
+ * @property {{name: string, actions: [string, string], clock: number, filled: number}[]} burdens
+ * @property {boolean} broken
+ * @property {boolean} brokenForExpedition
+ * @property {boolean} burdenPending
+ */
+
+/**
+ * @typedef {{type: string, name?: string}} NarrativeEffect  What `narrativeApply` reports.
+ */
+
+/**
+ * Burden ticks on an action: each burden ticking it is −1d on its rolls, at most two.
+ * @param {SheetBurden[]} burdens
+ * @param {string} action
+ * @returns {number}
+ */
+export function burdenTicksOn(burdens, action) {
+  const ticks = burdens.filter(b => b.actions?.first === action || b.actions?.second === action).length;
+  // The sheet lets a player tick an action a third time by hand; the rules stop at two.
+  return Math.min(ticks, MAX_TICKS);
+}
+
+/**
+ * The core's narrative state of a character's system data.
+ * @param {any} system
+ * @returns {NarrativeState}
+ */
+export function narrativeStateOf(system) {
+  return {
+    strain: system.strain.value,
+    maxStrain: system.strain.max,
+    ratings: { ...system.actions },
+    burdens: system.burdens.map((/** @type {SheetBurden} */ b) => ({
+      name: b.name, actions: [b.actions.first, b.actions.second], clock: b.clock, filled: b.filled
+    })),
+    broken: Boolean(system.broken),
+    brokenForExpedition: Boolean(system.brokenForExpedition),
+    burdenPending: Boolean(system.burdenPending)
+  };
+}
+
+/**
+ * The actor update that stores a narrative state.
+ * @param {NarrativeState} state
+ * @returns {Record<string, unknown>}
+ */
+export function narrativeUpdate(state) {
+  return {
+    "system.strain.value": state.strain,
+    "system.burdens": state.burdens.map(b => ({
+      name: b.name, actions: { first: b.actions[0], second: b.actions[1] }, clock: b.clock, filled: b.filled
+    })),
+    "system.broken": state.broken,
+    "system.brokenForExpedition": state.brokenForExpedition,
+    "system.burdenPending": state.burdenPending
+  };
+}
+
+/**
+ * Apply a narrative event (takeStrain, resist, takeBurden, ...) to a character through the core.
+ * Throws the core's error when the event is refused (the actor must then stay as it is).
+ * @param {any} system
+ * @param {object} event
+ * @param {CoreApi["narrativeApply"]} [apply]  The core's reducer (tests may pass the node core).
+ * @returns {{state: NarrativeState, effects: NarrativeEffect[], update: Record<string, unknown>}}
+ */
+export function applyNarrative(system, event, apply = narrativeApply) {
+  const answer = apply(narrativeStateOf(system), event);
+  const state = /** @type {NarrativeState} */ (answer.state);
+  return { state, effects: /** @type {NarrativeEffect[]} */ (answer.effects), update: narrativeUpdate(state) };
+}
+
+/**
+ * What to tell the table about the effects of an event: i18n keys with their data, and whether
+ * the player must now name a burden.
+ * @param {NarrativeEffect[]} effects
+ * @param {string} name  The character's name.
+ * @returns {{notices: {key: string, data: Record<string, string>, level: "info"|"warn"}[], chooseBurden: boolean}}
+ */
+export function narrativeNotices(effects, name) {
+  /** @type {{key: string, data: Record<string, string>, level: "info"|"warn"}[]} */
+  const notices = [];
+  let chooseBurden = false;
+  for (const effect of effects) {
+    switch (effect.type) {
+      case "broke": notices.push({ key: "ICONENGINE.Narrative.Broke", data: { name }, level: "warn" }); break;
+      case "brokenForExpedition":
+        notices.push({ key: "ICONENGINE.Narrative.BrokenForExpedition", data: { name }, level: "warn" }); break;
+      case "burdenHealed":
+        notices.push({ key: "ICONENGINE.Narrative.BurdenHealed", data: { name, burden: effect.name ?? "" }, level: "info" }); break;
+      case "recovered": notices.push({ key: "ICONENGINE.Narrative.Recovered", data: { name }, level: "info" }); break;
+      case "chooseBurden": chooseBurden = true; break;
+    }
+  }
+  return { notices, chooseBurden };
+}
+
+/**
+ * The burden prompt of a broken character: the actions a burden may tick (more than 0 dots, not
+ * ticked twice yet) and the clock sizes. The core checks the choice again when it is applied.
+ * @param {any} system
+ */
+export function burdenPromptContext(system) {
+  const eligible = ACTIONS.filter(a => (system.actions[a] ?? 0) > 0 && burdenTicksOn(system.burdens, a) < MAX_TICKS);
+  /** @param {string} picked */
+  const actionOptions = picked => eligible.map(value => ({ value, label: `ICONENGINE.ActionRating.${value}`, selected: value === picked }));
+  return {
+    firstOptions: actionOptions(eligible[0] ?? ""),
+    secondOptions: actionOptions(eligible[1] ?? ""),
+    clockOptions: BURDEN_CLOCKS.map(value => ({ value, label: String(value), selected: value === 6 })),
+    enough: eligible.length >= 2
+  };
+}
+
+/**
+ * The takeBurden event of the burden prompt's form data.
+ * @param {Record<string, unknown>} data  `{name, first, second, clock}`.
+ */
+export function takeBurdenEvent(data) {
+  return {
+    type: "takeBurden",
+    name: String(data.name ?? "").trim(),
+    actions: [String(data.first ?? ""), String(data.second ?? "")],
+    clock: Number(data.clock)
+  };
+}

@@ -1,0 +1,132 @@
+import { ICONENGINE } from "../../config.mjs";
+import IconActorSheet from "./icon-actor-sheet.mjs";
+import ActionRollDialog from "../narrative/action-roll-dialog.mjs";
+import NarrativeCards from "../narrative/narrative-cards.mjs";
+import { characterContext } from "./sheet-context.mjs";
+
+const T = ICONENGINE.sheets;
+
+/** The ICON character sheet: tabs Combat / Narrative / Abilities / Bio. */
+export default class CharacterSheet extends IconActorSheet {
+  /** @override */
+  static DEFAULT_OPTIONS = {
+    classes: ["character"],
+    actions: {
+      setRating: CharacterSheet.#setRating,
+      setStrain: CharacterSheet.#setStrain,
+      addBurden: CharacterSheet.#addBurden,
+      removeBurden: CharacterSheet.#removeBurden,
+      setClock: CharacterSheet.#setClock,
+      rollAction: CharacterSheet.#rollAction,
+      nameBurden: CharacterSheet.#nameBurden
+    }
+  };
+
+  /** @override */
+  static PARTS = {
+    header: { template: T.characterHeader },
+    tabs: { template: T.tabs },
+    combat: { template: T.characterCombat, scrollable: [""] },
+    narrative: { template: T.characterNarrative, scrollable: [""] },
+    abilities: { template: T.characterAbilities, scrollable: [""] },
+    bio: { template: T.characterBio, scrollable: [""] },
+    limited: { template: T.limited }
+  };
+
+  /** @override */
+  static TABS = {
+    primary: {
+      tabs: [{ id: "combat" }, { id: "narrative" }, { id: "abilities" }, { id: "bio" }],
+      initial: "combat",
+      labelPrefix: "ICONENGINE.Tab"
+    }
+  };
+
+  /** @override */
+  static HTML_FIELDS = ["biography", "bonds", "ideals", "ambitions"];
+
+  /** @override @param {any} system @param {any[]} items */
+  _prepareTypeContext(system, items) {
+    return characterContext(system, items);
+  }
+
+  /** @returns {any} */
+  get #system() {
+    return this.document.system;
+  }
+
+  /**
+   * Click a dot: set the rating to it, or one less when it is the highest filled dot.
+   * @this {CharacterSheet}
+   * @param {PointerEvent} event
+   * @param {HTMLElement} target
+   */
+  static async #setRating(event, target) {
+    const { rating } = target.dataset;
+    const value = Number(target.dataset.value);
+    const current = this.#system.actions[rating ?? ""];
+    await this.document.update({ [`system.actions.${rating}`]: value === current ? value - 1 : value });
+  }
+
+  /**
+   * @this {CharacterSheet}
+   * @param {PointerEvent} event
+   * @param {HTMLElement} target
+   */
+  static async #setStrain(event, target) {
+    const value = Number(target.dataset.value);
+    await this.document.update({ "system.strain.value": value === this.#system.strain.value ? value - 1 : value });
+  }
+
+  /** @this {CharacterSheet} */
+  static async #addBurden() {
+    const burdens = this.#system._source.burdens;
+    await this.document.update({ "system.burdens": [...burdens, { name: "", actions: { first: "", second: "" }, clock: 4, filled: 0 }] });
+  }
+
+  /**
+   * @this {CharacterSheet}
+   * @param {PointerEvent} event
+   * @param {HTMLElement} target
+   */
+  static async #removeBurden(event, target) {
+    const index = Number(target.dataset.index);
+    const burdens = this.#system._source.burdens.filter((/** @type {unknown} */ _, /** @type {number} */ i) => i !== index);
+    await this.document.update({ "system.burdens": burdens });
+  }
+
+  /**
+   * Click an action's name: the action roll dialog (the dots set the rating).
+   * @this {CharacterSheet}
+   * @param {PointerEvent} event
+   * @param {HTMLElement} target
+   */
+  static async #rollAction(event, target) {
+    const action = target.closest("[data-rating]")?.getAttribute("data-rating") ?? "";
+    await ActionRollDialog.open(this.document, action);
+  }
+
+  /**
+   * A broken character names the burden the break asked for.
+   * @this {CharacterSheet}
+   */
+  static async #nameBurden() {
+    await NarrativeCards.promptBurden(this.document);
+  }
+
+  /**
+   * Click a clock segment: fill up to it, or empty it when it is the last filled one.
+   * @this {CharacterSheet}
+   * @param {PointerEvent} event
+   * @param {HTMLElement} target
+   */
+  static async #setClock(event, target) {
+    const index = Number(target.dataset.index);
+    const segment = Number(target.dataset.segment);
+    const burdens = foundry.utils.deepClone(this.#system._source.burdens);
+    const burden = burdens[index];
+    if (!burden) return;
+    burden.filled = burden.filled === segment ? segment - 1 : segment;
+    await this.document.update({ "system.burdens": burdens });
+  }
+}

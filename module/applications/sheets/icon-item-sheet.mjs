@@ -1,0 +1,86 @@
+import { ICONENGINE } from "../../config.mjs";
+import { abilityContext } from "./sheet-context.mjs";
+import AttackDialog from "../attack-dialog.mjs";
+
+const { HandlebarsApplicationMixin } = foundry.applications.api;
+const { ItemSheetV2 } = foundry.applications.sheets;
+
+/** The sheet of relics and traits: name, image, description. */
+export class IconItemSheet extends HandlebarsApplicationMixin(ItemSheetV2) {
+  /** @override */
+  static DEFAULT_OPTIONS = {
+    classes: ["icon-engine", "sheet", "item"],
+    position: { width: 480, height: 480 },
+    window: { resizable: true },
+    form: { submitOnChange: true }
+  };
+
+  /** @override */
+  static PARTS = {
+    item: { template: ICONENGINE.sheets.item, scrollable: [""] }
+  };
+
+  /**
+   * @override
+   * @param {any} options
+   */
+  async _prepareContext(options) {
+    const context = /** @type {any} */ (await super._prepareContext(options));
+    const item = this.document;
+    const system = /** @type {any} */ (item.system);
+    const TextEditor = foundry.applications.ux.TextEditor.implementation;
+    return Object.assign(context, {
+      item,
+      system,
+      source: system._source,
+      enriched: { description: await TextEditor.enrichHTML(system.description ?? "", { relativeTo: item, secrets: item.isOwner }) },
+      ...this._prepareTypeContext(system)
+    });
+  }
+
+  /** @param {any} system @returns {object} */
+  _prepareTypeContext(system) {
+    return {};
+  }
+}
+
+/** The ability sheet: actions, tags, range, roll data, effects. */
+export class AbilitySheet extends IconItemSheet {
+  /** @override */
+  static DEFAULT_OPTIONS = {
+    classes: ["ability"],
+    position: { width: 520, height: 640 },
+    actions: { toggleTag: AbilitySheet.#toggleTag, rollAttack: AbilitySheet.#rollAttack }
+  };
+
+  /** @override */
+  static PARTS = {
+    item: { template: ICONENGINE.sheets.ability, scrollable: [""] }
+  };
+
+  /** @override @param {any} system */
+  _prepareTypeContext(system) {
+    // An owned ability with the attack tag opens the attack dialog.
+    return { ...abilityContext(system), canAttack: !!this.document.actor && system.tags.includes("attack") };
+  }
+
+  /**
+   * @this {AbilitySheet}
+   */
+  static async #rollAttack() {
+    const actor = this.document.actor;
+    if (actor) await AttackDialog.open(actor, { ability: this.document });
+  }
+
+  /**
+   * @this {AbilitySheet}
+   * @param {PointerEvent} event
+   * @param {HTMLElement} target
+   */
+  static async #toggleTag(event, target) {
+    const tag = target.dataset.tag ?? "";
+    /** @type {string[]} */
+    const tags = /** @type {any} */ (this.document.system)._source.tags;
+    await this.document.update({ "system.tags": tags.includes(tag) ? tags.filter(t => t !== tag) : [...tags, tag] });
+  }
+}

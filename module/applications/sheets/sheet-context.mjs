@@ -1,0 +1,185 @@
+/**
+ * Pure context preparation of the ICON sheets: what the Handlebars templates show, from an
+ * actor's or item's system data. No Foundry API, so the browser test renders the templates with
+ * exactly this code.
+ */
+import { ABILITY_ACTIONS, ABILITY_TAGS, ACTIONS, BURDEN_CLOCKS, CLASSES, FOE_CLASSES, FOE_TEMPLATES,
+  LIMITS, chapterOfLevel, classPresetUpdate, foePresetUpdate, foeTurns } from "../../data/rules.mjs";
+
+/**
+ * @typedef {{value: string|number, label: string, selected: boolean}} Option
+ */
+
+/**
+ * @param {readonly (string|number)[]} values
+ * @param {string|number} current
+ * @param {(value: any) => string} label  i18n key of each value.
+ * @returns {Option[]}
+ */
+function options(values, current, label) {
+  return values.map(value => ({ value, label: label(value), selected: value === current }));
+}
+
+/**
+ * The segments of a burden clock as SVG paths (a circle cut into `clock` wedges, clockwise from
+ * the top), each filled or not.
+ * @param {number} clock   4, 6 or 10.
+ * @param {number} filled
+ * @param {number} [radius]
+ * @returns {{d: string, filled: boolean, segment: number}[]}
+ */
+export function clockSegments(clock, filled, radius = 20) {
+  const c = radius + 2;
+  /** @param {number} i */
+  const point = i => {
+    const angle = (2 * Math.PI * i) / clock - Math.PI / 2;
+    return `${(c + radius * Math.cos(angle)).toFixed(2)} ${(c + radius * Math.sin(angle)).toFixed(2)}`;
+  };
+  return Array.from({ length: clock }, (_, i) => ({
+    d: `M${c} ${c} L${point(i)} A${radius} ${radius} 0 0 1 ${point(i + 1)} Z`,
+    filled: i < filled,
+    segment: i + 1
+  }));
+}
+
+/**
+ * The action ratings as rows of four dots.
+ * @param {Record<string, number>} ratings
+ */
+export function ratingRows(ratings) {
+  return ACTIONS.map(action => ({
+    action,
+    label: `ICONENGINE.ActionRating.${action}`,
+    value: ratings[action] ?? 0,
+    dots: Array.from({ length: LIMITS.rating[1] }, (_, i) => ({ value: i + 1, filled: i < (ratings[action] ?? 0) }))
+  }));
+}
+
+/**
+ * The health block both actor sheets show. `derived` is the core's `iconDerived` answer, or null
+ * while the core loads (the sheet then says so instead of computing anything itself).
+ * @param {any} system
+ */
+function healthContext(system) {
+  const derived = system.derived ?? null;
+  return {
+    derived,
+    coreLoading: derived === null,
+    bloodied: derived?.bloodied ?? false,
+    fallen: derived?.fallen ?? false,
+    woundPips: Array.from({ length: LIMITS.wounds[1] }, (_, i) => ({ value: i + 1, filled: i < system.wounds })),
+    dieOptions: options([6, 8, 10, 12], system.damageDie, die => `d${die}`)
+  };
+}
+
+/**
+ * @typedef {{id: string, name: string, img: string, type: string, system?: any}} ItemLike
+ */
+
+/**
+ * Context of the character sheet.
+ * @param {any} system       The character's system data (prepared).
+ * @param {ItemLike[]} items The actor's items.
+ */
+export function characterContext(system, items = []) {
+  const preset = CLASSES[/** @type {keyof typeof CLASSES} */ (system.class)];
+  return {
+    ...healthContext(system),
+    chapter: chapterOfLevel(system.level),
+    classOptions: options(Object.keys(CLASSES), system.class, c => `ICONENGINE.Class.${c}`),
+    jobOptions: preset ? options(preset.jobs, system.job, j => `ICONENGINE.Job.${j}`) : [],
+    classTrait: preset ? `ICONENGINE.ClassTrait.${preset.trait}` : null,
+    ratings: ratingRows(system.actions),
+    strainPips: Array.from({ length: system.strain.max }, (_, i) => ({ value: i + 1, filled: i < system.strain.value })),
+    canAddBurden: system.burdens.length < LIMITS.burdens[1],
+    burdens: system.burdens.map((/** @type {any} */ burden, /** @type {number} */ index) => ({
+      ...burden,
+      index,
+      segments: clockSegments(burden.clock, burden.filled),
+      clockOptions: options(BURDEN_CLOCKS, burden.clock, n => String(n)),
+      firstOptions: options(ACTIONS, burden.actions.first, a => `ICONENGINE.ActionRating.${a}`),
+      secondOptions: options(ACTIONS, burden.actions.second, a => `ICONENGINE.ActionRating.${a}`)
+    })),
+    abilities: items.filter(i => i.type === "ability"),
+    traits: items.filter(i => i.type === "trait"),
+    relics: items.filter(i => i.type === "relic")
+  };
+}
+
+/**
+ * Context of the foe sheet.
+ * @param {any} system
+ * @param {ItemLike[]} items
+ */
+export function foeContext(system, items = []) {
+  return {
+    ...healthContext(system),
+    foeClassOptions: options(Object.keys(FOE_CLASSES), system.foeClass, c => `ICONENGINE.FoeClass.${c}`),
+    templateOptions: options(FOE_TEMPLATES, system.template, t => `ICONENGINE.FoeTemplate.${t || "none"}`),
+    turns: foeTurns(system),
+    isMob: system.template === "mob",
+    abilities: items.filter(i => i.type === "ability"),
+    traits: items.filter(i => i.type === "trait")
+  };
+}
+
+/**
+ * Context of the ability sheet.
+ * @param {any} system
+ */
+export function abilityContext(system) {
+  return {
+    actionOptions: options(ABILITY_ACTIONS, system.actions, a => `ICONENGINE.AbilityActions.${a}`),
+    isInterrupt: system.actions === "interrupt",
+    isLimitBreak: system.tags.includes("limitBreak"),
+    tagChoices: ABILITY_TAGS.map(tag => ({ tag, label: `ICONENGINE.Tag.${tag}`, checked: system.tags.includes(tag) }))
+  };
+}
+
+/**
+ * @param {any} target
+ * @param {Record<string, unknown>} flat  Dotted `system.*` keys.
+ */
+function assignDotted(target, flat) {
+  for (const [path, value] of Object.entries(flat)) {
+    const parts = path.split(".");
+    const last = /** @type {string} */ (parts.pop());
+    let node = target;
+    for (const part of parts) node = node[part] ??= {};
+    node[last] = value;
+  }
+  return target;
+}
+
+/**
+ * The sheet's submit data with the presets applied: picking another class fills the class's
+ * numbers (and full HP), picking another foe class or template fills the foe's. The numbers stay
+ * editable afterwards; only a change of class/template overwrites them.
+ * @param {any} submitData  Expanded form data (`{system: {...}}`).
+ * @param {string} type     The actor type.
+ * @param {any} source      The actor's current system source.
+ * @returns {any}           The same object, changed.
+ */
+export function applyPresets(submitData, type, source) {
+  const system = submitData.system ?? {};
+  if (type === "character" && system.class !== undefined && system.class !== source.class) {
+    assignDotted(submitData, classPresetUpdate(system.class, system.job ?? source.job));
+  } else if (type === "foe") {
+    const foeClass = system.foeClass ?? source.foeClass;
+    const template = system.template ?? source.template;
+    if (foeClass !== source.foeClass || template !== source.template) {
+      assignDotted(submitData, foePresetUpdate(foeClass, template, system.partySize ?? source.partySize));
+    }
+  }
+  return submitData;
+}
+
+/**
+ * The HTML fields of a sheet, for the editors: field name, label, raw source and enriched HTML.
+ * @param {string[]} fields
+ * @param {any} source
+ * @param {Record<string, string>} enriched
+ */
+export function htmlFieldsContext(fields, source, enriched) {
+  return fields.map(field => ({ field, label: `ICONENGINE.Actor.${field}`, source: source[field] ?? "", html: enriched[field] ?? "" }));
+}

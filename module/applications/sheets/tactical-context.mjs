@@ -1,0 +1,38 @@
+/**
+ * Pure context of the sheets' tactical block: attack buttons (light, heavy, each ability with the
+ * attack tag), save and healing buttons, and the actor's status icons, each clickable to save
+ * against it when the core says it can be saved (not ongoing, not a state or positive effect).
+ */
+import { statusEffects } from "../../data/status-effects.mjs";
+
+/** Healing rules the sheet offers besides Cure (the core's `icon.heal`). */
+export const HEALINGS = /** @type {const} */ (["rescue", "regeneration", "endCombat", "rest", "camp"]);
+
+/**
+ * @param {object} options
+ * @param {{id: string, name: string, img: string, type: string, system?: any}[]} options.items
+ * @param {string[]} options.statuses  The actor's core statuses (`id+` when ongoing).
+ * @param {string[] | null} options.saveable  The core's `iconSaveable(statuses)`, or null while it loads.
+ */
+export function tacticalSheetContext({ items, statuses, saveable }) {
+  const known = new Map(statusEffects().map(entry => [entry.id, entry]));
+  return {
+    attacks: items
+      .filter(item => item.type === "ability" && item.system?.tags?.includes("attack"))
+      .map(item => ({ id: item.id, name: item.name, img: item.img })),
+    statusIcons: statuses.map(status => {
+      const id = status.replace(/\+$/, "");
+      const ongoing = status.endsWith("+");
+      const canSave = !!saveable?.includes(status);
+      return {
+        id,
+        ongoing,
+        canSave,
+        img: known.get(id)?.img ?? "icons/svg/aura.svg",
+        label: `ICONENGINE.Status.${id}.name`,
+        hint: ongoing ? "ICONENGINE.Tactical.OngoingHint" : canSave ? "ICONENGINE.Tactical.SaveHint" : "ICONENGINE.Tactical.NoSaveHint"
+      };
+    }),
+    healingOptions: HEALINGS.map(value => ({ value, label: `ICONENGINE.Tactical.Healing.${value}` }))
+  };
+}

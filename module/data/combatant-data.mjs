@@ -1,0 +1,15 @@
+/**
+ * System data of every Combatant: the GM's overrides for the ICON turn order. The side normally
+ * follows the actor (characters are the party) and the token (friendly NPCs are allies).
+ * @extends {foundry.abstract.TypeDataModel<any, any>}
+ */
+export default class IconCombatantData extends foundry.abstract.TypeDataModel {
+  /** @override */
+  static defineSchema() {
+    const { BooleanField, StringField } = foundry.data.fields;
+    return {
+      side: new StringField({ required: true, blank: true, initial: "", choices: ["party", "foes"] }),
+      canSlow: new BooleanField({ initial: false })
+    };
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * Chat cards of the ICON tactical rolls: attack, evasion, damage, save and healing. Importing this
+ * module registers them with the roll-card registry. The context functions are pure (game.i18n
+ * only, through the templates' `localize`), so the browser test renders a card from a real core
+ * outcome exactly as IconRoll does.
+ *
+ * Roll options carry a `tactical` object (see TacticalRolls) naming the target or actor and, for
+ * damage, how to apply it; outcome-dependent parts are only built when IconRoll passes an
+ * outcome, which it never does for a roll that is private to the viewer (blind rolls).
+ */
+import { SYSTEM_PATH } from "../../config.mjs";
+import { registerRollCard } from "../roll-cards.mjs";
+
+/**
+ * @import { CoreRequest, Done } from "../../types/core.js"
+ */
+
+/**
+ * @typedef {object} TacticalOptions  What an IconRoll of a tactical kind carries besides its request.
+ * @property {string} [role]        "attack", "evasion", "damage", "save", "heal".
+ * @property {number} [key]         The target's index in the attack (ties damage to its attack).
+ * @property {{uuid: string, name: string, img?: string, defense?: number} | null} [target]
+ * @property {{uuid: string, name: string} | null} [actor]  Who saves or heals.
+ * @property {{id: string, name: string} | null} [status]   The status a save is against.
+ * @property {object} [apply]       icon.applyDamage options (source, pierce, divine, ...).
+ */
+
+export const TEMPLATES = {
+  attack: `${SYSTEM_PATH}/templates/chat/tactical-attack.hbs`,
+  evasion: `${SYSTEM_PATH}/templates/chat/tactical-evasion.hbs`,
+  damage: `${SYSTEM_PATH}/templates/chat/tactical-damage.hbs`,
+  save: `${SYSTEM_PATH}/templates/chat/tactical-save.hbs`,
+  heal: `${SYSTEM_PATH}/templates/chat/tactical-heal.hbs`,
+  applied: `${SYSTEM_PATH}/templates/chat/tactical-applied.hbs`
+};
+
+/**
+ * @param {Record<string, unknown>} options
+ * @returns {TacticalOptions}
+ */
+function tacticalOf(options) {
+  return /** @type {TacticalOptions} */ (options?.tactical ?? {});
+}
+
+/**
+ * Faces of one plan entry as dice chips; `counted` marks the one die that counts (highest).
+ * @param {number[] | undefined} faces
+ * @param {string} cls       Foundry's die class (d6, d20).
+ * @param {number | null | undefined} counted
+ */
+function chips(faces, cls, counted) {
+  let used = false;
+  return (faces ?? []).map(face => {
+    const active = counted === undefined || (!used && face === counted);
+    if (active && counted !== undefined) used = true;
+    return { face, cls, discarded: !active };
+  });
+}
+
+/**
+ * The result label key of a hit/crit/miss.
+ * @param {"hit"|"crit"|"miss"} result
+ */
+function resultKey(result) {
+  return `ICONENGINE.Tactical.Result.${result}`;
+}
+
+/**
+ * Attack card: the d20 and the counted boon or curse die, total against the target's defense, and
+ * hit / miss / critical hit / exceed.
+ * @param {Done} outcome
+ * @param {CoreRequest} request
+ * @param {Record<string, unknown>} options
+ */
+export function attackContext(outcome, request, options) {
+  const { target = null, key = 0 } = tacticalOf(options);
+  const die = outcome.boonDie ?? outcome.curseDie ?? null;
+  const extra = outcome.boonDie != null ? "boon" : outcome.curseDie != null ? "curse" : null;
+  /** @type {"hit"|"crit"|"miss"|null} */
+  const result = outcome.crit ? "crit" : outcome.hit === true ? "hit" : outcome.hit === false ? "miss" : null;
+  return {
+    key,
+    target,
+    defense: typeof request.defense === "number" ? request.defense : null,
+    dice: [
+      ...chips(outcome.faces[0], "d20"),
+      ...chips(outcome.faces[1], `d6 ${extra ?? ""}`.trim(), /** @type {number|null} */ (die))
+    ],
+    extra,
+    extraDie: die,
+    bonus: Number(request.bonus ?? 0),
+    result,
+    resultLabel: result ? resultKey(result) : null,
+    exceed: !!outcome.exceed,
+    net: Number(request.boons ?? 0) - Number(request.curses ?? 0)
+  };
+}
+
+/**
+ * Evasion card: the target's d6 before the attack, 4+ evades (the attack misses).
+ * @param {Done} outcome
+ * @param {CoreRequest} request
+ * @param {Record<string, unknown>} options
+ */
+export function evasionContext(outcome, request, options) {
+  const { target = null } = tacticalOf(options);
+  return { target, dice: chips(outcome.faces[0], "d6"), evaded: !!outcome.evaded };
+}
+
+/**
+ * Damage card: kept and dropped [D]s, fray and flat, the total, and the target's Apply button
+ * (the chat hook swaps in the breakdown and Undo once applied).
+ * @param {Done} outcome
+ * @param {CoreRequest} request
+ * @param {Record<string, unknown>} options
+ */
+export function damageContext(outcome, request, options) {
+  const { target = null, key = 0 } = tacticalOf(options);
+  const cls = `d${request.die}`;
+  const kept = /** @type {number[]} */ (outcome.kept ?? []);
+  const dropped = /** @type {number[]} */ (outcome.dropped ?? []);
+  const result = /** @type {"hit"|"crit"|"miss"} */ (outcome.result);
+  return {
+    target,
+    key,
+    result,
+    resultLabel: resultKey(result),
+    dice: [...kept.map(face => ({ face, cls, discarded: false })), ...dropped.map(face => ({ face, cls, discarded: true }))],
+    fray: outcome.fray,
+    flat: outcome.flat,
+    hasFlat: Number(outcome.flat) !== 0,
+    canApply: !!target?.uuid
+  };
+}
+
+/**
+ * Save card: d20 + boon/curse die, success on 10+, and the status it was against.
+ * @param {Done} outcome
+ * @param {CoreRequest} request
+ * @param {Record<string, unknown>} options
+ */
+export function saveContext(outcome, request, options) {
+  const { actor = null, status = null } = tacticalOf(options);
+  const die = outcome.boonDie ?? outcome.curseDie ?? null;
+  const extra = outcome.boonDie != null ? "boon" : outcome.curseDie != null ? "curse" : null;
+  return {
+    actor,
+    status,
+    dice: [
+      ...chips(outcome.faces[0], "d20"),
+      ...chips(outcome.faces[1], `d6 ${extra ?? ""}`.trim(), /** @type {number|null} */ (die))
+    ],
+    success: !!outcome.success,
+    resultLabel: outcome.success ? "ICONENGINE.Tactical.Save.success" : "ICONENGINE.Tactical.Save.failure"
+  };
+}
+
+/**
+ * The breakdown of a health outcome, one labelled line per core step.
+ * @param {{rule: string, amount: number}[]} steps
+ */
+export function stepLines(steps) {
+  return steps.map(step => ({ rule: step.rule, label: `ICONENGINE.Tactical.Step.${step.rule}`, amount: step.amount }));
+}
+
+/**
+ * Healing card: which rule, the steps, and the statuses a cure lets the character save against.
+ * @param {Done} outcome
+ * @param {CoreRequest} request
+ * @param {Record<string, unknown>} options
+ */
+export function healContext(outcome, request, options) {
+  const { actor = null } = tacticalOf(options);
+  const target = /** @type {{hp: number, vigor: number}} */ (outcome.target);
+  return {
+    actor,
+    healing: request.healing,
+    healingLabel: `ICONENGINE.Tactical.Healing.${request.healing}`,
+    steps: stepLines(/** @type {{rule: string, amount: number}[]} */ (outcome.steps ?? [])),
+    hp: target.hp,
+    vigor: target.vigor,
+    saves: /** @type {string[]} */ (outcome.saves ?? []).map(id => ({ id, label: `ICONENGINE.Status.${id}.name` }))
+  };
+}
+
+/**
+ * @typedef {object} AppliedDamage  What the message flags keep of one applied damage roll.
+ * @property {string} targetUuid
+ * @property {string} targetName
+ * @property {number} dealt           Damage after mitigation (the core's total).
+ * @property {{rule: string, amount: number}[]} steps
+ * @property {{hp: number, vigor: number, wounds: number, defeated: boolean, fallen: boolean}} after
+ * @property {import("../../data/health-changes.mjs").HealthUndo} undo
+ * @property {string} userId          Who applied it.
+ */
+
+/**
+ * The context of an applied damage breakdown (with its Undo button).
+ * @param {AppliedDamage} applied
+ * @param {number} key
+ */
+export function appliedContext(applied, key) {
+  return {
+    key,
+    targetName: applied.targetName,
+    dealt: applied.dealt,
+    steps: stepLines(applied.steps),
+    after: applied.after
+  };
+}
+
+registerRollCard("icon.attack", { template: TEMPLATES.attack, context: attackContext });
+registerRollCard("icon.evasion", { template: TEMPLATES.evasion, context: evasionContext });
+registerRollCard("icon.damage", { template: TEMPLATES.damage, context: damageContext });
+registerRollCard("icon.save", { template: TEMPLATES.save, context: saveContext });
+registerRollCard("icon.heal", { template: TEMPLATES.heal, context: healContext });

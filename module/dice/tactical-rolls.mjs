@@ -1,0 +1,218 @@
+import { SYSTEM_ID } from "../config.mjs";
+import { loadCore } from "../core.mjs";
+import { healthChange, statusEffectData } from "../data/health-changes.mjs";
+import { coreStatuses } from "../data/rules.mjs";
+import "./cards/icon-tactical.mjs";
+import IconRoll from "./icon-roll.mjs";
+import { attackResult, attackerOf, coreTarget, damageOptions, damageRequest, healRequest, planAttack,
+  saveRequest } from "./tactical-requests.mjs";
+
+/**
+ * @import { AttackState } from "./tactical-requests.mjs"
+ * @import { HealthChange, HealthUndo, EffectLike } from "../data/health-changes.mjs"
+ * @import { Done } from "../types/core.js"
+ */
+
+/**
+ * The Foundry side of tactical play: roll the requests the pure builders make as IconRolls (so
+ * Dice So Nice and roll modes see real Foundry dice), post them as one chat message, and write
+ * health changes to actors. The rules are the core's; this only moves data.
+ */
+export default class TacticalRolls {
+  /**
+   * The actor's statuses as the core names them (`id+` for ongoing ones).
+   * @param {Actor} actor
+   * @returns {string[]}
+   */
+  static statusesOf(actor) {
+    const effects = [...actor.appliedEffects].map(effect => ({
+      statuses: effect.statuses,
+      ongoing: !!effect.getFlag(SYSTEM_ID, "ongoing")
+    }));
+    return coreStatuses(effects);
+  }
+
+  /**
+   * The actor's own effects, for the health mapping.
+   * @param {Actor} actor
+   * @returns {EffectLike[]}
+   */
+  static effectsOf(actor) {
+    return actor.effects.contents.map(effect => ({
+      id: effect.id ?? "",
+      statuses: [...effect.statuses],
+      data: effect.toObject()
+    }));
+  }
+
+  /**
+   * An evaluated IconRoll of a request, with the tactical options its card needs.
+   * @param {import("../types/core.js").CoreRequest} request
+   * @param {import("./cards/icon-tactical.mjs").TacticalOptions} tactical
+   * @returns {Promise<IconRoll>}
+   */
+  static async roll(request, tactical) {
+    const options = /** @type {import("./icon-roll.mjs").IconRollOptions} */ (/** @type {unknown} */ ({ tactical }));
+    const roll = await IconRoll.fromRequest(request, options);
+    await roll.evaluate();
+    return roll;
+  }
+
+  /**
+   * Post rolls as one chat message in a roll mode.
+   * @param {Actor} actor
+   * @param {IconRoll[]} rolls
+   * @param {string} flavor
+   * @param {string} rollMode
+   * @param {object} [flags]
+   */
+  static async post(actor, rolls, flavor, rollMode, flags = {}) {
+    const data = {
+      speaker: ChatMessage.implementation.getSpeaker({ actor }),
+      flavor,
+      rolls,
+      flags: { [SYSTEM_ID]: { tactical: flags } }
+    };
+    ChatMessage.implementation.applyRollMode(/** @type {any} */ (data), /** @type {any} */ (rollMode));
+    return ChatMessage.implementation.create(/** @type {any} */ (data));
+  }
+
+  /**
+   * Roll an attack: per target the Evasion d6 (if it has Evasion), the attack roll, then the
+   * damage of its result; one message.
+   * @param {Actor} actor
+   * @param {AttackState} state
+   * @param {{ability?: Item | null}} [options]
+   */
+  static async attack(actor, state, { ability = null } = {}) {
+    const core = await loadCore();
+    const attacker = attackerOf(/** @type {any} */ (actor));
+    /** @type {IconRoll[]} */
+    const rolls = [];
+    for (const [key, part] of planAttack(core, state, attacker).entries()) {
+      const target = part.target ? { uuid: part.target.uuid, name: part.target.name, img: part.target.img, defense: part.target.defense } : null;
+      let evaded = false;
+      if (part.evasion) {
+        const evasion = await TacticalRolls.roll(part.evasion, { role: "evasion", key, target });
+        rolls.push(evasion);
+        evaded = !!evasion.outcome?.evaded;
+      }
+      /** @type {Done | null} */
+      let attackOutcome = null;
+      if (!evaded) {
+        const roll = await TacticalRolls.roll(part.attack, { role: "attack", key, target });
+        rolls.push(roll);
+        attackOutcome = roll.outcome;
+      }
+      const result = attackResult(attackOutcome, evaded);
+      const damage = damageRequest(state, attacker, result);
+      if (damage) {
+        rolls.push(await TacticalRolls.roll(damage, { role: "damage", key, target, apply: damageOptions(state, result, part.cover) }));
+      }
+    }
+    const flavor = ability?.name ?? game.i18n?.localize(state.dice >= 2 ? "ICONENGINE.Tactical.HeavyAttack" : "ICONENGINE.Tactical.LightAttack") ?? "";
+    const message = await TacticalRolls.post(actor, rolls, flavor, state.rollMode, { attacker: actor.uuid, ability: ability?.uuid ?? null });
+    // Stunned "goes away automatically" once the character has used its next ability.
+    if (ability) await TacticalRolls.#afterAbility(actor);
+    return message;
+  }
+
+  /**
+   * Stunned ends after an ability (the core's rule).
+   * @param {Actor} actor
+   */
+  static async #afterAbility(actor) {
+    const core = await loadCore();
+    const before = TacticalRolls.statusesOf(actor);
+    const after = new Set(core.iconAfterAbility(before).map(s => s.replace(/\+$/, "")));
+    for (const id of before.map(s => s.replace(/\+$/, ""))) {
+      if (!after.has(id)) await actor.toggleStatusEffect(id, { active: false });
+    }
+  }
+
+  /**
+   * A save (10+), optionally against one of the actor's statuses, which ends on a success. The
+   * core refuses ongoing statuses and states (`iconSaveable`).
+   * @param {Actor} actor
+   * @param {{status?: string | null, boons?: number, curses?: number, bonus?: number, rollMode?: string}} [options]
+   */
+  static async save(actor, { status = null, boons = 0, curses = 0, bonus = 0, rollMode } = {}) {
+    const core = await loadCore();
+    if (status && !core.iconSaveable(TacticalRolls.statusesOf(actor)).includes(status)) {
+      ui.notifications?.warn("ICONENGINE.Tactical.NotSaveable", { localize: true });
+      return null;
+    }
+    const named = status ? { id: status, name: game.i18n?.localize(`ICONENGINE.Status.${status}.name`) ?? status } : null;
+    const roll = await TacticalRolls.roll(saveRequest({ boons, curses, bonus }),
+      { role: "save", actor: { uuid: actor.uuid, name: actor.name ?? "" }, status: named });
+    const message = await TacticalRolls.post(actor, [roll], game.i18n?.localize("ICONENGINE.Tactical.Save.title") ?? "",
+      rollMode ?? TacticalRolls.#defaultRollMode());
+    if (status && roll.outcome?.success) await actor.toggleStatusEffect(status, { active: false });
+    return message;
+  }
+
+  /**
+   * A healing rule (cure, rescue, rest, ...) through the core; a cure then saves against every
+   * status the core lists, each ending on a success. One message.
+   * @param {Actor} actor
+   * @param {"cure"|"regeneration"|"rescue"|"endCombat"|"rest"|"camp"} healing
+   * @param {{rollMode?: string}} [options]
+   */
+  static async heal(actor, healing, { rollMode } = {}) {
+    const statuses = TacticalRolls.statusesOf(actor);
+    const who = { uuid: actor.uuid, name: actor.name ?? "" };
+    const heal = await TacticalRolls.roll(healRequest(coreTarget(/** @type {any} */ (actor), statuses), healing),
+      { role: "heal", actor: who });
+    const outcome = /** @type {Done & {target: any, saves: string[]}} */ (heal.outcome);
+    await TacticalRolls.applyHealth(actor, healthChange({ system: actor.system, effects: TacticalRolls.effectsOf(actor) }, statuses, outcome.target));
+    const rolls = [heal];
+    /** @type {string[]} */
+    const ended = [];
+    for (const status of outcome.saves ?? []) {
+      const save = await TacticalRolls.roll(saveRequest(), {
+        role: "save", actor: who, status: { id: status, name: game.i18n?.localize(`ICONENGINE.Status.${status}.name`) ?? status }
+      });
+      rolls.push(save);
+      if (save.outcome?.success) ended.push(status);
+    }
+    const message = await TacticalRolls.post(actor, rolls, game.i18n?.localize(`ICONENGINE.Tactical.Healing.${healing}`) ?? healing,
+      rollMode ?? TacticalRolls.#defaultRollMode());
+    for (const status of ended) await actor.toggleStatusEffect(status, { active: false });
+    return message;
+  }
+
+  /** @returns {string} */
+  static #defaultRollMode() {
+    return String(game.settings?.get("core", "rollMode") ?? "publicroll");
+  }
+
+  /**
+   * Write a health change to an actor: the update, the ended statuses' effects deleted, the new
+   * statuses created. Returns the undo, completed with the created effects' ids.
+   * @param {Actor} actor
+   * @param {HealthChange} change
+   * @returns {Promise<HealthUndo>}
+   */
+  static async applyHealth(actor, change) {
+    if (Object.keys(change.update).length) await actor.update(/** @type {any} */ (change.update));
+    if (change.deleteEffects.length) await actor.deleteEmbeddedDocuments("ActiveEffect", change.deleteEffects);
+    const localize = (/** @type {string} */ key) => game.i18n?.localize(key) ?? key;
+    const created = change.createStatuses.length
+      ? await actor.createEmbeddedDocuments("ActiveEffect", /** @type {any} */ (change.createStatuses.map(id => statusEffectData(id, localize))))
+      : [];
+    return { ...change.undo, deleteEffects: created.map(effect => effect.id ?? "") };
+  }
+
+  /**
+   * Put an actor back as it was before a health change.
+   * @param {Actor} actor
+   * @param {HealthUndo} undo
+   */
+  static async undoHealth(actor, undo) {
+    const existing = undo.deleteEffects.filter(id => actor.effects.has(id));
+    if (existing.length) await actor.deleteEmbeddedDocuments("ActiveEffect", existing);
+    const missing = undo.restoreEffects.filter(data => !actor.effects.has(/** @type {any} */ (data)._id));
+    if (missing.length) await actor.createEmbeddedDocuments("ActiveEffect", /** @type {any} */ (missing), { keepId: true });
+    if (Object.keys(undo.update).length) await actor.update(/** @type {any} */ (undo.update));
+  }
+}

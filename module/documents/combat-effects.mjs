@@ -1,0 +1,170 @@
+import { ICONENGINE, SYSTEM_ID } from "../config.mjs";
+import { getCore } from "../core.mjs";
+import { endOfCombatChanges, healTarget } from "../data/combat-rules.mjs";
+import { coreStatuses } from "../data/rules.mjs";
+import IconRoll from "../dice/icon-roll.mjs";
+
+/**
+ * Carries out what the turn-order reducer asks of Foundry. Runs on the active GM only, once per
+ * event, right after the Combat update that stored the new state.
+ */
+
+/**
+ * The Combat's lifecycle workflows (protected on Combat, so the document passes them in).
+ * @typedef {object} TurnWorkflows
+ * @property {(combatant: Combatant.Implementation, context: Combat.TurnEventContext) => Promise<void>} startTurn
+ * @property {(combatant: Combatant.Implementation, context: Combat.TurnEventContext) => Promise<void>} endTurn
+ * @property {(context: Combat.RoundEventContext) => Promise<void>} startRound
+ * @property {(context: Combat.RoundEventContext) => Promise<void>} endRound
+ */
+
+/**
+ * @param {Combat.Implementation} combat
+ * @param {{type: string, id?: string, round?: number, partyResolve?: number, personalResolve?: string[]}[]} effects
+ * @param {TurnWorkflows} workflows
+ */
+export async function runCombatEffects(combat, effects, workflows) {
+  const turnIndex = (/** @type {string|undefined} */ id) => combat.turns.findIndex(c => c.id === id);
+  for (const effect of effects) {
+    const combatant = effect.id ? combat.combatants.get(effect.id) : undefined;
+    try {
+      switch (effect.type) {
+        case "roundStarted": {
+          const round = effect.round ?? combat.round;
+          if (round > 1) await workflows.endRound({ round: round - 1, skipped: false });
+          await workflows.startRound({ round, skipped: false });
+          break;
+        }
+        case "turnStarted":
+          if (!combatant) break;
+          // "Interrupts refresh at the start of the owner's turn": the count of interrupts used
+          // since then is kept on the actor.
+          if (combatant.actor?.getFlag(SYSTEM_ID, "interruptsUsed")) await combatant.actor.unsetFlag(SYSTEM_ID, "interruptsUsed");
+          await workflows.startTurn(combatant, { round: combat.round, turn: turnIndex(effect.id), skipped: false });
+          break;
+        case "turnEnded":
+          if (!combatant) break;
+          await workflows.endTurn(combatant, { round: combat.round, turn: turnIndex(effect.id), skipped: false });
+          await promptSaves(combatant);
+          break;
+        case "delayFired":
+          if (combatant) await announce(combatant, game.i18n.format("ICONENGINE.Combat.delayFired", { name: combatant.name ?? "" }));
+          break;
+        case "resolveChanged":
+          Hooks.callAll("iconEngine.partyResolve", combat, effect.partyResolve ?? 0);
+          break;
+        case "combatEnded":
+          await endOfCombat(combat, new Set(effect.personalResolve ?? []));
+          break;
+      }
+    } catch (error) {
+      console.error(`${SYSTEM_ID} | combat effect ${effect.type} failed`, error);
+    }
+  }
+}
+
+/**
+ * The statuses an actor has, as the core names them (`id+` for an ongoing one).
+ * @param {Actor.Implementation} actor
+ * @returns {string[]}
+ */
+export function actorStatuses(actor) {
+  return coreStatuses(actor.temporaryEffects.map(effect => ({
+    statuses: effect.statuses,
+    ongoing: !!effect.getFlag(SYSTEM_ID, "ongoing")
+  })));
+}
+
+/**
+ * End of turn: a chat card (to the owners and the GM) with a save button per status the
+ * character can save against, as the core decides (`iconSaveable`).
+ * @param {Combatant.Implementation} combatant
+ */
+async function promptSaves(combatant) {
+  const actor = combatant.actor;
+  if (!actor) return;
+  const statuses = getCore().iconSaveable(actorStatuses(actor));
+  if (!statuses.length) return;
+  const names = statuses.map(id => ({ id, name: game.i18n.localize(`ICONENGINE.Status.${id}.name`) }));
+  const content = await foundry.applications.handlebars.renderTemplate(ICONENGINE.combat.saves, {
+    text: game.i18n.format("ICONENGINE.Combat.saves", { name: combatant.name ?? "", statuses: names.map(s => s.name).join(", ") }),
+    statuses: names.map(s => ({ ...s, label: game.i18n.format("ICONENGINE.Combat.saveButton", { status: s.name }) }))
+  });
+  await ChatMessage.implementation.create({
+    content,
+    speaker: ChatMessage.implementation.getSpeaker({ actor, token: combatant.token }),
+    whisper: game.users?.filter(u => u.isGM || actor.testUserPermission(u, "OWNER")).map(u => u.id ?? "") ?? [],
+    flags: { [SYSTEM_ID]: { saves: { actorUuid: actor.uuid, statuses } } }
+  });
+}
+
+/**
+ * A short public chat line about a combatant.
+ * @param {Combatant.Implementation} combatant
+ * @param {string} text
+ */
+async function announce(combatant, text) {
+  const p = document.createElement("p");
+  p.textContent = text;
+  await ChatMessage.implementation.create({
+    content: p.outerHTML,
+    speaker: ChatMessage.implementation.getSpeaker({ actor: combatant.actor ?? undefined, token: combatant.token })
+  });
+}
+
+/**
+ * The end-of-combat rules: per combatant's actor (linked or the token's own), the core's
+ * "endCombat" healing (ongoing effects cured, vigor lost, HP up to the bloodied value), +1
+ * personal resolve for the player characters the reducer listed; summons disappear (tokens
+ * flagged `flags.icon-engine.summoned`).
+ * @param {Combat.Implementation} combat
+ * @param {Set<string>} personalResolve  Combatant ids.
+ */
+async function endOfCombat(combat, personalResolve) {
+  const core = getCore();
+  const done = new Set();
+  for (const combatant of combat.combatants) {
+    const actor = combatant.actor;
+    if (!actor || done.has(actor.uuid)) continue;
+    done.add(actor.uuid);
+    const statuses = actorStatuses(actor);
+    const target = healTarget(actor.system, actor.type === "character", statuses);
+    if (!target) continue;
+    const outcome = /** @type {any} */ (core.resolve({ kind: "icon.heal", target, healing: "endCombat" }, []));
+    const { update, cured } = endOfCombatChanges(actor.system, outcome, statuses, personalResolve.has(combatant.id ?? ""));
+    if (Object.keys(update).length) await actor.update(update);
+    const gone = actor.temporaryEffects.filter(e => [...e.statuses].some(s => cured.includes(s))).map(e => e.id ?? "");
+    if (gone.length) await actor.deleteEmbeddedDocuments("ActiveEffect", gone);
+  }
+  const summoned = combat.scene?.tokens.filter(t => !!t.getFlag(SYSTEM_ID, "summoned")).map(t => t.id ?? "") ?? [];
+  if (summoned.length) await combat.scene?.deleteEmbeddedDocuments("Token", summoned);
+}
+
+/**
+ * Wire the save buttons of the end-of-turn cards: roll an ICON save (`icon.save`); on a success
+ * the status ends.
+ */
+export function registerSaveCards() {
+  Hooks.on("renderChatMessageHTML", (message, html) => {
+    const saves = /** @type {{actorUuid: string, statuses: string[]} | undefined} */ (
+      /** @type {any} */ (message).getFlag(SYSTEM_ID, "saves"));
+    if (!saves) return;
+    for (const button of html.querySelectorAll("button[data-icon-save]")) {
+      button.addEventListener("click", async event => {
+        const target = /** @type {HTMLButtonElement} */ (event.currentTarget);
+        const status = target.dataset.iconSave ?? "";
+        const actor = /** @type {Actor.Implementation | null} */ (fromUuidSync(saves.actorUuid));
+        if (!actor?.isOwner) return;
+        target.disabled = true;
+        const name = game.i18n.localize(`ICONENGINE.Status.${status}.name`);
+        const roll = await IconRoll.fromRequest({ kind: "icon.save" }, { flavor: game.i18n.format("ICONENGINE.Combat.saveButton", { status: name }) });
+        await roll.evaluate();
+        await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }) });
+        if (/** @type {any} */ (roll.iconOptions.outcome)?.success) {
+          await actor.toggleStatusEffect(status, { active: false });
+          ui.notifications?.info(game.i18n.format("ICONENGINE.Combat.saved", { name: actor.name ?? "", status: name }));
+        }
+      });
+    }
+  });
+}

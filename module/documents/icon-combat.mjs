@@ -1,0 +1,237 @@
+import { SYSTEM_ID } from "../config.mjs";
+import { combatApply } from "../core.mjs";
+import { foundryTurn, refusalFor } from "../data/combat-rules.mjs";
+import IconSocket from "../icon-socket.mjs";
+import { runCombatEffects } from "./combat-effects.mjs";
+
+/** The system socket request that carries a player's turn-order events to the GM. */
+const REQUEST = "combatEvents";
+
+/**
+ * The system's Combat: ICON has no initiative, so the turn order is the core's reducer
+ * (`combatApply`), whose state lives in `system.state`. Every event runs on one GM (a player's
+ * click travels over the system socket to the active GM), which stores the new state, keeps Foundry's
+ * `round`/`turn` in step (turn markers, `combat.combatant`), fires the `combatRound`/`combatTurn`
+ * hooks and the `_onStartTurn`/`_onEndTurn` workflows once, and carries out the effects.
+ */
+export default class IconCombat extends Combat {
+  /**
+   * The reducer state, or null before the combat starts.
+   * @type {import("../applications/combat/tracker-context.mjs").CombatState | null}
+   */
+  get iconState() {
+    return /** @type {any} */ (this.system)?.state ?? null;
+  }
+
+  /** Party resolve now (0 outside a started combat). */
+  get partyResolve() {
+    return this.iconState?.partyResolve ?? 0;
+  }
+
+  /** @override */
+  get started() {
+    return this.iconState !== null || super.started;
+  }
+
+  /**
+   * Send a turn-order event. It is checked here first, so a refusal shows at once with the core's
+   * reason; then the active GM applies it.
+   * @param {object} event
+   * @returns {Promise<void>}
+   */
+  async iconDispatch(event) {
+    try {
+      combatApply(this.iconState, event);
+      const reason = refusalFor(/** @type {any} */ (event), this.#userFacts(game.user));
+      if (reason) throw new Error(game.i18n.localize(reason));
+      if (game.user?.isGM) return await this.iconCommit([event]);
+      if (!game.users?.activeGM) throw new Error(game.i18n.localize("ICONENGINE.Combat.noGM"));
+      await IconSocket.executeAsGM(REQUEST, { combatId: this.id, events: [event] });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      ui.notifications?.warn(game.i18n.format("ICONENGINE.Combat.Refused.error", { message }));
+    }
+  }
+
+  /**
+   * Apply events as the GM: one Combat update, then the effects, on this client only. Throws
+   * (and stores nothing) if the core refuses any of them.
+   * @param {object[]} events
+   * @param {User.Implementation | null} [user]  Who asked (null: the system itself).
+   */
+  async iconCommit(events, user = game.user) {
+    if (!game.user?.isGM) throw new Error(game.i18n.localize("ICONENGINE.Combat.noGM"));
+    let state = this.iconState;
+    /** @type {any[]} */
+    const effects = [];
+    for (const event of events) {
+      const reason = user ? refusalFor(/** @type {any} */ (event), this.#userFacts(user)) : null;
+      if (reason) throw new Error(game.i18n.localize(reason));
+      const reduced = /** @type {{state: any, effects: any[]}} */ (combatApply(state, event));
+      state = reduced.state;
+      effects.push(...reduced.effects);
+    }
+    const updateData = {
+      round: state?.round ?? 0,
+      turn: foundryTurn(state, this.turns.map(c => c.id ?? "")),
+      "system.state": state
+    };
+    const updateOptions = { direction: /** @type {const} */ (1), turnEvents: false };
+    // Foundry's hooks, fired once here (the GM) before the update, as core's nextRound/nextTurn do.
+    if (updateData.round !== this.round) Hooks.callAll("combatRound", this, updateData, updateOptions);
+    else if (updateData.turn !== this.turn) Hooks.callAll("combatTurn", this, updateData, updateOptions);
+    await this.update(/** @type {any} */ (updateData), updateOptions);
+    await runCombatEffects(this, effects, {
+      startTurn: (c, context) => this._onStartTurn(c, context),
+      endTurn: (c, context) => this._onEndTurn(c, context),
+      startRound: context => this._onStartRound(context),
+      endRound: context => this._onEndRound(context)
+    });
+  }
+
+  /**
+   * What the permission check needs to know about a user.
+   * @param {User.Implementation | null} user
+   */
+  #userFacts(user) {
+    return {
+      isGM: !!user?.isGM,
+      owns: (/** @type {string} */ id) => !!user && !!this.combatants.get(id)?.testUserPermission(user, "OWNER"),
+      currentId: this.iconState?.current?.id ?? null
+    };
+  }
+
+  /** Players' events reach the active GM through the system socket; it checks and applies them. */
+  static registerSocket() {
+    IconSocket.registerHandler(REQUEST, async (/** @type {any} */ payload, userId) => {
+      const combat = /** @type {IconCombat | undefined} */ (game.combats?.get(payload?.combatId));
+      const user = game.users?.get(userId) ?? null;
+      if (!combat || !user || !Array.isArray(payload.events)) return;
+      await combat.iconCommit(payload.events, user);
+    });
+  }
+
+  /* -------------------------------------------- */
+  /*  Foundry's turn controls, mapped to ICON      */
+  /* -------------------------------------------- */
+
+  /**
+   * Begin the ICON turn order with every combatant (defeated ones marked so).
+   * @override
+   */
+  async startCombat() {
+    const combatants = this.combatants.contents;
+    const entries = combatants.map(c => /** @type {any} */ (c).iconEntry());
+    /** @type {object[]} */
+    const events = [{ type: "start", combatants: entries }];
+    for (const c of combatants) if (c.isDefeated) events.push({ type: "setDefeated", id: c.id, defeated: true });
+    this._playCombatSound("startEncounter");
+    Hooks.callAll("combatStart", this, { round: 1, turn: null });
+    await this.iconCommit(events);
+    return this;
+  }
+
+  /**
+   * "Next turn" ends the open turn; who acts next is chosen on the tracker.
+   * @override
+   */
+  async nextTurn() {
+    if (this.iconState?.current) await this.iconDispatch({ type: "endTurn" });
+    else ui.notifications?.info(game.i18n.localize("ICONENGINE.Combat.pickWhoActs"));
+    return this;
+  }
+
+  /**
+   * Rounds end by themselves when nobody has turns left.
+   * @override
+   */
+  async nextRound() {
+    ui.notifications?.info(game.i18n.localize("ICONENGINE.Combat.nextRoundRefused"));
+    return this;
+  }
+
+  /** @override */
+  async previousTurn() {
+    await this.iconDispatch({ type: "undo" });
+    return this;
+  }
+
+  /** @override */
+  async previousRound() {
+    await this.iconDispatch({ type: "undo" });
+    return this;
+  }
+
+  /**
+   * Ask, apply the end-of-combat rules (the reducer's `endCombat` effects), then delete the
+   * combat as Foundry does.
+   * @override
+   */
+  async endCombat() {
+    const yes = await foundry.applications.api.DialogV2.confirm({
+      window: { title: "COMBAT.EndTitle" },
+      content: `<p>${game.i18n.localize("ICONENGINE.Combat.endCombatConfirm")}</p>`
+    });
+    if (!yes) return this;
+    const state = this.iconState;
+    if (state && !state.ended) await this.iconCommit([{ type: "endCombat" }]);
+    await this.delete();
+    return this;
+  }
+
+  /**
+   * Turn events come from the reducer's effects (see {@link iconCommit}); Foundry's own detection
+   * compares turn indices, which ICON's side-alternating order does not follow.
+   * @override
+   */
+  async _manageTurnEvents() {
+    if (this.iconState) return;
+    return super._manageTurnEvents();
+  }
+
+  /* -------------------------------------------- */
+  /*  The roster follows the Combat's combatants   */
+  /* -------------------------------------------- */
+
+  /** @override @param {any[]} args */
+  _onCreateDescendantDocuments(...args) {
+    super._onCreateDescendantDocuments(.../** @type {[any, any, any, any, any, any]} */ (args));
+    const [parent, collection, documents] = args;
+    if (parent !== this || collection !== "combatants") return;
+    this.#follow(/** @type {any[]} */ (documents).map(c => ({ type: "addCombatant", combatant: c.iconEntry() })));
+  }
+
+  /** @override @param {any[]} args */
+  _onDeleteDescendantDocuments(...args) {
+    super._onDeleteDescendantDocuments(.../** @type {[any, any, any, any, any, any]} */ (args));
+    const [parent, collection, , ids] = args;
+    if (parent !== this || collection !== "combatants") return;
+    const known = new Set(this.iconState?.combatants.map(c => c.id));
+    this.#follow(/** @type {string[]} */ (ids).filter(id => known.has(id)).map(id => ({ type: "removeCombatant", id })));
+  }
+
+  /** @override @param {any[]} args */
+  _onUpdateDescendantDocuments(...args) {
+    super._onUpdateDescendantDocuments(.../** @type {[any, any, any, any, any, any]} */ (args));
+    const [parent, collection, documents] = args;
+    if (parent !== this || collection !== "combatants") return;
+    const rows = new Map(this.iconState?.combatants.map(c => [c.id, c]));
+    /** @type {object[]} */
+    const events = [];
+    for (const c of /** @type {Combatant.Implementation[]} */ (documents)) {
+      const row = rows.get(c.id ?? "");
+      if (row && row.defeated !== c.isDefeated) events.push({ type: "setDefeated", id: c.id, defeated: c.isDefeated });
+    }
+    this.#follow(events);
+  }
+
+  /**
+   * Roster changes during a running combat, applied once by the active GM.
+   * @param {object[]} events
+   */
+  #follow(events) {
+    const state = this.iconState;
+    if (!events.length || !state || state.ended || !game.user?.isActiveGM) return;
+    this.iconCommit(events, null).catch(error => console.error(`${SYSTEM_ID} | combat roster`, error));
+  }
+}

@@ -1,0 +1,36 @@
+import { combatantEntry } from "../data/combat-rules.mjs";
+
+/**
+ * The system's Combatant. It is keyed by its own id in the turn order, so several tokens of one
+ * unlinked actor are separate combatants, and it reads the actor through `this.actor` (the
+ * token's synthetic actor when unlinked, the world actor when linked).
+ */
+export default class IconCombatant extends Combatant {
+  /**
+   * What the turn order needs to know (see `combatantEntry`).
+   * @returns {import("../data/combat-rules.mjs").CombatantFacts}
+   */
+  get iconFacts() {
+    const system = /** @type {any} */ (this.system) ?? {};
+    const actor = this.actor;
+    return {
+      id: this.id ?? "",
+      actorType: actor?.type ?? null,
+      template: /** @type {any} */ (actor?.system)?.template ?? "",
+      disposition: this.token?.disposition ?? -1,
+      side: system.side ?? "",
+      canSlow: !!system.canSlow
+    };
+  }
+
+  /** The reducer entry of this combatant. */
+  iconEntry() {
+    return combatantEntry(this.iconFacts);
+  }
+
+  /** This combatant's row in the reducer state, if the combat has started. */
+  get iconRow() {
+    const combat = /** @type {import("./icon-combat.mjs").default | null} */ (/** @type {unknown} */ (this.combat));
+    return combat?.iconState?.combatants.find(c => c.id === this.id) ?? null;
+  }
+}

@@ -1,0 +1,114 @@
+/**
+ * World settings of the other rulesets (issue 8): which ruleset the world plays, the campaign
+ * choices the seeds leave to the table (Tribute's reality level, the narrator's scale, which of
+ * the ICONS level names to show) and Men & Supermen's GM-editable charts.
+ */
+import { SYSTEM_ID } from "./config.mjs";
+import { EMPTY_MNS_CHARTS, RULESETS } from "./data/rulesets.mjs";
+import MnsChartsConfig from "./applications/mns-charts-config.mjs";
+
+/** Setting keys. */
+export const SETTINGS = Object.freeze({
+  ruleset: "ruleset",
+  tributeDie: "tributeDie",
+  narratorScale: "narratorScale",
+  iconsLevelNames: "iconsLevelNames",
+  mnsCharts: "mnsCharts"
+});
+
+/**
+ * Register the settings (from the `init` hook).
+ */
+export function registerRulesetSettings() {
+  /** @param {string} key */
+  const t = key => `ICONENGINE.Settings.${key}`;
+  // Hero sheets show the world's ruleset: draw them again when it changes.
+  const rerender = () => {
+    for (const actor of game.actors ?? []) if (actor.type === "hero" && actor.sheet?.rendered) actor.sheet.render();
+  };
+
+  game.settings.register(SYSTEM_ID, SETTINGS.ruleset, {
+    name: t("ruleset.name"),
+    hint: t("ruleset.hint"),
+    scope: "world",
+    config: true,
+    type: String,
+    choices: Object.fromEntries(RULESETS.map(id => [id, `ICONENGINE.Ruleset.${id}`])),
+    default: "icon",
+    onChange: rerender
+  });
+
+  game.settings.register(SYSTEM_ID, SETTINGS.tributeDie, {
+    name: t("tributeDie.name"),
+    hint: t("tributeDie.hint"),
+    scope: "world",
+    config: true,
+    type: Number,
+    choices: { 4: "ICONENGINE.Tribute.reality.mundane", 6: "ICONENGINE.Tribute.reality.heroic",
+      8: "ICONENGINE.Tribute.reality.pulpy", 10: "ICONENGINE.Tribute.reality.cinematic",
+      12: "ICONENGINE.Tribute.reality.overTheTop" },
+    default: 6,
+    onChange: rerender
+  });
+
+  game.settings.register(SYSTEM_ID, SETTINGS.narratorScale, {
+    name: t("narratorScale.name"),
+    hint: t("narratorScale.hint"),
+    scope: "world",
+    config: true,
+    type: String,
+    choices: { coarse: "ICONENGINE.Narrator.scale.coarse", fine: "ICONENGINE.Narrator.scale.fine" },
+    default: "coarse",
+    onChange: rerender
+  });
+
+  game.settings.register(SYSTEM_ID, SETTINGS.iconsLevelNames, {
+    name: t("iconsLevelNames.name"),
+    hint: t("iconsLevelNames.hint"),
+    scope: "world",
+    config: true,
+    type: Number,
+    choices: { [-1]: "ICONENGINE.Icons.names.none", 0: "ICONENGINE.Icons.names.first",
+      1: "ICONENGINE.Icons.names.second", 2: "ICONENGINE.Icons.names.third" },
+    default: 1,
+    onChange: rerender
+  });
+
+  game.settings.register(SYSTEM_ID, SETTINGS.mnsCharts, {
+    name: t("mnsCharts.name"),
+    scope: "world",
+    config: false,
+    type: Object,
+    default: EMPTY_MNS_CHARTS()
+  });
+
+  game.settings.registerMenu(SYSTEM_ID, "mnsChartsMenu", {
+    name: t("mnsCharts.name"),
+    label: t("mnsCharts.label"),
+    hint: t("mnsCharts.hint"),
+    icon: "fa-solid fa-table",
+    type: MnsChartsConfig,
+    restricted: true
+  });
+}
+
+/**
+ * The world's ruleset.
+ * @returns {import("./data/rulesets.mjs").RulesetId}
+ */
+export function currentRuleset() {
+  return /** @type {import("./data/rulesets.mjs").RulesetId} */ (game.settings.get(SYSTEM_ID, SETTINGS.ruleset));
+}
+
+/**
+ * The campaign choices the hero sheet and roll dialogs need.
+ * @returns {import("./data/rulesets.mjs").Campaign}
+ */
+export function campaignSettings() {
+  return {
+    ruleset: currentRuleset(),
+    tributeDie: Number(game.settings.get(SYSTEM_ID, SETTINGS.tributeDie)),
+    narratorScale: /** @type {"coarse"|"fine"} */ (game.settings.get(SYSTEM_ID, SETTINGS.narratorScale)),
+    iconsLevelNames: Number(game.settings.get(SYSTEM_ID, SETTINGS.iconsLevelNames))
+  };
+}

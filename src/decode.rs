@@ -1,0 +1,180 @@
+//! Decoding the JSON text of a value from JavaScript (`JSON.stringify` at the wasm boundary) into
+//! the core's types, with errors that name the offending field.
+//!
+//! serde's messages say what was wrong (``invalid type: floating point `1.5`, expected u32``) but
+//! not where, and tagged requests are buffered before they are read, so positions are lost too.
+//! On failure the field is found by elimination: the value is decoded again without each field in
+//! turn, and the field whose removal makes that error go away is the one named. This runs only
+//! on the error path.
+
+use crate::error::{Error, Result};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// At most this many bytes of JSON in one argument (a 10,000-combatant fight is about 1.5 MB).
+pub const MAX_JSON_BYTES: usize = 64 << 20;
+/// Re-decodes tried when looking for the offending field.
+const MAX_PROBES: usize = 256;
+/// Array elements looked at when looking for the offending field.
+const MAX_PROBED_ELEMENTS: usize = 64;
+
+/// Decodes `text` as a `T`; `what` names the argument in errors (`"request"`, `"combat event"`).
+pub fn from_json_text<T: DeserializeOwned>(what: &str, text: &str) -> Result<T> {
+    if text.len() > MAX_JSON_BYTES {
+        return Err(Error::request(format!(
+            "invalid {what}: it is {} bytes of JSON; the limit is {MAX_JSON_BYTES}",
+            text.len()
+        )));
+    }
+    let first = match serde_json::from_str::<T>(text) {
+        Ok(v) => return Ok(v),
+        Err(e) => e,
+    };
+    // not even JSON (the boundary always hands JSON over, so this is a native caller's text)
+    let Ok(value) = serde_json::from_str::<Value>(text) else {
+        return Err(Error::request(format!("invalid {what}: {first}")));
+    };
+    Err(Error::request(describe::<T>(what, &value)))
+}
+
+/// As [`from_json_text`], from a parsed value.
+pub fn from_json_value<T: DeserializeOwned>(what: &str, value: Value) -> Result<T> {
+    match serde_json::from_value::<T>(value.clone()) {
+        Ok(v) => Ok(v),
+        Err(_) => Err(Error::request(describe::<T>(what, &value))),
+    }
+}
+
+/// `invalid {what}: `field`: {serde's message}`.
+fn describe<T: DeserializeOwned>(what: &str, value: &Value) -> String {
+    let message = match serde_json::from_value::<T>(value.clone()) {
+        Ok(_) => return format!("invalid {what}"),
+        Err(e) => strip_position(&e.to_string()),
+    };
+    // these name their field (or variant) themselves
+    let named = ["missing field", "unknown field", "duplicate field"];
+    if named.iter().any(|n| message.starts_with(n)) {
+        return format!("invalid {what}: {message}");
+    }
+    let mut probes = 0;
+    match locate::<T>(value, &mut Vec::new(), &message, &mut probes) {
+        path if !path.is_empty() => format!("invalid {what}: `{}`: {message}", render(&path)),
+        _ => format!("invalid {what}: {message}"),
+    }
+}
+
+/// serde_json ends some messages with ` at line 1 column 27`; positions in text the user never
+/// wrote help nobody.
+fn strip_position(message: &str) -> String {
+    match message.rfind(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message.to_string(),
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+fn render(path: &[Step]) -> String {
+    let mut out = String::new();
+    for step in path {
+        match step {
+            Step::Key(k) if out.is_empty() => out.push_str(k),
+            Step::Key(k) => {
+                out.push('.');
+                out.push_str(k);
+            }
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    out
+}
+
+fn at<'a>(value: &'a Value, path: &[Step]) -> Option<&'a Value> {
+    let mut v = value;
+    for step in path {
+        v = match (step, v) {
+            (Step::Key(k), Value::Object(m)) => m.get(k)?,
+            (Step::Index(i), Value::Array(a)) => a.get(*i)?,
+            _ => return None,
+        };
+    }
+    Some(v)
+}
+
+fn at_mut<'a>(value: &'a mut Value, path: &[Step]) -> Option<&'a mut Value> {
+    let mut v = value;
+    for step in path {
+        v = match (step, v) {
+            (Step::Key(k), Value::Object(m)) => m.get_mut(k)?,
+            (Step::Index(i), Value::Array(a)) => a.get_mut(*i)?,
+            _ => return None,
+        };
+    }
+    Some(v)
+}
+
+/// Whether the value with the container at `path` cut down to its first `keep` children (tags
+/// always kept) still fails with `message`. serde reads a map's entries and an array's elements
+/// in order and stops at the first bad one, so the first `keep` that reproduces the message ends
+/// with the offending child.
+fn reproduces<T: DeserializeOwned>(
+    root: &Value,
+    path: &[Step],
+    keep: usize,
+    message: &str,
+) -> bool {
+    let mut probe = root.clone();
+    match at_mut(&mut probe, path) {
+        Some(Value::Object(m)) => {
+            let mut seen = 0;
+            m.retain(|k, _| {
+                let tag = matches!(k.as_str(), "kind" | "type");
+                seen += usize::from(!tag);
+                tag || seen <= keep
+            });
+        }
+        Some(Value::Array(a)) => a.truncate(keep),
+        _ => return false,
+    }
+    match serde_json::from_value::<T>(probe) {
+        Ok(_) => false,
+        Err(e) => strip_position(&e.to_string()) == message,
+    }
+}
+
+/// The path of the field that `message` is about, as deep as elimination can tell.
+fn locate<T: DeserializeOwned>(
+    root: &Value,
+    path: &mut Vec<Step>,
+    message: &str,
+    probes: &mut usize,
+) -> Vec<Step> {
+    let children: Vec<Step> = match at(root, path) {
+        Some(Value::Object(m)) => m
+            .keys()
+            .filter(|k| !matches!(k.as_str(), "kind" | "type"))
+            .map(|k| Step::Key(k.clone()))
+            .collect(),
+        Some(Value::Array(a)) => (0..a.len()).map(Step::Index).collect(),
+        _ => return path.clone(),
+    };
+    // the container itself is wrong (an unknown `kind`): its tags alone fail the same way
+    if reproduces::<T>(root, path, 0, message) {
+        return path.clone();
+    }
+    for (i, step) in children.into_iter().enumerate() {
+        if *probes >= MAX_PROBES || i >= MAX_PROBED_ELEMENTS {
+            break;
+        }
+        *probes += 1;
+        if reproduces::<T>(root, path, i + 1, message) {
+            path.push(step);
+            return locate::<T>(root, path, message, probes);
+        }
+    }
+    path.clone()
+}

@@ -1,0 +1,251 @@
+/**
+ * An ICON attack in Chromium, from the dialog to applied damage: the attack dialog's templates
+ * rendered with the real context code (attackDialogContext) and the real core's odds; changing
+ * boons redraws the odds; the roll's cards render from core outcomes through the roll-card
+ * registry exactly as IconRoll does (and hide everything when the roll is private to the viewer);
+ * Apply damage runs icon.applyDamage and the pure health mapping on a target's data, and Undo
+ * restores it. Foundry's ApplicationV2/ChatMessage glue is not run (Foundry is not here); the
+ * steps it takes are mirrored in `attackTest` below. Screenshots in test-results/.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { openPage } from "../support/browser.mjs";
+import { startServer } from "../support/static-server.mjs";
+
+const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
+
+/** Exact P(d20 + highest of n d6 ≥ k) as a reduced fraction, by enumeration (independent of the core). */
+function pAtLeast(n, k) {
+  let hits = 0;
+  let all = 0;
+  for (let d20 = 1; d20 <= 20; d20++) {
+    for (let code = 0; code < 6 ** n; code++) {
+      let c = code;
+      let best = 0;
+      for (let i = 0; i < n; i++) {
+        best = Math.max(best, (c % 6) + 1);
+        c = Math.floor(c / 6);
+      }
+      all++;
+      if (d20 + best >= k) hits++;
+    }
+  }
+  const gcd = (a, b) => (b ? gcd(b, a % b) : a);
+  const g = gcd(hits, all);
+  return `${hits / g}/${all / g}`;
+}
+
+describe("an ICON attack in the browser", () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  let server;
+  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  let browser;
+
+  before(async () => {
+    server = await startServer();
+    browser = await openPage();
+    await browser.page.setViewportSize({ width: 560, height: 900 });
+    await browser.page.goto(`${server.url}/test/browser/harness.html`);
+    await browser.page.waitForFunction(() => globalThis.shimReady === true);
+    await browser.page.evaluate(async () => {
+      const { loadCore } = await import("/module/core.mjs");
+      const requests = await import("/module/dice/tactical-requests.mjs");
+      const cards = await import("/module/dice/cards/icon-tactical.mjs");
+      const { rollCardFor } = await import("/module/dice/roll-cards.mjs");
+      const health = await import("/module/data/health-changes.mjs");
+      const core = await loadCore();
+      const render = (path, data) => foundry.applications.handlebars.renderTemplate(path, data);
+      const dialog = document.createElement("form");
+      dialog.id = "attack-dialog";
+      dialog.className = "icon-engine attack-dialog";
+      dialog.style.cssText = "width:480px;background:#f0efe7;color:#191813;padding:8px;margin-bottom:12px";
+      document.body.prepend(dialog);
+
+      // The Stormbender attacks a Goblin (defense 14, armor 1, 20 HP, dazed) with a heavy attack.
+      const attackerActor = { type: "character", name: "Ysolde", uuid: "Actor.ysolde", system: { damageDie: 8, fray: 3 } };
+      const goblin = {
+        type: "foe", name: "Goblin", uuid: "Actor.goblin", img: "/assets/icons/statuses/hatred.svg",
+        system: { hp: { value: 20, max: 20 }, vigor: { value: 0, max: 5 }, wounds: 0, armor: 1, defense: 14 },
+        effects: [{ id: "fx1", statuses: ["dazed"], data: { _id: "fx1", name: "Dazed", statuses: ["dazed"] } }]
+      };
+      const rollModes = ["publicroll", "gmroll", "blindroll", "selfroll"].map(value => ({ value, label: value, selected: value === "publicroll" }));
+      const state = requests.initialAttackState({
+        heavy: true,
+        targets: [requests.attackTargetOf({ uuid: goblin.uuid, name: goblin.name, img: goblin.img, system: goblin.system, statuses: ["dazed"] })]
+      });
+      const t = {
+        core, requests, cards, health, rollCardFor, render, goblin, attackerActor, state,
+        attacker: requests.attackerOf(attackerActor),
+        original: structuredClone(goblin.system),
+        /** What AttackDialog#_prepareContext returns (minus Foundry's footer buttons). */
+        context() {
+          return { ...requests.attackDialogContext(core, t.state, t.attacker), rollModes };
+        },
+        async renderDialog(parts = ["form", "odds"]) {
+          const context = t.context();
+          if (parts.includes("form")) dialog.innerHTML = `<div data-part="form">${await render("systems/icon-engine/templates/apps/attack-dialog.hbs", context)}</div><div data-part="odds"></div>`;
+          dialog.querySelector("[data-part=odds]").innerHTML = await render("systems/icon-engine/templates/apps/attack-odds.hbs", context);
+        },
+        /** AttackDialog#onChange: the form's data (as FormDataExtended gives it) into the state, odds redrawn. */
+        async onChange() {
+          const data = {};
+          for (const el of dialog.querySelectorAll("input[name], select[name]")) data[el.name] = el.type === "checkbox" ? el.checked : el.value;
+          t.state = requests.readAttackForm(t.state, data);
+          await t.renderDialog(["odds"]);
+        },
+        /** IconRoll#_prepareChatRenderContext + render: the registered card of the request's kind. */
+        async renderCard(request, outcome, options, isPrivate = false) {
+          const card = rollCardFor(request.kind);
+          const shown = isPrivate ? null : outcome;
+          return render(card.template, {
+            formula: isPrivate ? "???" : "", total: isPrivate ? "?" : outcome.total, request, outcome: shown,
+            card: shown ? card.context(shown, request, { tactical: options }) : null
+          });
+        }
+      };
+      dialog.addEventListener("change", () => t.onChange());
+      globalThis.attackTest = t;
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const assertNoErrors = () => assert.deepEqual(browser.errors, []);
+
+  test("the dialog shows exact odds per target, and they follow the boons as they change", async () => {
+    const { page } = browser;
+    await page.evaluate(() => globalThis.attackTest.renderDialog());
+    const hit = page.locator("#attack-dialog .odds-row[data-index='0'] .p-hit");
+    assert.equal(await hit.getAttribute("data-exact"), pAtLeast(0, 14));
+    assert.equal(await page.locator("#attack-dialog .attack-target .defense").textContent(), "14");
+    assert.equal(await page.locator("#attack-dialog input[name=dice]").inputValue(), "2", "a heavy attack rolls 2[D]");
+
+    await page.fill("#attack-dialog input[name=boons]", "2");
+    await page.locator("#attack-dialog input[name=boons]").dispatchEvent("change");
+    await page.waitForFunction(() => document.querySelector("#attack-dialog .net")?.textContent === "+2");
+    assert.equal(await hit.getAttribute("data-exact"), pAtLeast(2, 14));
+    const percent = await hit.textContent();
+    const [n, d] = pAtLeast(2, 14).split("/").map(Number);
+    assert.equal(percent, `${(100 * n / d).toFixed(2)}%`);
+    assert.equal(await page.locator("#attack-dialog .p-crit").getAttribute("data-exact"), pAtLeast(2, 20));
+    assert.equal(await page.locator("#attack-dialog .p-exceed").getAttribute("data-exact"), pAtLeast(2, 15));
+
+    // the target stands one level higher: +1 curse, net +1
+    await page.selectOption("#attack-dialog select[name='targets.0.heightDifference']", "-1");
+    await page.waitForFunction(() => document.querySelector("#attack-dialog .net")?.textContent === "+1");
+    assert.equal(await hit.getAttribute("data-exact"), pAtLeast(1, 14));
+    await page.selectOption("#attack-dialog select[name='targets.0.heightDifference']", "0");
+    await page.waitForFunction(() => document.querySelector("#attack-dialog .net")?.textContent === "+2");
+
+    await mkdir(results, { recursive: true });
+    await page.locator("#attack-dialog").screenshot({ path: `${results}attack-dialog.png` });
+    assertNoErrors();
+  });
+
+  test("roll → cards → Apply damage updates the target → Undo restores it; blind cards hide everything", async () => {
+    const { page } = browser;
+    const rolled = await page.evaluate(async () => {
+      const t = globalThis.attackTest;
+      const { core, requests } = t;
+      const [part] = requests.planAttack(core, t.state, t.attacker);
+      // d20 16 + the higher boon die 6 = 22: a critical hit (and an exceed)
+      const attack = core.resolve(part.attack, [[16], [3, 6]]);
+      const result = requests.attackResult(attack);
+      const damageRequest = requests.damageRequest(t.state, t.attacker, result);
+      const damage = core.resolve(damageRequest, [[5, 8, 2]]);
+      const target = { uuid: part.target.uuid, name: part.target.name, img: part.target.img, defense: part.target.defense };
+      t.apply = requests.damageOptions(t.state, result, part.cover);
+      t.damage = damage;
+      const html = [
+        await t.renderCard(part.attack, attack, { role: "attack", key: 0, target }),
+        await t.renderCard(damageRequest, damage, { role: "damage", key: 0, target, apply: t.apply })
+      ];
+      document.querySelector(".message-content").innerHTML = html.join("");
+      return { result, total: attack.total, damage: damage.total, plan: core.plan(damageRequest) };
+    });
+    assert.deepEqual([rolled.result, rolled.total], ["crit", 22]);
+    assert.deepEqual(rolled.plan.map(p => [p.count, p.notation]), [[3, "d8"]], "heavy crit: 3[D]");
+    assert.equal(rolled.damage, 5 + 8 + 2 + 3);
+    const chat = page.locator(".chat-message");
+    assert.equal(await chat.locator(".tactical-attack .tactical-result").textContent(), "Critical hit");
+    assert.equal(await chat.locator(".tactical-attack .tactical-exceed").textContent(), "Exceed");
+    assert.deepEqual(await chat.locator(".tactical-attack .die").allTextContents(), ["16", "3", "6"]);
+    assert.equal(await chat.locator(".tactical-attack .die.discarded").textContent(), "3");
+    assert.equal(await chat.locator(".tactical-damage .dice-total").textContent(), "18");
+    const apply = chat.locator("[data-tactical-action=apply]");
+    assert.equal((await apply.textContent()).trim(), "Apply damage to Goblin");
+    await chat.screenshot({ path: `${results}attack-card.png` });
+
+    // Apply: what TacticalChat.applyDamage does with the owner's data, minus the Document calls.
+    await page.evaluate(() => {
+      const t = globalThis.attackTest;
+      document.querySelector("[data-tactical-action=apply]").addEventListener("click", async () => {
+        const { core, requests, health, cards, goblin } = t;
+        const statuses = ["dazed"];
+        const done = core.resolve(requests.applyDamageRequest(requests.coreTarget(goblin, statuses), t.damage.total, t.apply), []);
+        const change = health.healthChange(goblin, statuses, done.target);
+        goblin.system = health.applyToSystem(goblin.system, change.update);
+        goblin.effects = goblin.effects.filter(e => !change.deleteEffects.includes(e.id));
+        t.applied = { targetUuid: goblin.uuid, targetName: goblin.name, dealt: done.total, steps: done.steps,
+          after: { hp: done.target.hp, vigor: done.target.vigor, wounds: done.target.wounds, defeated: done.target.defeated, fallen: done.target.fallen },
+          undo: { ...change.undo, deleteEffects: change.createStatuses.map(id => `new-${id}`) }, created: change.createStatuses };
+        const block = document.querySelector(".tactical-apply[data-key='0']");
+        block.innerHTML = await t.render(cards.TEMPLATES.applied, { ...cards.appliedContext(t.applied, 0), canUndo: true });
+        block.querySelector("[data-tactical-action=undo]").addEventListener("click", () => {
+          goblin.system = health.applyToSystem(goblin.system, t.applied.undo.update);
+          goblin.effects.push(...t.applied.undo.restoreEffects.map(data => ({ id: data._id, statuses: data.statuses, data })));
+          block.innerHTML = "<button type=\"button\" data-tactical-action=\"apply\">restored</button>";
+        });
+      });
+    });
+    await apply.click();
+    await page.waitForSelector(".tactical-applied");
+    const afterApply = await page.evaluate(() => ({ system: globalThis.attackTest.goblin.system, applied: globalThis.attackTest.applied }));
+    // 18 − armor 1 = 17 off 20 HP: 3 left
+    assert.deepEqual(afterApply.applied.steps.map(s => [s.rule, s.amount]), [["amount", 18], ["armor", 17], ["hp", 17]]);
+    assert.equal(afterApply.system.hp.value, 3);
+    assert.deepEqual(afterApply.applied.created, [], "bloodied is the actor's own sync");
+    assert.deepEqual(await chat.locator(".tactical-applied .tactical-steps li .amount").allTextContents(), ["18", "17", "17"]);
+    assert.match(await chat.locator(".tactical-applied .tactical-health").textContent(), /Goblin took 17: HP 3, vigor 0/);
+    await chat.screenshot({ path: `${results}attack-card-applied.png` });
+
+    await chat.locator("[data-tactical-action=undo]").click();
+    await page.waitForSelector("text=restored");
+    const restored = await page.evaluate(() => ({ system: globalThis.attackTest.goblin.system, original: globalThis.attackTest.original,
+      effects: globalThis.attackTest.goblin.effects.map(e => e.id) }));
+    assert.deepEqual(restored.system, restored.original);
+    assert.deepEqual(restored.effects, ["fx1"]);
+
+    // A killing blow: the Goblin (3 HP) takes a second hit and is defeated; the dazed effect goes.
+    const killed = await page.evaluate(() => {
+      const { core, requests, health, goblin } = globalThis.attackTest;
+      goblin.system.hp.value = 3;
+      const done = core.resolve(requests.applyDamageRequest(requests.coreTarget(goblin, ["dazed"]), 6, globalThis.attackTest.apply), []);
+      return health.healthChange(goblin, ["dazed"], done.target);
+    });
+    assert.deepEqual([killed.update, killed.deleteEffects, killed.createStatuses], [{ "system.hp.value": 0 }, ["fx1"], ["defeated"]]);
+
+    // The same cards as a blind roll shows them to a player: no target, no dice, no result.
+    await page.evaluate(async () => {
+      const t = globalThis.attackTest;
+      const [part] = t.requests.planAttack(t.core, t.state, t.attacker);
+      const attack = t.core.resolve(part.attack, [[16], [3, 6]]);
+      const target = { uuid: "Actor.goblin", name: "Goblin", defense: 14 };
+      document.querySelector(".message-content").innerHTML = [
+        await t.renderCard(part.attack, attack, { role: "attack", key: 0, target }, true),
+        await t.renderCard({ kind: "icon.damage", die: 8 }, t.damage, { role: "damage", key: 0, target }, true)
+      ].join("");
+    });
+    const text = await chat.textContent();
+    assert.doesNotMatch(text, /Goblin|Critical|Hit|Miss|Exceed|Apply|22|18/);
+    assert.equal(await chat.locator(".dice-formula").first().textContent(), "???");
+    assert.equal(await chat.locator("[data-tactical-action]").count(), 0);
+    await chat.screenshot({ path: `${results}attack-card-blind.png` });
+    assertNoErrors();
+  });
+});

@@ -1,0 +1,221 @@
+/**
+ * The ICON actor and item sheets in Chromium: each sheet's templates rendered with the real
+ * context code (module/applications/sheets/sheet-context.mjs), the real presets (rules.mjs) and
+ * the core's derived values. The ApplicationV2 sheet classes themselves are not run (Foundry is
+ * not here); the shim only localizes and renders Handlebars. Screenshots in test-results/.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { openPage } from "../support/browser.mjs";
+import { startServer } from "../support/static-server.mjs";
+
+const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
+
+describe("ICON sheets in the browser", () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  let server;
+  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  let browser;
+
+  before(async () => {
+    server = await startServer();
+    browser = await openPage();
+    await browser.page.setViewportSize({ width: 680, height: 900 });
+    await browser.page.goto(`${server.url}/test/browser/harness.html`);
+    await browser.page.waitForFunction(() => globalThis.shimReady === true);
+    await browser.page.evaluate(async () => {
+      const { ICONENGINE } = await import("/module/config.mjs");
+      await foundry.applications.handlebars.loadTemplates(ICONENGINE.partials);
+      document.body.innerHTML = '<form id="sheet" class="icon-engine sheet actor" style="width:620px;background:#f0efe7;color:#191813;padding:8px"></form>';
+
+      const { loadCore, iconDerived } = await import("/module/core.mjs");
+      const context = await import("/module/applications/sheets/sheet-context.mjs");
+      const { ACTIONS } = await import("/module/data/rules.mjs");
+      await loadCore();
+      const render = (path, data) => foundry.applications.handlebars.renderTemplate(path, data);
+      /** What prepareDerivedData does, with the same core call. */
+      const derive = (system, maxHp) => {
+        system.hp.max = maxHp;
+        system.derived = iconDerived({ hp: system.hp.value, maxHp, vigor: system.vigor.value, wounds: system.wounds });
+        system.vigor.max = system.derived.vigorCap;
+        return system;
+      };
+      const tabs = active => Object.fromEntries(["combat", "narrative", "abilities", "bio"].map(id => [id,
+        { id, group: "primary", label: `ICONENGINE.Tab.${id}`, active: id === active, cssClass: id === active ? "active" : "" }]));
+      const blankCharacter = () => ({
+        biography: "<p>Raised by wolves.</p>", vit: 8, hp: { value: 32, max: 32 }, vigor: { value: 0, max: 8 }, wounds: 0,
+        defense: 7, speed: 4, dash: 2, damageDie: 8, fray: 3, armor: 0, class: "", job: "", level: 1, range: 3, resolve: 0, xp: 0,
+        actions: Object.fromEntries(ACTIONS.map(a => [a, 0])), strain: { value: 0, max: 5 }, effort: 0, burdens: [],
+        bonds: "<p>My sister.</p>", ideals: "", ambitions: ""
+      });
+      globalThis.sheetTest = { ICONENGINE, context, render, derive, tabs, blankCharacter };
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const assertNoErrors = () => assert.deepEqual(browser.errors, []);
+
+  /** Render a character sheet (all parts, the given tab active) into #sheet. */
+  const renderCharacter = (system, active) => browser.page.evaluate(async ({ system, active }) => {
+    const { ICONENGINE, context, render, derive, tabs } = globalThis.sheetTest;
+    derive(system, 4 * system.vit);
+    const items = [{ id: "a1", name: "Hammer Blow", img: "/assets/icons/statuses/dazed.svg", type: "ability" },
+      { id: "t1", name: "Armor 2", img: "/assets/icons/statuses/sturdy.svg", type: "trait" }];
+    const allTabs = tabs(active);
+    const enriched = { biography: system.biography, bonds: system.bonds, ideals: system.ideals, ambitions: system.ambitions };
+    const shared = {
+      actor: { name: "Ysolde", img: "/assets/icons/statuses/defiance.svg" }, system, source: system, enriched, tabs: allTabs,
+      bioFields: context.htmlFieldsContext(["bonds", "ideals", "ambitions", "biography"], system, enriched),
+      ...context.characterContext(system, items)
+    };
+    const parts = ["characterHeader", "tabs", "characterCombat", "characterNarrative", "characterAbilities", "characterBio"];
+    const tabOf = { characterCombat: "combat", characterNarrative: "narrative", characterAbilities: "abilities", characterBio: "bio" };
+    const html = [];
+    for (const part of parts) html.push(await render(ICONENGINE.sheets[part], { ...shared, tab: allTabs[tabOf[part]] }));
+    document.querySelector("#sheet").innerHTML = html.join("");
+    return system;
+  }, { system, active });
+
+  test("a new character sheet renders; picking Stalwart fills the preset", async () => {
+    const { page } = browser;
+    const blank = await page.evaluate(() => globalThis.sheetTest.blankCharacter());
+    await renderCharacter(blank, "combat");
+    assert.equal(await page.locator(".sheet-tabs a").count(), 4);
+    assert.deepEqual(await page.locator(".sheet-tabs a").allTextContents(), ["Combat", "Narrative", "Abilities", "Bio"]);
+    assert.equal(await page.locator(".tab.combat").isVisible(), true);
+    assert.equal(await page.locator(".tab.narrative").isVisible(), false);
+
+    // Picking a class in the select: the sheet's submit path (applyPresets) over the form's data.
+    const system = await page.evaluate(() => {
+      const { context, blankCharacter } = globalThis.sheetTest;
+      const source = blankCharacter();
+      const submit = context.applyPresets({ system: { class: "stalwart", job: "" } }, "character", source);
+      return { ...source, ...submit.system, hp: { ...source.hp, ...submit.system.hp } };
+    });
+    const rendered = await renderCharacter(system, "combat");
+    assert.equal(await page.locator('select[name="system.class"]').inputValue(), "stalwart");
+    assert.equal(await page.locator('select[name="system.job"]').inputValue(), "bastion");
+    assert.equal(await page.locator('input[name="system.vit"]').inputValue(), "10");
+    assert.equal(await page.locator('input[name="system.defense"]').inputValue(), "6");
+    assert.equal(await page.locator('input[name="system.armor"]').inputValue(), "2");
+    assert.equal(await page.locator('input[name="system.hp.value"]').inputValue(), "40");
+    assert.equal(await page.locator(".icon-health .max").first().textContent(), "40");
+    assert.equal(await page.locator(".trait").textContent(), "Class trait: Armor 2");
+    assert.equal(rendered.derived.vigorCap, 10, "vigor cap from the core");
+    assert.equal(await page.locator(".bloodied-at").textContent(), "Bloodied at 20");
+
+    await mkdir(results, { recursive: true });
+    await page.locator("#sheet").screenshot({ path: `${results}character-combat.png` });
+    assertNoErrors();
+  });
+
+  test("narrative tab: rating dots, strain pips and burden clocks as SVG wedges; bloodied and wounds shown", async () => {
+    const { page } = browser;
+    const system = await page.evaluate(() => {
+      const s = globalThis.sheetTest.blankCharacter();
+      Object.assign(s, { class: "wright", job: "stormbender", vit: 8, hp: { value: 12, max: 32 }, wounds: 2 });
+      s.actions.smash = 3; s.actions.study = 4;
+      s.strain.value = 2;
+      s.burdens = [{ name: "Haunted", actions: { first: "sense", second: "charm" }, clock: 6, filled: 2 },
+        { name: "Broken arm", actions: { first: "smash", second: "traverse" }, clock: 10, filled: 7 }];
+      return s;
+    });
+    const rendered = await renderCharacter(system, "narrative");
+    assert.equal(await page.locator(".tab.narrative").isVisible(), true);
+    assert.equal(await page.locator('.rating[data-rating="smash"] .dot.filled').count(), 3);
+    assert.equal(await page.locator('.rating[data-rating="study"] .dot.filled').count(), 4);
+    assert.equal(await page.locator(".rating .dot").count(), 40);
+    assert.equal(await page.locator(".strain .pip.filled").count(), 2);
+    assert.equal(await page.locator(".burden").nth(0).locator("path.segment").count(), 6);
+    assert.equal(await page.locator(".burden").nth(1).locator("path.segment.filled").count(), 7);
+    assert.equal(rendered.derived.bloodied, true);
+    assert.equal(rendered.derived.healableMax, 16, "two wounds: 50% of 32");
+    await page.locator("#sheet").screenshot({ path: `${results}character-narrative.png` });
+    await page.evaluate(() => {
+      for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.dataset.tab === "combat");
+    });
+    assert.equal(await page.locator(".icon-health.bloodied").count(), 1);
+    assert.equal(await page.locator(".wounds .pip.filled").count(), 2);
+    assert.equal(await page.locator(".healable").textContent(), "Can heal to 16");
+    await page.evaluate(() => {
+      for (const t of document.querySelectorAll(".tab")) t.classList.toggle("active", t.dataset.tab === "bio");
+    });
+    assert.equal(await page.locator("prose-mirror").count(), 4);
+    await page.locator("#sheet").screenshot({ path: `${results}character-bio.png` });
+    assertNoErrors();
+  });
+
+  test("foe sheet: a Legend Skirmisher gets the Legend numbers and one turn per player character", async () => {
+    const { page } = browser;
+    const shown = await page.evaluate(async () => {
+      const { ICONENGINE, context, render, derive } = globalThis.sheetTest;
+      const { foeMaxHp } = await import("/module/data/rules.mjs");
+      const source = { biography: "", vit: 8, hp: { value: 32, max: 32 }, vigor: { value: 0, max: 8 }, wounds: 0, defense: 7,
+        speed: 4, dash: 2, damageDie: 8, fray: 3, armor: 0, foeClass: "", template: "", chapter: 1, size: 2, partySize: 3, canCrit: false };
+      const submit = context.applyPresets({ system: { foeClass: "skirmisher", template: "legend" } }, "foe", source);
+      const system = { ...source, ...submit.system, hp: { ...source.hp, ...submit.system.hp } };
+      derive(system, foeMaxHp(system));
+      document.querySelector("#sheet").innerHTML = await render(ICONENGINE.sheets.foe, {
+        actor: { name: "The Pale Knight", img: "/assets/icons/statuses/hatred.svg" }, system, source: system,
+        enriched: { biography: "" }, ...context.foeContext(system, [])
+      });
+      return system;
+    });
+    assert.deepEqual([shown.defense, shown.damageDie, shown.fray, shown.hp.max], [8, 8, 3, 150]);
+    assert.equal(await page.locator(".turns").textContent().then(t => t.trim().startsWith("Turns per round: 3")), true);
+    assert.equal(await page.locator('select[name="system.template"]').inputValue(), "legend");
+    assert.equal(await page.locator('input[name="system.canCrit"]').isChecked(), false);
+    await page.locator("#sheet").screenshot({ path: `${results}foe-sheet.png` });
+    assertNoErrors();
+  });
+
+  test("ability and item sheets; the limited view", async () => {
+    const { page } = browser;
+    await page.evaluate(async () => {
+      const { ICONENGINE, context, render } = globalThis.sheetTest;
+      const system = { description: "<p>Shove 1. <strong>Exceed:</strong> +[D].</p>", actions: "interrupt", interrupt: 2,
+        tags: ["attack", "limitBreak"], resolveCost: 3, range: "Melee", roll: { hitDice: 2, frayOnMiss: true, bonusDice: 1, pierce: true, divine: false } };
+      document.querySelector("#sheet").innerHTML = await render(ICONENGINE.sheets.ability, {
+        item: { name: "Heaven's Hammer", img: "/assets/icons/statuses/counter.svg" }, system, source: system,
+        enriched: { description: system.description }, ...context.abilityContext(system)
+      });
+    });
+    assert.deepEqual(await page.locator(".icon-tags .tag.active").allTextContents(), ["Attack", "Limit break"]);
+    assert.equal(await page.locator('input[name="system.resolveCost"]').inputValue(), "3");
+    assert.equal(await page.locator('input[name="system.interrupt"]').inputValue(), "2");
+    assert.equal(await page.locator('input[name="system.roll.pierce"]').isChecked(), true);
+    await page.locator("#sheet").screenshot({ path: `${results}ability-sheet.png` });
+
+    const texts = await page.evaluate(async () => {
+      const { ICONENGINE, render } = globalThis.sheetTest;
+      const item = await render(ICONENGINE.sheets.item, { item: { name: "Aether Lens", img: "" }, source: { description: "" }, enriched: { description: "<p>Glows.</p>" } });
+      const limited = await render(ICONENGINE.sheets.limited, { actor: { name: "Ysolde", img: "/assets/icons/statuses/defiance.svg" } });
+      document.querySelector("#sheet").innerHTML = limited;
+      return { item, limited };
+    });
+    assert.match(texts.item, /Glows\./);
+    assert.equal(await page.locator("#sheet input").count(), 0, "the limited view has no inputs");
+    assert.match(texts.limited, /only this character(&#x27;|')s name and portrait/);
+    assertNoErrors();
+  });
+
+  test("every status icon loads as an SVG", async () => {
+    const ids = await browser.page.evaluate(async () => {
+      const { ICONENGINE } = globalThis.sheetTest;
+      const ids = Object.values(ICONENGINE.statuses).flat();
+      document.querySelector("#sheet").innerHTML = ids.map(id => `<img class="status" src="/assets/icons/statuses/${id}.svg" width="32" height="32" title="${game.i18n.localize(`ICONENGINE.Status.${id}.hint`)}">`).join("");
+      await Promise.all([...document.images].map(img => img.decode()));
+      return [...document.querySelectorAll("img.status")].map(img => img.naturalWidth > 0);
+    });
+    assert.equal(ids.length, 26);
+    assert.ok(ids.every(Boolean));
+    await browser.page.locator("#sheet").screenshot({ path: `${results}status-icons.png` });
+    assertNoErrors();
+  });
+});

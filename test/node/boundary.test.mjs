@@ -1,0 +1,185 @@
+/**
+ * The wasm boundary never traps: every export, called with malformed JS values (wrong types,
+ * missing fields, NaN, huge numbers, negative dice, 10^9 dice, BigInts, symbols, functions,
+ * cycles), throws a plain JS Error whose message names the field, and the module still answers
+ * correctly afterwards. Requests beyond the limits are refused with the limit in the message.
+ */
+import { describe, test } from "node:test";
+import assert from "node:assert/strict";
+import core, { dice } from "../support/load-core.mjs";
+
+/** 3d6 with seed 7, and P(3d6 = 10) = 27/216, taken before anything malformed is sent. */
+const before = {
+  roll: core.roll(dice("3d6"), 7),
+  odds: core.odds(dice("3d6")).exact.totals.find(([v]) => v === 10)[1]
+};
+
+/** Asserts `fn` throws an Error (never a wasm RuntimeError trap) whose message matches `re`. */
+function refuses(fn, re, label = String(re)) {
+  let thrown;
+  try {
+    fn();
+  } catch (e) {
+    thrown = e;
+  }
+  assert.ok(thrown, `${label}: did not throw`);
+  assert.ok(thrown instanceof Error, `${label}: threw a non-Error ${String(thrown)}`);
+  assert.ok(!(thrown instanceof WebAssembly.RuntimeError), `${label}: the wasm trapped: ${thrown.message}`);
+  if (re) assert.match(thrown.message, re, label);
+  return thrown.message;
+}
+
+const cyclic = { kind: "dice", formula: "1d6" };
+cyclic.self = cyclic;
+
+/** Values that are wrong almost everywhere. */
+const BAD = [
+  undefined, null, NaN, Infinity, -Infinity, -1, 0.5, 1e9, 2 ** 64, -(2 ** 63), "", "x", "1d6",
+  true, [], [[]], [[NaN]], [["x"]], {}, { kind: 5 }, { kind: "nope" }, { kind: "dice" },
+  { kind: "dice", formula: NaN }, { kind: "dice", formula: "1000000000d6" },
+  { kind: "icon.fortune", dice: -3 }, { kind: "icon.fortune", dice: 1e9 },
+  { type: "start", combatants: [{ id: "a", side: "sideways" }] }, { type: "beginTurn" },
+  10n, Symbol("s"), () => 1, cyclic, new Map([["kind", "dice"]]), new Uint8Array(4),
+  "\u0000".repeat(64), "{".repeat(10000)
+];
+
+describe("every export refuses malformed values with an Error, never a trap", () => {
+  const exports = Object.entries(core).filter(([name, f]) =>
+    typeof f === "function" && !["initSync", "default"].includes(name) && !name.startsWith("__"));
+
+  test("the module exports what docs/js-contract.md lists", () => {
+    const names = exports.map(([n]) => n);
+    for (const name of ["plan", "resolve", "roll", "odds", "oddsArrays", "rollMany", "combatApply",
+      "narrativeApply", "iconDerived", "importPack", "glossaryTerms", "glossary", "iconSituation",
+      "iconSaveable", "version", "cacheStats", "Rng"]) {
+      assert.ok(names.includes(name), `${name} is exported`);
+    }
+  });
+
+  for (const [name, fn] of exports) {
+    test(`${name}`, () => {
+      const arity = Math.max(fn.length, 1);
+      let calls = 0;
+      for (let position = 0; position < arity; position++) {
+        for (const bad of BAD) {
+          // the other arguments are valid where a valid value is obvious
+          const args = Array.from({ length: arity }, (_, i) => (i === position ? bad : undefined));
+          calls++;
+          try {
+            if (name === "Rng") new fn(...args).uniform();
+            else fn(...args);
+          } catch (e) {
+            assert.ok(e instanceof Error, `${name}(${position}: ${String(bad)}) threw a non-Error`);
+            assert.ok(!(e instanceof WebAssembly.RuntimeError), `${name} trapped: ${e.message}`);
+            assert.ok(e.message.length > 0, `${name}: an empty message`);
+          }
+        }
+      }
+      assert.ok(calls >= BAD.length);
+      // and the module still answers, exactly as before
+      assert.deepEqual(core.roll(dice("3d6"), 7), before.roll);
+      assert.equal(core.odds(dice("3d6")).exact.totals.find(([v]) => v === 10)[1], before.odds);
+    });
+  }
+});
+
+describe("messages name the field", () => {
+  const cases = [
+    ["NaN", () => core.roll({ kind: "icon.attack", boons: NaN }), /`boons`.*NaN/],
+    ["Infinity", () => core.odds({ kind: "icon.attack", defense: Infinity }), /`defense`.*Infinity/],
+    ["a string for a number", () => core.roll({ kind: "icon.attack", boons: "2" }), /`boons`.*string/],
+    ["a fraction", () => core.plan({ kind: "icon.fortune", dice: 1.5 }), /`dice`.*1\.5/],
+    ["negative dice", () => core.roll({ kind: "icon.fortune", dice: -1 }), /`dice`.*-1/],
+    ["10^9 dice", () => core.roll({ kind: "icon.fortune", dice: 1e9 }), /dice/],
+    ["10^9 dice in a formula", () => core.roll(dice("1000000000d6")), /1000/],
+    ["2^64", () => core.roll({ kind: "icon.attack", boons: 2 ** 64 }), /`boons`/],
+    ["a BigInt", () => core.roll({ kind: "icon.attack", boons: 2n }), /`boons`.*BigInt/],
+    ["a function", () => core.roll({ kind: "dice", formula: () => "1d6" }), /formula/],
+    ["a missing field", () => core.roll({ kind: "dice" }), /missing field `formula`/],
+    ["an unknown field", () => core.roll({ kind: "icon.attack", boon: 1 }), /unknown field `boon`/],
+    ["an unknown kind", () => core.roll({ kind: "icon.atack" }), /unknown variant `icon\.atack`/],
+    ["no request at all", () => core.roll(undefined), /request.*missing/],
+    ["a cycle", () => core.odds(cyclic), /self|circular|cycle/],
+    ["a nested field", () => core.resolve({ kind: "icon.applyDamage", amount: 3, source: "hit", target: { hp: "ten", maxHp: 20 } }, []), /`target\.hp`/],
+    ["faces with NaN", () => core.resolve(dice("3d6"), [[1, 2, NaN]]), /faces.*`\[0\]\[2\]`.*NaN/],
+    ["faces that are not arrays", () => core.resolve(dice("3d6"), [1, 2, 3]), /faces.*`\[0\]`/],
+    ["a NaN seed", () => core.roll(dice("1d6"), NaN), /seed.*NaN/],
+    ["a negative seed", () => core.roll(dice("1d6"), -1), /seed/],
+    ["an Rng seed", () => new core.Rng(2 ** 60), /seed/],
+    ["rollMany's n", () => core.rollMany(dice("1d6"), -5, 1), /n must be.*-5/],
+    ["rollMany's n as a string", () => core.rollMany(dice("1d6"), "5", 1), /n must be/],
+    ["a combatant's side", () => core.combatApply(null, { type: "start", combatants: [{ id: "a", side: "sideways" }] }), /`combatants\[0\]\.side`.*sideways/],
+    ["a combat state", () => core.combatApply({ round: "one" }, { type: "endTurn" }), /combat state.*`round`/],
+    ["narrative strain", () => core.narrativeApply({ strain: NaN }, { type: "clearStrain" }), /`strain`.*NaN/],
+    ["a derived value", () => core.iconDerived({ hp: "x", maxHp: 10 }), /`hp`/],
+    ["import options", () => core.importPack("", { force: "yes" }), /`force`/],
+    ["a situation", () => core.iconSituation({ heightDifference: NaN }), /`heightDifference`.*NaN/],
+    ["statuses", () => core.iconSaveable(["dazed", 3]), /`\[1\]`/]
+  ];
+  for (const [label, fn, re] of cases) test(label, () => refuses(fn, re, label));
+  test("the module still answers", () => {
+    assert.deepEqual(core.roll(dice("3d6"), 7), before.roll);
+  });
+});
+
+describe("requests beyond the limits are refused up front, saying the limit", () => {
+  test("a roll of more than 10,000 dice", () => {
+    const formula = Array.from({ length: 11 }, () => "1000d6").join(" + ");
+    refuses(() => core.plan(dice(formula)), /at most 10000 dice/);
+    refuses(() => core.roll(dice(formula), 1), /at most 10000 dice/);
+    assert.equal(core.plan(dice(Array.from({ length: 10 }, () => "1000d6").join(" + "))).length, 10);
+  });
+  test("explosions past 10,000 dice stop the roll with the limit", () => {
+    // d1 always explodes: 1000 dice x 100 explosions each
+    refuses(() => core.roll(dice("1000d1x"), 1), /at most 10000 dice/);
+  });
+  test("more than 1000 dice in a term, or faces beyond 10^6", () => {
+    refuses(() => core.plan(dice("1001d6")), /1000/);
+    refuses(() => core.plan(dice("1d1000001")), /1000000/);
+  });
+  test("batches beyond 1,000,000 rolls or dice", () => {
+    refuses(() => core.rollMany(dice("1d6"), 1_000_001, 1), /1000000/);
+    refuses(() => core.rollMany(dice("1000d6"), 1001, 1), /1000000 dice/);
+    refuses(() => core.rollMany(dice("10d6x"), 2001, 1), /20000 dice/);
+  });
+  test("odds past the work budget", () => {
+    refuses(() => core.odds(dice("1000d1000000")), /too long/);
+  });
+  test("the module still answers", () => {
+    assert.deepEqual(core.roll(dice("3d6"), 7), before.roll);
+  });
+});
+
+describe("rollMany and oddsArrays", () => {
+  test("rollMany's first total is roll's, and the batch replays from its seed", () => {
+    for (const request of [dice("1d20+3"), dice("4d6kh3"), dice("10d6x"), dice("3d6cs>=5"), { kind: "icon.attack", boons: 2, defense: 12 }]) {
+      const totals = core.rollMany(request, 500, 12345);
+      assert.ok(totals instanceof Float64Array);
+      assert.equal(totals.length, 500);
+      assert.equal(totals[0], core.roll(request, 12345).total);
+      assert.deepEqual(core.rollMany(request, 500, 12345), totals);
+    }
+  });
+  test("oddsArrays carries odds' distribution exactly, as typed arrays", () => {
+    for (const request of [dice("3d6"), dice("4d6kh3"), dice("100d6"), { kind: "icon.attack", boons: 3, defense: 10 }, { kind: "tribute.test", rank: 1, focus: 2, burden: 1, die: 12, opposition: 3 }]) {
+      const odds = core.odds(request);
+      const arrays = core.oddsArrays(request);
+      assert.ok(arrays.values instanceof Float64Array && arrays.p instanceof Float64Array);
+      assert.deepEqual([...arrays.values], odds.totals.map(([v]) => v));
+      assert.deepEqual([...arrays.p], odds.totals.map(([, p]) => p));
+      assert.deepEqual(arrays.outcomes, odds.outcomes);
+      assert.equal(arrays.mean, odds.mean);
+      if (odds.exact) {
+        const { denominator, numerators } = arrays.exact;
+        assert.ok(numerators instanceof BigUint64Array);
+        assert.equal(numerators.reduce((a, b) => a + b, 0n), denominator, "the numerators sum to the denominator");
+        odds.exact.totals.forEach(([, fraction], i) => {
+          const [n, d = "1"] = fraction.split("/");
+          assert.equal(BigInt(n) * denominator, numerators[i] * BigInt(d), `${JSON.stringify(request)} P(${arrays.values[i]})`);
+        });
+      } else {
+        assert.equal(arrays.exact, null);
+      }
+    }
+  });
+});

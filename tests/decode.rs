@@ -1,0 +1,89 @@
+//! Decoding requests and reducer events from JSON: every refusal names the offending field.
+
+use icon_engine::combat::{CombatState, Event};
+use icon_engine::decode::{from_json_text, MAX_JSON_BYTES};
+use icon_engine::request::Request;
+
+fn request_error(json: &str) -> String {
+    from_json_text::<Request>("request", json)
+        .unwrap_err()
+        .message()
+        .to_string()
+}
+
+#[test]
+fn wrong_types_and_values_name_the_field() {
+    for (json, field, words) in [
+        (
+            r#"{"kind":"icon.attack","boons":1.5,"defense":10}"#,
+            "`boons`",
+            "1.5",
+        ),
+        (
+            r#"{"kind":"icon.attack","boons":2,"curses":"x","defense":10}"#,
+            "`curses`",
+            "string",
+        ),
+        (r#"{"kind":"icon.fortune","dice":-1}"#, "`dice`", "-1"),
+        (
+            r#"{"kind":"icon.attack","defense":1e300}"#,
+            "`defense`",
+            "1e+300",
+        ),
+        (r#"{"kind":"dice","formula":7}"#, "`formula`", "integer"),
+        (
+            r#"{"kind":"icon.attack","canCrit":null}"#,
+            "`canCrit`",
+            "null",
+        ),
+        (
+            r#"{"kind":"icon.applyDamage","amount":3,"source":"hit","target":{"hp":"ten","maxHp":20}}"#,
+            "`target.hp`",
+            "string",
+        ),
+    ] {
+        let m = request_error(json);
+        assert!(m.contains(field) && m.contains(words), "{json}: {m}");
+        assert!(m.starts_with("invalid request"), "{m}");
+    }
+}
+
+#[test]
+fn missing_and_unknown_fields_say_which() {
+    assert!(request_error(r#"{"kind":"dice"}"#).contains("missing field `formula`"));
+    assert!(request_error(r#"{"kind":"icon.attack","boon":1}"#).contains("unknown field `boon`"));
+    assert!(request_error(r#"{"kind":"nope"}"#).contains("unknown variant `nope`"));
+    assert!(request_error(r#"{"formula":"1d6"}"#).contains("missing field `kind`"));
+    assert!(request_error(r#"[1,2]"#).starts_with("invalid request"));
+    assert!(request_error("not json").starts_with("invalid request"));
+}
+
+#[test]
+fn combat_events_and_states_name_the_field() {
+    let m = from_json_text::<Event>(
+        "combat event",
+        r#"{"type":"start","combatants":[{"id":"a","side":"party"},{"id":"b","side":"sideways"}]}"#,
+    )
+    .unwrap_err()
+    .message()
+    .to_string();
+    assert!(
+        m.contains("`combatants[1].side`") && m.contains("sideways"),
+        "{m}"
+    );
+    let m = from_json_text::<CombatState>("combat state", r#"{"round":-1}"#)
+        .unwrap_err()
+        .message()
+        .to_string();
+    assert!(m.contains("`round`"), "{m}");
+}
+
+#[test]
+fn oversized_json_is_refused_with_the_limit() {
+    let big = format!(
+        r#"{{"kind":"dice","formula":"{}"}}"#,
+        "1".repeat(MAX_JSON_BYTES)
+    );
+    let m = request_error(&big);
+    assert!(m.contains(&MAX_JSON_BYTES.to_string()), "{m}");
+}
