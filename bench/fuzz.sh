@@ -22,9 +22,14 @@ for ((i = 0; i < ${#TARGETS[@]}; i += 2)); do
   [ -n "${TARGETS[$((i + 1))]:-}" ] && run "${TARGETS[$((i + 1))]}" &
   wait
 done
-echo "| fuzz target | seconds | executions | corpus files | result |"
-echo "|---|---:|---:|---:|---|"
-for t in "${TARGETS[@]}"; do
-  execs="$(grep -oE '^#[0-9]+' "$LOGS/$t.log" | tail -1 | tr -d '#')"
-  echo "| \`$t\` | $SECONDS_EACH | ${execs:-?} | $(find "corpus/$t" -type f | wc -l) | $(cat "$LOGS/$t.status") |"
-done
+{
+  echo
+  echo "### cargo fuzz — $(date -u +%F), \`bash bench/fuzz.sh $SECONDS_EACH\` ($(rustc +nightly --version | cut -d' ' -f2))"
+  echo
+  echo "| fuzz target | seconds | executions | corpus files | result |"
+  echo "|---|---:|---:|---:|---|"
+  for t in "${TARGETS[@]}"; do
+    execs="$(grep -oE '^#[0-9]+' "$LOGS/$t.log" | tail -1 | tr -d '#')"
+    echo "| \`$t\` | $SECONDS_EACH | ${execs:-?} | $(find "corpus/$t" -type f | wc -l) | $(cat "$LOGS/$t.status") |"
+  done
+} | tee -a "$ROOT/BENCHMARKS.md"

@@ -45,6 +45,7 @@ Hooks.once("init", () => {
   Object.assign(CONFIG.Combatant.dataModels, { base: data.IconCombatantData });
   CONFIG.ui.combat = applications.combat.IconCombatTracker;
   documents.IconCombat.registerSocket();
+  documents.IconCombat.registerDefeatedSync();
   documents.registerSaveCards();
 
   // ICON statuses replace Foundry's defaults; Defeated is the one the combat tracker toggles.

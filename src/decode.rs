@@ -37,17 +37,9 @@ pub fn from_json_text<T: DeserializeOwned>(what: &str, text: &str) -> Result<T> 
     Err(Error::request(describe::<T>(what, &value)))
 }
 
-/// As [`from_json_text`], from a parsed value.
-pub fn from_json_value<T: DeserializeOwned>(what: &str, value: Value) -> Result<T> {
-    match serde_json::from_value::<T>(value.clone()) {
-        Ok(v) => Ok(v),
-        Err(_) => Err(Error::request(describe::<T>(what, &value))),
-    }
-}
-
 /// `invalid {what}: `field`: {serde's message}`.
 fn describe<T: DeserializeOwned>(what: &str, value: &Value) -> String {
-    let message = match serde_json::from_value::<T>(value.clone()) {
+    let message = match decode::<T>(value) {
         Ok(_) => return format!("invalid {what}"),
         Err(e) => strip_position(&e.to_string()),
     };
@@ -61,6 +53,12 @@ fn describe<T: DeserializeOwned>(what: &str, value: &Value) -> String {
         path if !path.is_empty() => format!("invalid {what}: `{}`: {message}", render(&path)),
         _ => format!("invalid {what}: {message}"),
     }
+}
+
+/// Decodes a value as `T` through its text, so each type has one deserializer (the one
+/// [`from_json_text`] uses) and the wasm stays small.
+fn decode<T: DeserializeOwned>(value: &Value) -> serde_json::Result<T> {
+    serde_json::from_str::<T>(&value.to_string())
 }
 
 /// serde_json ends some messages with ` at line 1 column 27`; positions in text the user never
@@ -140,7 +138,7 @@ fn reproduces<T: DeserializeOwned>(
         Some(Value::Array(a)) => a.truncate(keep),
         _ => return false,
     }
-    match serde_json::from_value::<T>(probe) {
+    match decode::<T>(&probe) {
         Ok(_) => false,
         Err(e) => strip_position(&e.to_string()) == message,
     }

@@ -83,6 +83,16 @@ fn json_text(what: &str, value: &JsValue) -> Result<String, JsError> {
     Ok(text)
 }
 
+/// A string argument: wasm-bindgen's `&str` would read any other JS value as garbage memory.
+fn string_arg(what: &str, value: &JsValue) -> Result<String, JsError> {
+    value.as_string().ok_or_else(|| {
+        JsError::new(&format!(
+            "{what} must be a string, not a {}",
+            value.js_typeof().as_string().unwrap_or_default()
+        ))
+    })
+}
+
 /// The first value below `value` that JSON cannot carry faithfully, as "`path`: why".
 fn unrepresentable(value: &JsValue, path: &mut String, depth: usize) -> Option<String> {
     let at = |path: &str| {
@@ -93,7 +103,14 @@ fn unrepresentable(value: &JsValue, path: &mut String, depth: usize) -> Option<S
         }
     };
     if let Some(n) = value.as_f64() {
-        return (!n.is_finite()).then(|| format!("{}: {n} is not a finite number", at(path)));
+        let js = if n.is_nan() {
+            "NaN"
+        } else if n > 0.0 {
+            "Infinity"
+        } else {
+            "-Infinity"
+        };
+        return (!n.is_finite()).then(|| format!("{}: {js} is not a finite number", at(path)));
     }
     if value.is_bigint() {
         return Some(format!(
@@ -441,7 +458,7 @@ pub fn icon_derived(
 /// Imports an exported journal pack (NeDB log or JSON): `{documents, report}`.
 #[wasm_bindgen(js_name = importPack, unchecked_return_type = "{documents: object[], report: object}")]
 pub fn import_pack(
-    text: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(
         unchecked_param_type = "{format?: \"auto\" | \"nedb\" | \"json\", force?: boolean} | undefined"
     )]
@@ -452,20 +469,25 @@ pub fn import_pack(
     } else {
         from_js_strict("import options", options)?
     };
-    to_js(&crate::packs::import_pack(text, &options).map_err(js_error)?)
+    let text = string_arg("text", &text)?;
+    to_js(&crate::packs::import_pack(&text, &options).map_err(js_error)?)
 }
 
 /// The glossary terms a page's HTML defines: `[{term, key, definition, page, section}]`.
 #[wasm_bindgen(js_name = glossaryTerms, unchecked_return_type = "GlossaryTerm[]")]
-pub fn glossary_terms(html: &str, page: &str) -> Result<JsValue, JsError> {
-    to_js(&crate::packs::glossary::terms(html, page))
+pub fn glossary_terms(
+    #[wasm_bindgen(unchecked_param_type = "string")] html: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] page: JsValue,
+) -> Result<JsValue, JsError> {
+    let (html, page) = (string_arg("html", &html)?, string_arg("page", &page)?);
+    to_js(&crate::packs::glossary::terms(&html, &page))
 }
 
 /// The glossary of a whole pack (any text `importPack` reads, e.g. `JSON.stringify` of the
 /// entries): the terms of every text page, a key's first definition winning.
 #[wasm_bindgen(unchecked_return_type = "GlossaryTerm[]")]
 pub fn glossary(
-    text: &str,
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
     #[wasm_bindgen(
         unchecked_param_type = "{format?: \"auto\" | \"nedb\" | \"json\", force?: boolean} | undefined"
     )]
@@ -476,7 +498,8 @@ pub fn glossary(
     } else {
         from_js_strict("import options", options)?
     };
-    to_js(&crate::packs::glossary(text, &options).map_err(js_error)?)
+    let text = string_arg("text", &text)?;
+    to_js(&crate::packs::glossary(&text, &options).map_err(js_error)?)
 }
 
 /// The boons, curses and cover an attack's situation gives: `{boons, curses, cover}` from

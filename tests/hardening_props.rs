@@ -27,11 +27,50 @@ const KINDS: &[&str] = &[
 
 /// Field names the kinds use (and a few they do not).
 const FIELDS: &[&str] = &[
-    "formula", "boons", "curses", "bonus", "defense", "canCrit", "result", "die", "dice", "fray",
-    "flat", "bonusDice", "rating", "burdenTicks", "push", "aid", "temptFate", "risk", "effect",
-    "target", "amount", "source", "pierce", "healing", "ability", "difficulty", "penalty", "rank",
-    "focus", "burden", "opposition", "effectRank", "skill", "modifiers", "use", "scale",
-    "baseDamage", "special", "score", "hp", "maxHp", "vigor", "wounds", "boon",
+    "formula",
+    "boons",
+    "curses",
+    "bonus",
+    "defense",
+    "canCrit",
+    "result",
+    "die",
+    "dice",
+    "fray",
+    "flat",
+    "bonusDice",
+    "rating",
+    "burdenTicks",
+    "push",
+    "aid",
+    "temptFate",
+    "risk",
+    "effect",
+    "target",
+    "amount",
+    "source",
+    "pierce",
+    "healing",
+    "ability",
+    "difficulty",
+    "penalty",
+    "rank",
+    "focus",
+    "burden",
+    "opposition",
+    "effectRank",
+    "skill",
+    "modifiers",
+    "use",
+    "scale",
+    "baseDamage",
+    "special",
+    "score",
+    "hp",
+    "maxHp",
+    "vigor",
+    "wounds",
+    "boon",
 ];
 
 fn scalar() -> impl Strategy<Value = Value> {
@@ -42,8 +81,22 @@ fn scalar() -> impl Strategy<Value = Value> {
         any::<i64>().prop_map(Value::from),
         any::<f64>().prop_map(|f| json!(f)),
         prop::sample::select(vec![
-            "hit", "crit", "miss", "risky", "desperate", "great", "3d6", "4d6kh3", "d100",
-            "attack", "fine", "rest", "cure", "1d20+", "", "party",
+            "hit",
+            "crit",
+            "miss",
+            "risky",
+            "desperate",
+            "great",
+            "3d6",
+            "4d6kh3",
+            "d100",
+            "attack",
+            "fine",
+            "rest",
+            "cure",
+            "1d20+",
+            "",
+            "party",
         ])
         .prop_map(Value::from),
     ]
@@ -66,8 +119,10 @@ fn request_json() -> impl Strategy<Value = Value> {
         prop::collection::btree_map(prop::sample::select(FIELDS), value(), 0..6),
     )
         .prop_map(|(kind, fields)| {
-            let mut m: serde_json::Map<String, Value> =
-                fields.into_iter().map(|(k, v)| (k.to_string(), v)).collect();
+            let mut m: serde_json::Map<String, Value> = fields
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect();
             m.insert("kind".into(), kind.into());
             Value::Object(m)
         })

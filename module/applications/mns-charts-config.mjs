@@ -14,7 +14,7 @@ export default class MnsChartsConfig extends HandlebarsApplicationMixin(Applicat
     tag: "form",
     classes: ["icon-engine", "mns-charts-config"],
     window: { title: "ICONENGINE.Mns.charts.title", contentClasses: ["standard-form"] },
-    position: { width: 520, height: /** @type {const} */ ("auto") },
+    position: { width: 520 },
     form: { handler: MnsChartsConfig.#onSubmit, closeOnSubmit: true }
   };
 
@@ -33,9 +33,9 @@ export default class MnsChartsConfig extends HandlebarsApplicationMixin(Applicat
 
   /**
    * @this {MnsChartsConfig}
-   * @param {SubmitEvent | Event} event
+   * @param {SubmitEvent} event
    * @param {HTMLFormElement} form
-   * @param {FormDataExtended} formData
+   * @param {any} formData
    */
   static async #onSubmit(event, form, formData) {
     const { charts, bad } = chartsFromForm(/** @type {Record<string, unknown>} */ (formData.object));

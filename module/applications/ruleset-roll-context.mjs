@@ -4,7 +4,7 @@
  * Pure (only game.i18n): the ApplicationV2 class and the browser test both call it.
  */
 import { ICONS_LEVELS, iconsLevelLabel } from "../data/rulesets.mjs";
-import { DIALOG_DEFAULTS, integer, oddsView, requestFrom } from "../dice/ruleset-requests.mjs";
+import { DIALOG_DEFAULTS, integer, kindLabelKey, oddsView, requestFrom } from "../dice/ruleset-requests.mjs";
 
 /**
  * @import { Campaign } from "../data/rulesets.mjs"
@@ -22,7 +22,8 @@ import { DIALOG_DEFAULTS, integer, oddsView, requestFrom } from "../dice/ruleset
  * @property {string} [hint]     Localised.
  */
 
-const L = "ICONENGINE.Rulesets.field";
+/** Prefix of the field labels. */
+const L = `ICONENGINE.Rulesets.field`;
 
 /** @param {string} key */
 const localize = key => game.i18n.localize(key);
@@ -144,7 +145,7 @@ export function rollDialogContext({ kind, values = {}, campaign, tables, odds })
   /** @type {DialogValues} */
   const v = { ...defaults, ...values };
   const fields = dialogFields(kind, v, campaign, tables);
-  /** @type {CoreRequest | null} */
+  /** @type {import("../dice/ruleset-requests.mjs").RequestData | null} */
   let request = null;
   let view = null;
   let error = null;
@@ -156,7 +157,7 @@ export function rollDialogContext({ kind, values = {}, campaign, tables, odds })
   }
   return {
     kind,
-    title: localize(`ICONENGINE.Rulesets.kind.${kind}`),
+    title: localize(kindLabelKey(kind)),
     values: v,
     // flags for the template (Handlebars has no comparisons of its own)
     fields: fields.map(f => ({ ...f, isSelect: f.type === "select", isCheckbox: f.type === "checkbox", isText: f.type === "text",

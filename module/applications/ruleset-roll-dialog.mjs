@@ -1,6 +1,7 @@
 import { SYSTEM_PATH } from "../config.mjs";
 import { loadCore } from "../core.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
+import { kindLabelKey } from "../dice/ruleset-requests.mjs";
 import { campaignSettings } from "../settings.mjs";
 import { rollDialogContext } from "./ruleset-roll-context.mjs";
 
@@ -25,7 +26,7 @@ export default class RulesetRollDialog extends HandlebarsApplicationMixin(Applic
     tag: "form",
     classes: ["icon-engine", "ruleset-roll-dialog"],
     window: { contentClasses: ["standard-form"] },
-    position: { width: 460, height: /** @type {const} */ ("auto") },
+    position: { width: 460 },
     form: { handler: RulesetRollDialog.#onChange, submitOnChange: true, closeOnSubmit: false },
     actions: { roll: RulesetRollDialog.#roll }
   };
@@ -60,7 +61,7 @@ export default class RulesetRollDialog extends HandlebarsApplicationMixin(Applic
 
   /** @override */
   get title() {
-    const kind = game.i18n?.localize(`ICONENGINE.Rulesets.kind.${this.#kind}`) ?? this.#kind;
+    const kind = game.i18n?.localize(kindLabelKey(this.#kind)) ?? this.#kind;
     return this.#label ? `${this.#label}: ${kind}` : kind;
   }
 
@@ -77,9 +78,9 @@ export default class RulesetRollDialog extends HandlebarsApplicationMixin(Applic
   /**
    * A field changed: keep the values and draw the fields and odds again.
    * @this {RulesetRollDialog}
-   * @param {SubmitEvent | Event} event
+   * @param {SubmitEvent} event
    * @param {HTMLFormElement} form
-   * @param {FormDataExtended} formData
+   * @param {any} formData
    */
   static async #onChange(event, form, formData) {
     this.#values = { ...this.#values, ...formData.object };

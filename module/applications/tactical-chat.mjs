@@ -12,7 +12,7 @@ import IconSocket from "../icon-socket.mjs";
 
 /**
  * The Apply damage / Undo buttons of attack cards. The card shows an Apply button per target; once
- * applied, the message flags (`flags.icon-engine.applied.<key>`) hold the core's breakdown and the
+ * applied, the message flags (`flags.icon-engine.damageApplied.<key>`) hold the core's breakdown and the
  * undo data, and this hook shows them instead. The GM or the message's author may act; a user who
  * does not own the target asks the active GM through the socket.
  */
@@ -46,7 +46,7 @@ export default class TacticalChat {
   static #onRender(message, html) {
     // Private to this viewer (blind): Foundry rendered "???" cards, and nothing is added.
     if (!message.isContentVisible || !html.querySelector(".tactical-apply")) return;
-    const applied = /** @type {Record<string, AppliedDamage>} */ (message.getFlag(SYSTEM_ID, "applied") ?? {});
+    const applied = /** @type {Record<string, AppliedDamage>} */ (/** @type {any} */ (message).getFlag(SYSTEM_ID, "damageApplied") ?? {});
     const canAct = !!game.user?.isGM || message.isAuthor;
     for (const block of html.querySelectorAll(".tactical-apply[data-key]")) {
       const key = Number(/** @type {HTMLElement} */ (block).dataset.key);
@@ -125,7 +125,7 @@ export default class TacticalChat {
    * @param {number} key
    */
   static async applyDamage(message, key) {
-    if (message.getFlag(SYSTEM_ID, `applied.${key}`)) return;
+    if (/** @type {any} */ (message).getFlag(SYSTEM_ID, `damageApplied.${key}`)) return;
     const roll = TacticalChat.damageRoll(message, key);
     if (!roll) return;
     const actor = await TacticalChat.#targetActor(roll);
@@ -149,7 +149,7 @@ export default class TacticalChat {
       undo,
       userId: game.user?.id ?? ""
     };
-    await message.setFlag(SYSTEM_ID, `applied.${key}`, /** @type {any} */ (applied));
+    await /** @type {any} */ (message).setFlag(SYSTEM_ID, `damageApplied.${key}`, applied);
   }
 
   /**
@@ -158,10 +158,10 @@ export default class TacticalChat {
    * @param {number} key
    */
   static async undoDamage(message, key) {
-    const applied = /** @type {AppliedDamage | undefined} */ (message.getFlag(SYSTEM_ID, `applied.${key}`));
+    const applied = /** @type {AppliedDamage | undefined} */ (/** @type {any} */ (message).getFlag(SYSTEM_ID, `damageApplied.${key}`));
     if (!applied) return;
     const actor = await fromUuid(applied.targetUuid);
     if (actor instanceof Actor) await TacticalRolls.undoHealth(actor, applied.undo);
-    await message.unsetFlag(SYSTEM_ID, `applied.${key}`);
+    await /** @type {any} */ (message).unsetFlag(SYSTEM_ID, `damageApplied.${key}`);
   }
 }

@@ -8,7 +8,17 @@
  * @import { Campaign } from "../data/rulesets.mjs"
  * @typedef {import("../types/core.js").RulesetTables} RulesetTables
  * @typedef {Record<string, unknown>} DialogValues  A dialog form's values (strings, numbers, booleans).
+ * @typedef {{kind: string, [field: string]: unknown}} RequestData  A request of these kinds.
  */
+
+/**
+ * The i18n key naming a request kind: "tribute.test" → ICONENGINE.Rulesets.kind.tributeTest (a dot
+ * inside a key would read as a path).
+ * @param {string} kind
+ */
+export function kindLabelKey(kind) {
+  return `ICONENGINE.Rulesets.kind.${kind.replace(/\.(\w)/g, (_, c) => c.toUpperCase())}`;
+}
 
 /** The order each kind's outcomes are listed in (the core reports them by name). */
 export const OUTCOME_ORDER = Object.freeze({
@@ -69,7 +79,7 @@ export function narratorDifficulty(v, tables) {
  * @param {DialogValues} v
  * @param {Campaign} campaign
  * @param {RulesetTables} tables
- * @returns {CoreRequest}
+ * @returns {RequestData}
  */
 export function requestFrom(kind, v, campaign, tables) {
   switch (kind) {
@@ -79,14 +89,14 @@ export function requestFrom(kind, v, campaign, tables) {
       const opposition = v.oppositionMode === "roll"
         ? { rank: integer(v.oppRank), focus: integer(v.oppFocus), burden: integer(v.oppBurden) }
         : integer(v.opposition);
-      /** @type {CoreRequest} */
+      /** @type {RequestData} */
       const request = { kind, rank: integer(v.rank), focus: integer(v.focus), burden: integer(v.burden), die: campaign.tributeDie, opposition };
       if (v.effectRank !== "" && v.effectRank !== null && v.effectRank !== undefined) request.effectRank = integer(v.effectRank);
       return request;
     }
     case "narrator.skill": {
       const use = String(v.use || "qualitative");
-      /** @type {CoreRequest} */
+      /** @type {RequestData} */
       const request = { kind, skill: integer(v.skill, 10), difficulty: narratorDifficulty(v, tables),
         dice: String(v.dice ?? "").trim() || "3d6", modifiers: integer(v.modifiers), use, scale: campaign.narratorScale };
       if (use === "attack" && integer(v.baseDamage) > 0) request.baseDamage = integer(v.baseDamage);

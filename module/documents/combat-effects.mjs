@@ -39,7 +39,8 @@ export async function runCombatEffects(combat, effects, workflows) {
           if (!combatant) break;
           // "Interrupts refresh at the start of the owner's turn": the count of interrupts used
           // since then is kept on the actor.
-          if (combatant.actor?.getFlag(SYSTEM_ID, "interruptsUsed")) await combatant.actor.unsetFlag(SYSTEM_ID, "interruptsUsed");
+          const actor = /** @type {any} */ (combatant.actor);
+          if (actor?.getFlag(SYSTEM_ID, "interruptsUsed")) await actor.unsetFlag(SYSTEM_ID, "interruptsUsed");
           await workflows.startTurn(combatant, { round: combat.round, turn: turnIndex(effect.id), skipped: false });
           break;
         case "turnEnded":
@@ -71,7 +72,7 @@ export async function runCombatEffects(combat, effects, workflows) {
 export function actorStatuses(actor) {
   return coreStatuses(actor.temporaryEffects.map(effect => ({
     statuses: effect.statuses,
-    ongoing: !!effect.getFlag(SYSTEM_ID, "ongoing")
+    ongoing: !!/** @type {any} */ (effect).getFlag(SYSTEM_ID, "ongoing")
   })));
 }
 
@@ -90,12 +91,12 @@ async function promptSaves(combatant) {
     text: game.i18n.format("ICONENGINE.Combat.saves", { name: combatant.name ?? "", statuses: names.map(s => s.name).join(", ") }),
     statuses: names.map(s => ({ ...s, label: game.i18n.format("ICONENGINE.Combat.saveButton", { status: s.name }) }))
   });
-  await ChatMessage.implementation.create({
+  await ChatMessage.implementation.create(/** @type {any} */ ({
     content,
     speaker: ChatMessage.implementation.getSpeaker({ actor, token: combatant.token }),
     whisper: game.users?.filter(u => u.isGM || actor.testUserPermission(u, "OWNER")).map(u => u.id ?? "") ?? [],
     flags: { [SYSTEM_ID]: { saves: { actorUuid: actor.uuid, statuses } } }
-  });
+  }));
 }
 
 /**
@@ -136,7 +137,7 @@ async function endOfCombat(combat, personalResolve) {
     const gone = actor.temporaryEffects.filter(e => [...e.statuses].some(s => cured.includes(s))).map(e => e.id ?? "");
     if (gone.length) await actor.deleteEmbeddedDocuments("ActiveEffect", gone);
   }
-  const summoned = combat.scene?.tokens.filter(t => !!t.getFlag(SYSTEM_ID, "summoned")).map(t => t.id ?? "") ?? [];
+  const summoned = combat.scene?.tokens.filter(t => !!/** @type {any} */ (t).getFlag(SYSTEM_ID, "summoned")).map(t => t.id ?? "") ?? [];
   if (summoned.length) await combat.scene?.deleteEmbeddedDocuments("Token", summoned);
 }
 

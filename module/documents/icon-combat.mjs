@@ -78,8 +78,9 @@ export default class IconCombat extends Combat {
     };
     const updateOptions = { direction: /** @type {const} */ (1), turnEvents: false };
     // Foundry's hooks, fired once here (the GM) before the update, as core's nextRound/nextTurn do.
-    if (updateData.round !== this.round) Hooks.callAll("combatRound", this, updateData, updateOptions);
-    else if (updateData.turn !== this.turn) Hooks.callAll("combatTurn", this, updateData, updateOptions);
+    const hookArgs = /** @type {[any, any]} */ ([updateData, updateOptions]);
+    if (updateData.round !== this.round) Hooks.callAll("combatRound", this, ...hookArgs);
+    else if (updateData.turn !== this.turn) Hooks.callAll("combatTurn", this, ...hookArgs);
     await this.update(/** @type {any} */ (updateData), updateOptions);
     await runCombatEffects(this, effects, {
       startTurn: (c, context) => this._onStartTurn(c, context),
@@ -108,6 +109,42 @@ export default class IconCombat extends Combat {
       const user = game.users?.get(userId) ?? null;
       if (!combat || !user || !Array.isArray(payload.events)) return;
       await combat.iconCommit(payload.events, user);
+    });
+  }
+
+  /**
+   * The Defeated status set on a token (HUD, damage) without touching the Combatant still marks
+   * the combatant defeated in the turn order, for linked and unlinked actors alike.
+   */
+  static registerDefeatedSync() {
+    const sync = (/** @type {ActiveEffect.Implementation} */ effect) => {
+      if (!game.user?.isActiveGM || !effect.statuses.has(CONFIG.specialStatusEffects.DEFEATED)) return;
+      const actor = effect.parent;
+      if (!(actor instanceof Actor)) return;
+      for (const combat of game.combats ?? []) if (combat instanceof IconCombat) combat.#syncDefeated(actor.uuid);
+    };
+    Hooks.on("createActiveEffect", sync);
+    Hooks.on("deleteActiveEffect", sync);
+  }
+
+  /**
+   * Tell the reducer about combatants of this actor whose defeated state it has wrong.
+   * @param {string} actorUuid
+   */
+  #syncDefeated(actorUuid) {
+    this.#follow(() => this.#defeatedEvents(c => c.actor?.uuid === actorUuid));
+  }
+
+  /**
+   * setDefeated events for the chosen combatants whose defeated state the reducer has wrong.
+   * @param {(c: Combatant.Implementation) => boolean} which
+   * @returns {object[]}
+   */
+  #defeatedEvents(which) {
+    const rows = new Map(this.iconState?.combatants.map(c => [c.id, c]));
+    return this.combatants.filter(c => which(c)).flatMap(c => {
+      const row = rows.get(c.id ?? "");
+      return row && row.defeated !== c.isDefeated ? [{ type: "setDefeated", id: c.id, defeated: c.isDefeated }] : [];
     });
   }
 
@@ -198,7 +235,9 @@ export default class IconCombat extends Combat {
     super._onCreateDescendantDocuments(.../** @type {[any, any, any, any, any, any]} */ (args));
     const [parent, collection, documents] = args;
     if (parent !== this || collection !== "combatants") return;
-    this.#follow(/** @type {any[]} */ (documents).map(c => ({ type: "addCombatant", combatant: c.iconEntry() })));
+    const known = () => new Set(this.iconState?.combatants.map(c => c.id));
+    this.#follow(() => /** @type {any[]} */ (documents).filter(c => !known().has(c.id))
+      .map(c => ({ type: "addCombatant", combatant: c.iconEntry() })));
   }
 
   /** @override @param {any[]} args */
@@ -206,8 +245,10 @@ export default class IconCombat extends Combat {
     super._onDeleteDescendantDocuments(.../** @type {[any, any, any, any, any, any]} */ (args));
     const [parent, collection, , ids] = args;
     if (parent !== this || collection !== "combatants") return;
-    const known = new Set(this.iconState?.combatants.map(c => c.id));
-    this.#follow(/** @type {string[]} */ (ids).filter(id => known.has(id)).map(id => ({ type: "removeCombatant", id })));
+    this.#follow(() => {
+      const known = new Set(this.iconState?.combatants.map(c => c.id));
+      return /** @type {string[]} */ (ids).filter(id => known.has(id)).map(id => ({ type: "removeCombatant", id }));
+    });
   }
 
   /** @override @param {any[]} args */
@@ -215,23 +256,26 @@ export default class IconCombat extends Combat {
     super._onUpdateDescendantDocuments(.../** @type {[any, any, any, any, any, any]} */ (args));
     const [parent, collection, documents] = args;
     if (parent !== this || collection !== "combatants") return;
-    const rows = new Map(this.iconState?.combatants.map(c => [c.id, c]));
-    /** @type {object[]} */
-    const events = [];
-    for (const c of /** @type {Combatant.Implementation[]} */ (documents)) {
-      const row = rows.get(c.id ?? "");
-      if (row && row.defeated !== c.isDefeated) events.push({ type: "setDefeated", id: c.id, defeated: c.isDefeated });
-    }
-    this.#follow(events);
+    const ids = new Set(/** @type {Combatant.Implementation[]} */ (documents).map(c => c.id));
+    this.#follow(() => this.#defeatedEvents(c => ids.has(c.id)));
   }
 
+  /** Roster updates in flight, one after another. */
+  #following = Promise.resolve();
+
   /**
-   * Roster changes during a running combat, applied once by the active GM.
-   * @param {object[]} events
+   * Keep the reducer in step with the Combat's combatants during a running combat, on the active
+   * GM only. The events are worked out when their turn in the queue comes, from the state as it
+   * is then, so two notices of one change (Combatant update, then the status) apply it once.
+   * @param {() => object[]} events
    */
   #follow(events) {
-    const state = this.iconState;
-    if (!events.length || !state || state.ended || !game.user?.isActiveGM) return;
-    this.iconCommit(events, null).catch(error => console.error(`${SYSTEM_ID} | combat roster`, error));
+    if (!game.user?.isActiveGM) return;
+    this.#following = this.#following.then(async () => {
+      const state = this.iconState;
+      if (!state || state.ended) return;
+      const list = events();
+      if (list.length) await this.iconCommit(list, null);
+    }).catch(error => console.error(`${SYSTEM_ID} | combat roster`, error));
   }
 }

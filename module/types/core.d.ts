@@ -126,6 +126,13 @@ export interface CoreApi {
   resolve(request: CoreRequest, faces: number[][]): Resolution;
   roll(request: CoreRequest, seed?: Seed): Done & { seed: number };
   odds(request: CoreRequest): Odds;
+  /** `n` totals from one stream started at `seed` (the first is `roll(request, seed).total`). */
+  rollMany(request: CoreRequest, n: number, seed?: Seed): Float64Array;
+  /** `odds` as typed arrays; `exact` when the common denominator fits 64 bits. */
+  oddsArrays(request: CoreRequest): {
+    formula: string; values: Float64Array; p: Float64Array; mean: number; sd: number;
+    outcomes: Record<string, number>; exact: null | { denominator: bigint; numerators: BigUint64Array };
+  };
   version(): string;
   cacheStats(): CacheStats;
   combatApply(state: object | null, event: object): { state: object | null; effects: object[] };

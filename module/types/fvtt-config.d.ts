@@ -41,10 +41,22 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
     };
   }
 
+  /** World settings of narrative play (module/applications/narrative/clock-panel.mjs). */
+  interface SettingConfig {
+    "icon-engine.clocks": { id: string; name: string; segments: number; filled: number }[];
+    "icon-engine.position": { risk: string; effect: string };
+  }
+
   interface FlagConfig {
     ChatMessage: {
       "icon-engine": {
         odds?: OddsReportData;
+        /** Narrative card buttons already used (strain settled, clock ticked). */
+        applied?: string[];
+        /** Attack cards: damage applied per target key, with its breakdown and undo data. */
+        damageApplied?: Record<string, import("../dice/cards/icon-tactical.mjs").AppliedDamage>;
+        /** Tactical messages: who attacked with what. */
+        tactical?: { attacker?: string; ability?: string | null };
       };
     };
   }

@@ -18,6 +18,10 @@ use serde::{Deserialize, Serialize};
 /// At most this many earlier states are kept for undo. The whole state is written to the Combat
 /// document on every event, so the history is bounded to keep those updates small.
 pub const MAX_HISTORY: usize = 100;
+/// At most this many combatants across the kept snapshots: every event carries the whole state
+/// across the wasm boundary, so a big fight keeps fewer undo steps and an event's cost stays
+/// linear in the fight's size (1,000 combatants keep 20 steps; 100 keep all 100).
+pub const MAX_HISTORY_COMBATANTS: usize = 20_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -557,8 +561,9 @@ pub fn apply(
     let mut history = state.history.clone();
     let mut forgotten = state.forgotten;
     history.push(before.clone());
-    if history.len() > MAX_HISTORY {
-        history.remove(0);
+    let mut kept: usize = history.iter().map(|h| h.combatants.len()).sum();
+    while history.len() > MAX_HISTORY || (history.len() > 1 && kept > MAX_HISTORY_COMBATANTS) {
+        kept -= history.remove(0).combatants.len();
         forgotten = forgotten.saturating_add(1);
     }
     Ok((

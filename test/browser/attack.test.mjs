@@ -248,4 +248,50 @@ describe("an ICON attack in the browser", () => {
     await chat.screenshot({ path: `${results}attack-card-blind.png` });
     assertNoErrors();
   });
+
+  test("the sheet's tactical block: saveable status icons per the core; a cure and its saves as cards", async () => {
+    const { page } = browser;
+    const shown = await page.evaluate(async () => {
+      const t = globalThis.attackTest;
+      const { tacticalSheetContext } = await import("/module/applications/sheets/tactical-context.mjs");
+      const statuses = ["dazed", "weakened+", "stunned", "bloodied"];
+      const tactical = tacticalSheetContext({
+        items: [{ id: "a1", name: "Thunderclap", img: "/assets/icons/statuses/stunned.svg", type: "ability", system: { tags: ["attack"] } }],
+        statuses, saveable: t.core.iconSaveable(statuses)
+      });
+      // Foundry serves the system under systems/icon-engine/; the test server serves the repo root.
+      for (const icon of tactical.statusIcons) icon.img = icon.img.replace(/^systems\/icon-engine\//, "/");
+      const sheet = document.createElement("section");
+      sheet.id = "tactical-block";
+      sheet.className = "icon-engine sheet actor";
+      sheet.style.cssText = "width:480px;background:#f0efe7;color:#191813;padding:8px";
+      sheet.innerHTML = await t.render("systems/icon-engine/templates/actor/tactical-actions.hbs", { tactical });
+      document.body.prepend(sheet);
+      // Cure a bloodied character: a vigor surge, then a save against each saveable status.
+      const target = { hp: 12, maxHp: 40, vigor: 0, armor: 0, wounds: 0, isPlayerCharacter: true, statuses };
+      const heal = t.requests.healRequest(target, "cure");
+      const healed = t.core.resolve(heal, []);
+      const html = [await t.renderCard(heal, healed, { role: "heal", actor: { uuid: "Actor.y", name: "Ysolde" } })];
+      const faces = { dazed: 14, stunned: 6 };
+      for (const id of healed.saves) {
+        const save = t.core.resolve(t.requests.saveRequest(), [[faces[id]]]);
+        html.push(await t.renderCard(t.requests.saveRequest(), save, { role: "save", status: { id, name: game.i18n.localize(`ICONENGINE.Status.${id}.name`) } }));
+      }
+      document.querySelector(".message-content").innerHTML = html.join("");
+      return { saves: healed.saves, vigor: healed.target.vigor };
+    });
+    assert.deepEqual(shown, { saves: ["dazed", "stunned"], vigor: 10 });
+    const block = page.locator("#tactical-block");
+    assert.deepEqual(await block.locator(".status-icon.saveable").evaluateAll(els => els.map(e => e.dataset.status)), ["dazed", "stunned"]);
+    assert.equal(await block.locator(".status-icon[data-status=weakened]").getAttribute("data-action"), null, "ongoing: no save");
+    assert.match(await block.locator(".status-icon[data-status=weakened]").getAttribute("data-tooltip"), /cannot be saved/);
+    assert.equal(await block.locator(".ability-attack").textContent().then(s => s.trim()), "Thunderclap");
+    await block.screenshot({ path: `${results}sheet-tactical-block.png` });
+    const chat = page.locator(".chat-message");
+    assert.deepEqual(await chat.locator(".tactical-heal .tactical-steps li span:first-child").allTextContents(), ["Vigor surge"]);
+    assert.deepEqual(await chat.locator(".tactical-save .tactical-result").allTextContents(), ["Saved", "Failed"]);
+    assert.equal(await chat.locator(".tactical-save .status-ended").textContent(), "Dazed ends.");
+    await chat.screenshot({ path: `${results}cure-card.png` });
+    assertNoErrors();
+  });
 });

@@ -209,6 +209,11 @@ describe("ICON narrative play in the browser", () => {
     assert.equal(await page.locator("#dialog .action-pool").textContent(), "3d6, the highest counts");
     assert.equal(await page.locator("#dialog .action-effort").textContent(), "Costs 1 effort (you have 2)");
     assert.equal(await page.locator('#dialog [data-result="fail"] .odds-percent').textContent(), "12.50%");
+    // the bars are drawn to scale: fail 1/8 of the track, partial 49/108
+    const track = await page.locator("#dialog .action-odds-bar").first().evaluate(e => e.getBoundingClientRect().width);
+    const widths = await page.locator("#dialog .action-odds-fill").evaluateAll(f => f.map(e => e.getBoundingClientRect().width));
+    assert.ok(Math.abs(widths[0] / track - 1 / 8) < 0.01, `fail bar ${widths[0]} of ${track}`);
+    assert.ok(Math.abs(widths[1] / track - 49 / 108) < 0.01, `partial bar ${widths[1]} of ${track}`);
 
     // Two curses on top: net −1 → 1 die.
     redrawn = page.evaluate(() => new Promise(resolve => document.addEventListener("odds-rendered", resolve, { once: true })));
@@ -271,6 +276,27 @@ describe("ICON narrative play in the browser", () => {
     assert.equal(await page.locator('#sheet .burden input[type="text"]').nth(1).inputValue(), "Cracked ribs");
     assert.equal(await page.locator('#sheet [data-action="nameBurden"]').count(), 0);
     await page.locator("#sheet").screenshot({ path: `${results}narrative-burden.png` });
+    assertNoErrors();
+  });
+
+  test("the GM's clock panel: position selects, clock editors, scene buttons", async () => {
+    const { page } = browser;
+    await page.evaluate(async () => {
+      const { ICONENGINE } = await import("/module/config.mjs");
+      const clocks = await import("/module/applications/narrative/clocks.mjs");
+      const list = clocks.addClock(clocks.addClock([], { id: "a", name: "Alarm", segments: 4 }), { id: "b", name: "Ritual", segments: 12 });
+      const ticked = clocks.tickClock(clocks.tickClock(list, "a", 4).clocks, "b", 5).clocks;
+      document.querySelector("#clocks").innerHTML = await foundry.applications.handlebars.renderTemplate(ICONENGINE.templates.clockPanel,
+        clocks.clockPanelContext(ticked, { isGM: true, position: { risk: "controlled", effect: "powerful" } }));
+    });
+    assert.equal(await page.locator('#clocks select[name="risk"]').inputValue(), "controlled");
+    assert.equal(await page.locator('#clocks select[name="effect"]').inputValue(), "powerful");
+    assert.equal(await page.locator('#clocks [data-clock-id="a"]').getAttribute("class"), "clock-entry complete");
+    assert.equal(await page.locator('#clocks [data-clock-id="b"] path.segment').count(), 12);
+    assert.equal(await page.locator('#clocks [data-clock-id="b"] path.segment.filled').count(), 5);
+    assert.equal(await page.locator('#clocks [data-clock-id="b"] select[data-clock-field="segments"]').inputValue(), "12");
+    assert.deepEqual(await page.locator("#clocks .clock-scene button").allTextContents(), ["End scene", "Camp", "End expedition"]);
+    await page.locator("#clocks").screenshot({ path: `${results}narrative-clock-panel-gm.png` });
     assertNoErrors();
   });
 

@@ -30,6 +30,97 @@ const corpus = [
   "<details open ontoggle=\"alert('toggle')\"></details>"
 ];
 
+/**
+ * The OWASP XSS Filter Evasion Cheat Sheet's vectors (cheatsheetseries.owasp.org), plus a few
+ * mutation-XSS ones; remote script URLs point at a closed local port so nothing waits on DNS.
+ */
+const REMOTE = "http://127.0.0.1:9";
+const owasp = [
+  "javascript:/*--></title></style></textarea></script></xmp><svg/onload='+/\"/+/onmouseover=1/+/[*/[]/+alert(1)//'>",
+  `<SCRIPT SRC=${REMOTE}/xss.js></SCRIPT>`,
+  "<IMG SRC=\"javascript:alert('XSS');\">",
+  "<IMG SRC=javascript:alert('XSS')>",
+  "<IMG SRC=JaVaScRiPt:alert('XSS')>",
+  "<IMG SRC=javascript:alert(&quot;XSS&quot;)>",
+  "<IMG SRC=`javascript:alert(\"RSnake says, 'XSS'\")`>",
+  "<a onmouseover=\"alert(document.cookie)\">xxs link</a>",
+  "<a onmouseover=alert(document.cookie)>xxs link</a>",
+  "<IMG \"\"\"><SCRIPT>alert(\"XSS\")</SCRIPT>\"\\>",
+  "<IMG SRC=javascript:alert(String.fromCharCode(88,83,83))>",
+  "<IMG SRC=# onmouseover=\"alert('xxs')\">",
+  "<IMG SRC= onmouseover=\"alert('xxs')\">",
+  "<IMG onmouseover=\"alert('xxs')\">",
+  "<IMG SRC=/ onerror=\"alert(String.fromCharCode(88,83,83))\"></img>",
+  "<img src=x onerror=\"&#0000106&#0000097&#0000118&#0000097&#0000115&#0000099&#0000114&#0000105&#0000112&#0000116&#0000058&#0000097&#0000108&#0000101&#0000114&#0000116&#0000040&#0000039&#0000088&#0000083&#0000083&#0000039&#0000041\">",
+  "<IMG SRC=&#106;&#97;&#118;&#97;&#115;&#99;&#114;&#105;&#112;&#116;&#58;&#97;&#108;&#101;&#114;&#116;&#40;&#39;&#88;&#83;&#83;&#39;&#41;>",
+  "<IMG SRC=&#0000106&#0000097&#0000118&#0000097&#0000115&#0000099&#0000114&#0000105&#0000112&#0000116&#0000058&#0000097&#0000108&#0000101&#0000114&#0000116&#0000040&#0000039&#0000088&#0000083&#0000083&#0000039&#0000041>",
+  "<IMG SRC=&#x6A&#x61&#x76&#x61&#x73&#x63&#x72&#x69&#x70&#x74&#x3A&#x61&#x6C&#x65&#x72&#x74&#x28&#x27&#x58&#x53&#x53&#x27&#x29>",
+  "<IMG SRC=\"jav\tascript:alert('XSS');\">",
+  "<IMG SRC=\"jav&#x09;ascript:alert('XSS');\">",
+  "<IMG SRC=\"jav&#x0A;ascript:alert('XSS');\">",
+  "<IMG SRC=\"jav&#x0D;ascript:alert('XSS');\">",
+  "<IMG SRC=\" &#14;  javascript:alert('XSS');\">",
+  `<SCRIPT/XSS SRC="${REMOTE}/xss.js"></SCRIPT>`,
+  "<BODY onload!#$%&()*~+-_.,:;?@[/|\\]^`=alert(\"XSS\")>",
+  `<SCRIPT/SRC="${REMOTE}/xss.js"></SCRIPT>`,
+  "<<SCRIPT>alert(\"XSS\");//\\<</SCRIPT>",
+  `<SCRIPT SRC=${REMOTE}/xss.js?< B >`,
+  `<SCRIPT SRC=//127.0.0.1:9/.j>`,
+  `<IMG SRC="\`('XSS')"`,
+  `<iframe src=${REMOTE}/scriptlet.html <`,
+  "</TITLE><SCRIPT>alert(\"XSS\");</SCRIPT>",
+  "<INPUT TYPE=\"IMAGE\" SRC=\"javascript:alert('XSS');\">",
+  "<BODY BACKGROUND=\"javascript:alert('XSS')\">",
+  "<IMG DYNSRC=\"javascript:alert('XSS')\">",
+  "<IMG LOWSRC=\"javascript:alert('XSS')\">",
+  "<STYLE>li {list-style-image: url(\"javascript:alert('XSS')\");}</STYLE><UL><LI>XSS</br>",
+  "<IMG SRC='vbscript:msgbox(\"XSS\")'>",
+  "<svg/onload=alert('XSS')>",
+  "<BODY ONLOAD=alert('XSS')>",
+  "<BGSOUND SRC=\"javascript:alert('XSS');\">",
+  "<BR SIZE=\"&{alert('XSS')}\">",
+  "<LINK REL=\"stylesheet\" HREF=\"javascript:alert('XSS');\">",
+  `<STYLE>@import'${REMOTE}/xss.css';</STYLE>`,
+  "<META HTTP-EQUIV=\"refresh\" CONTENT=\"0;url=javascript:alert('XSS');\">",
+  "<META HTTP-EQUIV=\"refresh\" CONTENT=\"0;url=data:text/html base64,PHNjcmlwdD5hbGVydCgnWFNTJyk8L3NjcmlwdD4K\">",
+  "<IFRAME SRC=\"javascript:alert('XSS');\"></IFRAME>",
+  "<IFRAME SRC=# onmouseover=\"alert(document.cookie)\"></IFRAME>",
+  "<FRAMESET><FRAME SRC=\"javascript:alert('XSS');\"></FRAMESET>",
+  "<TABLE BACKGROUND=\"javascript:alert('XSS')\">",
+  "<TABLE><TD BACKGROUND=\"javascript:alert('XSS')\">",
+  "<DIV STYLE=\"background-image: url(javascript:alert('XSS'))\">",
+  "<DIV STYLE=\"background-image:\\0075\\0072\\006C\\0028'\\006a\\0061\\0076\\0061\\0073\\0063\\0072\\0069\\0070\\0074\\003a\\0061\\006c\\0065\\0072\\0074\\0028.1027\\0058.1053\\0053\\0027\\0029'\\0029\">",
+  "<DIV STYLE=\"width: expression(alert('XSS'));\">",
+  "<IMG STYLE=\"xss:expr/*XSS*/ession(alert('XSS'))\">",
+  "<STYLE TYPE=\"text/javascript\">alert('XSS');</STYLE>",
+  "<STYLE>.XSS{background-image:url(\"javascript:alert('XSS')\");}</STYLE><A CLASS=XSS></A>",
+  "<STYLE type=\"text/css\">BODY{background:url(\"javascript:alert('XSS')\")}</STYLE>",
+  "<BASE HREF=\"javascript:alert('XSS');//\">",
+  `<OBJECT TYPE="text/x-scriptlet" DATA="${REMOTE}/scriptlet.html"></OBJECT>`,
+  "<EMBED SRC=\"data:image/svg+xml;base64,PHN2ZyB4bWxuczpzdmc9Imh0dHA6Ly93d3cudzMub3JnLzIwMDAvc3ZnIiB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIHhtbG5zOnhsaW5rPSJodHRwOi8vd3d3LnczLm9yZy8xOTk5L3hsaW5rIiB2ZXJzaW9uPSIxLjAiIHg9IjAiIHk9IjAiIHdpZHRoPSIxOTQiIGhlaWdodD0iMjAwIiBpZD0ieHNzIj48c2NyaXB0IHR5cGU9InRleHQvZWNtYXNjcmlwdCI+YWxlcnQoIlhTUyIpOzwvc2NyaXB0Pjwvc3ZnPg==\" type=\"image/svg+xml\" AllowScriptAccess=\"always\"></EMBED>",
+  `<SCRIPT a=">" SRC="${REMOTE}/xss.js"></SCRIPT>`,
+  `<SCRIPT =">" SRC="${REMOTE}/xss.js"></SCRIPT>`,
+  `<SCRIPT "a='>'" SRC="${REMOTE}/xss.js"></SCRIPT>`,
+  `<SCRIPT>document.write("<SCRI");</SCRIPT>PT SRC="${REMOTE}/xss.js"></SCRIPT>`,
+  "<A HREF=\"javascript:document.location='http://127.0.0.1:9/'\">XSS</A>",
+  "<IMG SRC=\"livescript:[code]\">",
+  "<a href=\"jAvAsCrIpT&colon;alert(1)\">X</a>",
+  "<a href=\"data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==\">X</a>",
+  "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)></style></mglyph></table></mtext></math>",
+  "<noscript><p title=\"</noscript><img src=x onerror=alert(1)>\">",
+  "<svg><style><img src=x onerror=alert(1)></style></svg>",
+  "<form><button formaction=javascript:alert(1)>X</button></form>",
+  "<input autofocus onfocus=alert(1)>",
+  "<select autofocus onfocus=alert(1)></select>",
+  "<textarea autofocus onfocus=alert(1)></textarea>",
+  "<video><source onerror=\"alert(1)\"></video>",
+  "<audio src=x onerror=alert(1)>",
+  "<svg><animate onbegin=alert(1) attributeName=x dur=1s>",
+  "<svg><a xlink:href=\"javascript:alert(1)\"><text x=\"20\" y=\"20\">X</text></a></svg>",
+  "<img src=x:alert(alt) onerror=eval(src) alt=0>",
+  "<div style=\"position:fixed;inset:0\" onpointerenter=alert(1)></div>"
+];
+
 /** Renders `html` as a page body and reports every dialog, console message and page error. */
 async function render(page, html) {
   const seen = [];
@@ -40,8 +131,13 @@ async function render(page, html) {
   page.on("console", onConsole);
   page.on("pageerror", onError);
   await page.setContent(`<!doctype html><html><body>${html}</body></html>`);
-  // links only run when followed
+  // links only run when followed; handlers only when their event comes
   for (const link of await page.$$("a")) await link.click({ timeout: 1000 }).catch(() => {});
+  await page.evaluate(() => {
+    for (const el of document.body.querySelectorAll("*")) {
+      for (const type of ["mouseover", "mouseenter", "pointerenter", "focus", "click"]) el.dispatchEvent(new Event(type));
+    }
+  }).catch(() => {});
   await page.waitForTimeout(300);
   page.off("dialog", onDialog);
   page.off("console", onConsole);
@@ -78,4 +174,32 @@ test("the XSS corpus runs nothing after import, and its control does", async () 
     const seen = await render(browser.page, page.text.content);
     assert.deepEqual(seen, [], `${page.name}: ${page.text.content}`);
   }
+});
+
+test("the OWASP XSS filter evasion vectors run nothing after import, and their control does", async () => {
+  assert.ok(existsSync(cli), "target/release/icon-engine is built by scripts/build.sh");
+  const dir = mkdtempSync(path.join(tmpdir(), "icon-xss-owasp-"));
+  const entry = {
+    _id: "xssowaspxssowasp",
+    name: "OWASP",
+    pages: owasp.map((html, i) => ({ _id: `owasp${String(i).padStart(11, "0")}`, name: `O${i}`, sort: i, text: { format: 1, content: html } }))
+  };
+  writeFileSync(path.join(dir, "owasp.json"), JSON.stringify(entry));
+  execFileSync(cli, ["import", path.join(dir, "owasp.json"), "--out", path.join(dir, "out")], { encoding: "utf8" });
+  const [file] = readdirSync(path.join(dir, "out"));
+  const imported = JSON.parse(readFileSync(path.join(dir, "out", file), "utf8"));
+  assert.equal(imported.pages.length, owasp.length);
+
+  // the control: unsanitised, vectors of this list do run in this Chromium
+  const control = await render(browser.page, owasp.filter(v => /onerror|svg\/onload|autofocus/.test(v)).join("\n"));
+  assert.ok(control.some(s => s.startsWith("dialog:")), `the control ran nothing: ${control}`);
+
+  // each page alone, as the journal renders it
+  for (const page of imported.pages) {
+    const seen = await render(browser.page, page.text.content);
+    assert.deepEqual(seen, [], `${page.name}: ${page.text.content}`);
+  }
+  // and all of them together, in case one vector completes another
+  const together = await render(browser.page, imported.pages.map(p => p.text.content).join("\n"));
+  assert.deepEqual(together, []);
 });

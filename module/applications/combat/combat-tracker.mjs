@@ -45,10 +45,10 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
 
   /** The pure tracker context for the viewed combat. */
   #iconContext() {
-    const combat = /** @type {import("../../documents/icon-combat.mjs").default | null} */ (this.viewed);
+    const combat = /** @type {import("../../documents/icon-combat.mjs").default | null} */ (/** @type {unknown} */ (this.viewed));
     if (!combat) return trackerContext(null, [], { isGM: !!game.user?.isGM });
     const facts = combat.turns.map(c => {
-      const combatant = /** @type {import("../../documents/icon-combatant.mjs").default} */ (c);
+      const combatant = /** @type {import("../../documents/icon-combatant.mjs").default} */ (/** @type {unknown} */ (c));
       return {
         ...combatant.iconFacts,
         name: combatant.name ?? "",
@@ -102,7 +102,7 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
     event.stopPropagation();
     const combatantId = target.closest("[data-combatant-id]")?.getAttribute("data-combatant-id") ?? undefined;
     const reducerEvent = trackerEvent(target.dataset.action ?? "", { combatantId, by: target.dataset.by });
-    const combat = /** @type {import("../../documents/icon-combat.mjs").default | null} */ (this.viewed);
+    const combat = /** @type {import("../../documents/icon-combat.mjs").default | null} */ (/** @type {unknown} */ (this.viewed));
     if (!reducerEvent || !combat) return;
     target.toggleAttribute("disabled", true);
     try {

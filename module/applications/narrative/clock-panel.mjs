@@ -2,6 +2,7 @@ import { ICONENGINE, SYSTEM_ID } from "../../config.mjs";
 import { loadCore } from "../../core.mjs";
 import { readPosition } from "./action-roll.mjs";
 import { addClock, clockPanelContext, editClock, removeClock, tickClock } from "./clocks.mjs";
+import { applyNarrative, narrativeNotices } from "./narrative-state.mjs";
 
 /**
  * @import { ProgressClock } from "./clocks.mjs"
@@ -29,7 +30,8 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
     actions: {
       tickClock: ClockPanel.#onTick,
       removeClock: ClockPanel.#onRemove,
-      addClock: ClockPanel.#onAdd
+      addClock: ClockPanel.#onAdd,
+      tableEvent: ClockPanel.#onTableEvent
     }
   };
 
@@ -174,6 +176,29 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
   static async #onRemove(event, target) {
     const id = target.closest("[data-clock-id]")?.getAttribute("data-clock-id") ?? "";
     await ClockPanel.#store(removeClock(ClockPanel.clocks, id));
+  }
+
+  /**
+   * End of scene (the broken recover), camp (strain clears) or end of the expedition, for every
+   * player character, through the core's narrativeApply.
+   * @this {ClockPanel}
+   * @param {PointerEvent} event
+   * @param {HTMLElement} target
+   */
+  static async #onTableEvent(event, target) {
+    if (!game.user?.isGM) return;
+    const type = target.dataset.event ?? "";
+    for (const actor of game.actors ?? []) {
+      if (actor.type !== "character") continue;
+      try {
+        const { update, effects } = applyNarrative(actor.system, { type });
+        await actor.update(update);
+        const { notices } = narrativeNotices(effects, actor.name ?? "");
+        for (const { key, data, level } of notices) ui.notifications?.[level](game.i18n?.format(key, data) ?? key);
+      } catch (error) {
+        ClockPanel.#report(error);
+      }
+    }
   }
 
   /** @this {ClockPanel} */

@@ -5,6 +5,7 @@
  */
 import { SYSTEM_PATH } from "../../config.mjs";
 import { registerRollCard } from "../roll-cards.mjs";
+import { kindLabelKey } from "../ruleset-requests.mjs";
 
 /**
  * @import { CoreRequest, Done } from "../../types/core.js"
@@ -36,7 +37,7 @@ const signed = n => (n > 0 ? `+${n}` : `${n}`);
 function heading(kind, options) {
   const ruleset = /** @type {CardOptions} */ (options?.ruleset ?? {});
   return {
-    title: ruleset.label || t(`ICONENGINE.Rulesets.kind.${kind}`),
+    title: ruleset.label || t(kindLabelKey(kind)),
     reaction: Boolean(ruleset.reaction)
   };
 }
@@ -55,7 +56,7 @@ function dice(values, faces, markHighest = false) {
 
 /**
  * `icons.test`: positive and negative die, effort, effect and the outcome.
- * @param {Outcome} o @param {CoreRequest} r @param {Record<string, unknown>} options
+ * @param {Outcome} o @param {Record<string, any>} r @param {Record<string, unknown>} options
  */
 export function iconsTestCard(o, r, options) {
   const difficulty = Number(r.difficulty) + Number(r.penalty ?? 0);
@@ -79,7 +80,7 @@ export function iconsTestCard(o, r, options) {
 /**
  * `tribute.test`: the FOCUS and BURDEN dice (the highest of each counted), the result against the
  * opposition, profit, waste and the effect rank after them.
- * @param {Outcome} o @param {CoreRequest} r @param {Record<string, unknown>} options
+ * @param {Outcome} o @param {Record<string, any>} r @param {Record<string, unknown>} options
  */
 export function tributeTestCard(o, r, options) {
   const die = Number(r.die);
@@ -103,7 +104,7 @@ export function tributeTestCard(o, r, options) {
 
 /**
  * `narrator.skill`: the skill roll, the success levels and what they mean for the use.
- * @param {Outcome} o @param {CoreRequest} r @param {Record<string, unknown>} options
+ * @param {Outcome} o @param {Record<string, any>} r @param {Record<string, unknown>} options
  */
 export function narratorSkillCard(o, r, options) {
   const use = String(r.use ?? "qualitative");
@@ -132,7 +133,7 @@ export function narratorSkillCard(o, r, options) {
 
 /**
  * Men & Supermen: an Action Roll (with a Special character's re-rolled 1s), a save, or a special die.
- * @param {Outcome} o @param {CoreRequest} r @param {Record<string, unknown>} options
+ * @param {Outcome} o @param {Record<string, any>} r @param {Record<string, unknown>} options
  */
 export function mnsRollCard(o, r, options) {
   const kind = String(r.kind);
