@@ -53,15 +53,17 @@ Hooks.once("init", () => {
   CONFIG.specialStatusEffects.DEFEATED = "defeated";
 
   const { DocumentSheetConfig } = foundry.applications.apps;
-  DocumentSheetConfig.registerSheet(Actor, SYSTEM_ID, applications.sheets.CharacterSheet,
+  // The sheet classes are typed loosely (see sheets/icon-actor-sheet.mjs), so registerSheet takes them as any.
+  const sheets = /** @type {Record<string, any>} */ (applications.sheets);
+  DocumentSheetConfig.registerSheet(Actor, SYSTEM_ID, sheets.CharacterSheet,
     { types: ["character"], makeDefault: true, label: "ICONENGINE.Sheet.character" });
-  DocumentSheetConfig.registerSheet(Actor, SYSTEM_ID, applications.sheets.FoeSheet,
+  DocumentSheetConfig.registerSheet(Actor, SYSTEM_ID, sheets.FoeSheet,
     { types: ["foe"], makeDefault: true, label: "ICONENGINE.Sheet.foe" });
-  DocumentSheetConfig.registerSheet(Actor, SYSTEM_ID, applications.sheets.HeroSheet,
+  DocumentSheetConfig.registerSheet(Actor, SYSTEM_ID, sheets.HeroSheet,
     { types: ["hero"], makeDefault: true, label: "ICONENGINE.Sheet.hero" });
-  DocumentSheetConfig.registerSheet(Item, SYSTEM_ID, applications.sheets.AbilitySheet,
+  DocumentSheetConfig.registerSheet(Item, SYSTEM_ID, sheets.AbilitySheet,
     { types: ["ability"], makeDefault: true, label: "ICONENGINE.Sheet.ability" });
-  DocumentSheetConfig.registerSheet(Item, SYSTEM_ID, applications.sheets.IconItemSheet,
+  DocumentSheetConfig.registerSheet(Item, SYSTEM_ID, sheets.IconItemSheet,
     { types: ["relic", "trait"], makeDefault: true, label: "ICONENGINE.Sheet.item" });
 
   // The other rulesets (issue 8): the world's ruleset and its charts, and their chat cards.
@@ -79,7 +81,7 @@ Hooks.once("init", () => {
     console.log(`${SYSTEM_ID} | Rules core ${api.version()} loaded`);
     // Actors prepared before the core loaded have no derived values yet: prepare them again.
     const refresh = () => {
-      for (const actor of game.actors ?? []) {
+      for (const actor of /** @type {any[]} */ (game.actors?.contents ?? [])) {
         actor.reset();
         if (actor.sheet?.rendered) actor.sheet.render();
       }

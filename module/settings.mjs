@@ -24,7 +24,9 @@ export function registerRulesetSettings() {
   const t = key => `ICONENGINE.Settings.${key}`;
   // Hero sheets show the world's ruleset: draw them again when it changes.
   const rerender = () => {
-    for (const actor of game.actors ?? []) if (actor.type === "hero" && actor.sheet?.rendered) actor.sheet.render();
+    for (const actor of /** @type {Actor[]} */ (/** @type {unknown} */ (game.actors ?? []))) {
+      if (actor.type === "hero" && actor.sheet?.rendered) actor.sheet.render();
+    }
   };
 
   game.settings.register(SYSTEM_ID, SETTINGS.ruleset, {
@@ -43,11 +45,11 @@ export function registerRulesetSettings() {
     hint: t("tributeDie.hint"),
     scope: "world",
     config: true,
-    type: Number,
+    type: String,
     choices: { 4: "ICONENGINE.Tribute.reality.mundane", 6: "ICONENGINE.Tribute.reality.heroic",
       8: "ICONENGINE.Tribute.reality.pulpy", 10: "ICONENGINE.Tribute.reality.cinematic",
       12: "ICONENGINE.Tribute.reality.overTheTop" },
-    default: 6,
+    default: "6",
     onChange: rerender
   });
 
@@ -67,10 +69,10 @@ export function registerRulesetSettings() {
     hint: t("iconsLevelNames.hint"),
     scope: "world",
     config: true,
-    type: Number,
+    type: String,
     choices: { [-1]: "ICONENGINE.Icons.names.none", 0: "ICONENGINE.Icons.names.first",
       1: "ICONENGINE.Icons.names.second", 2: "ICONENGINE.Icons.names.third" },
-    default: 1,
+    default: "1",
     onChange: rerender
   });
 

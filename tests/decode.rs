@@ -87,3 +87,18 @@ fn oversized_json_is_refused_with_the_limit() {
     let m = request_error(&big);
     assert!(m.contains(&MAX_JSON_BYTES.to_string()), "{m}");
 }
+
+/// Found by the `formula` fuzz target: a Fate die's default failure condition printed as
+/// `cf=-1`, which the parser refused, so the normalised formula of `dfcf` could not be read back.
+#[test]
+fn printed_formulas_with_negative_targets_read_back() {
+    use icon_engine::dice::parse;
+    for src in ["dfcf", "4dFcs>=-1", "4dFcf=-1 + 1", "3dFx1>=-1"] {
+        let printed = parse(src).unwrap().to_string();
+        let again = parse(&printed).unwrap_or_else(|e| panic!("{src} printed as {printed}: {e}"));
+        assert_eq!(again.to_string(), printed);
+    }
+    assert_eq!(parse("dfcf").unwrap().to_string(), "1dFcf=-1");
+    // a minus without a number is still an error
+    assert!(parse("4dFcs>=-").is_err());
+}

@@ -43,7 +43,9 @@ fn event(e: &Ev) -> serde_json::Value {
         Ev::EndTurn => json!({"type": "endTurn"}),
         Ev::GoSlow(n) => json!({"type": "goSlow", "id": id(*n)}),
         Ev::Delay(n) => json!({"type": "delay", "id": id(*n)}),
-        Ev::Add(n, f, pc, t, s) => json!({"type": "addCombatant", "combatant": entry(*n, *f, *pc, *t, *s)}),
+        Ev::Add(n, f, pc, t, s) => {
+            json!({"type": "addCombatant", "combatant": entry(*n, *f, *pc, *t, *s)})
+        }
         Ev::Remove(n) => json!({"type": "removeCombatant", "id": id(*n)}),
         Ev::SetDefeated(n, d) => json!({"type": "setDefeated", "id": id(*n), "defeated": d}),
         Ev::Undo => json!({"type": "undo"}),
@@ -54,7 +56,8 @@ fn event(e: &Ev) -> serde_json::Value {
 fuzz_target!(|events: Vec<Ev>| {
     let mut state: Option<CombatState> = None;
     for e in events.iter().take(400) {
-        let event: Event = serde_json::from_value(event(e)).expect("the fuzzer's events are valid JSON events");
+        let event: Event =
+            serde_json::from_value(event(e)).expect("the fuzzer's events are valid JSON events");
         match apply(state.as_ref(), &event) {
             Ok((next, _effects)) => {
                 if let Some(s) = &next {
@@ -62,7 +65,10 @@ fuzz_target!(|events: Vec<Ev>| {
                     let back: CombatState = serde_json::from_str(&text).unwrap();
                     assert_eq!(&back, s, "the state round-trips");
                     if let Some(turn) = &s.now.current {
-                        assert!(s.now.combatants.iter().any(|c| c.entry.id == turn.id), "the open turn's combatant is in the fight");
+                        assert!(
+                            s.now.combatants.iter().any(|c| c.entry.id == turn.id),
+                            "the open turn's combatant is in the fight"
+                        );
                     }
                 }
                 state = next;

@@ -5,7 +5,9 @@ use icon_engine::dice::resolve::plan;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
     let Ok(formula) = parse(text) else { return };
     let printed = formula.to_string();
     let again = parse(&printed).unwrap_or_else(|e| panic!("{text:?} printed as {printed:?}: {e}"));

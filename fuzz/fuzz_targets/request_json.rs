@@ -5,8 +5,12 @@ use icon_engine::request::{self, Prepared, Request};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else { return };
-    let Ok(req) = from_json_text::<Request>("request", text) else { return };
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let Ok(req) = from_json_text::<Request>("request", text) else {
+        return;
+    };
     let Ok(p) = Prepared::new(&req) else { return };
     let _ = request::plan(&p);
     let _ = request::roll(&p, data.len() as u64);

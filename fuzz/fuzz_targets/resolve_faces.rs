@@ -38,7 +38,11 @@ fuzz_target!(|input: Input| {
     let p = Prepared::new(&req).expect("the fixed requests are valid");
     // small faces land on real die faces more often, so deeper states are reached
     let faces: Vec<Vec<i64>> = if input.small {
-        input.faces.iter().map(|a| a.iter().map(|v| v.rem_euclid(12) - 1).collect()).collect()
+        input
+            .faces
+            .iter()
+            .map(|a| a.iter().map(|v| v.rem_euclid(12) - 1).collect())
+            .collect()
     } else {
         input.faces
     };

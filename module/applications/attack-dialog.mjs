@@ -127,7 +127,7 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
 
   /**
    * @this {AttackDialog}
-   * @param {SubmitEvent} event
+   * @param {Event | SubmitEvent} event
    * @param {HTMLFormElement} form
    * @param {any} formData
    */

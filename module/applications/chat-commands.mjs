@@ -74,7 +74,7 @@ export default class ChatCommands {
    */
   static async #clocks() {
     const { default: ClockPanel } = await import("./narrative/clock-panel.mjs");
-    await ClockPanel.open();
+    return ClockPanel.open();
   }
 
   /**

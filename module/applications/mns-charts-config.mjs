@@ -1,4 +1,5 @@
 import { SYSTEM_ID, SYSTEM_PATH } from "../config.mjs";
+import { format, localize } from "./i18n.mjs";
 import { chartsFromForm, mnsChartsContext } from "./mns-charts-context.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
@@ -26,6 +27,7 @@ export default class MnsChartsConfig extends HandlebarsApplicationMixin(Applicat
   /**
    * @override
    * @param {any} options
+   * @returns {Promise<any>}
    */
   async _prepareContext(options) {
     return mnsChartsContext(game.settings.get(SYSTEM_ID, "mnsCharts"));
@@ -33,15 +35,15 @@ export default class MnsChartsConfig extends HandlebarsApplicationMixin(Applicat
 
   /**
    * @this {MnsChartsConfig}
-   * @param {SubmitEvent} event
+   * @param {SubmitEvent | Event} event
    * @param {HTMLFormElement} form
    * @param {any} formData
    */
   static async #onSubmit(event, form, formData) {
     const { charts, bad } = chartsFromForm(/** @type {Record<string, unknown>} */ (formData.object));
     for (const [chart, lines] of Object.entries(bad)) {
-      ui.notifications?.warn(game.i18n.format("ICONENGINE.Mns.charts.badLines",
-        { chart: game.i18n.localize(`ICONENGINE.Mns.charts.${chart}`), lines: lines.join(", ") }));
+      ui.notifications?.warn(format("ICONENGINE.Mns.charts.badLines",
+        { chart: localize(`ICONENGINE.Mns.charts.${chart}`), lines: lines.join(", ") }));
     }
     await game.settings.set(SYSTEM_ID, "mnsCharts", charts);
   }

@@ -3,6 +3,7 @@
  * and the tests.
  */
 import { MNS_CHARTS, formatChartText, normalizeCharts, parseChartText } from "../data/rulesets.mjs";
+import { format, localize } from "./i18n.mjs";
 
 /**
  * The editor's context from the stored setting.
@@ -11,9 +12,9 @@ import { MNS_CHARTS, formatChartText, normalizeCharts, parseChartText } from "..
 export function mnsChartsContext(stored) {
   const charts = normalizeCharts(stored);
   return {
-    placeholder: game.i18n.localize("ICONENGINE.Mns.charts.placeholder"),
-    charts: MNS_CHARTS.map(id => ({ id, label: game.i18n.localize(`ICONENGINE.Mns.charts.${id}`),
-      text: formatChartText(charts[id]), count: game.i18n.format("ICONENGINE.Mns.charts.rows", { count: charts[id].length }) }))
+    placeholder: localize("ICONENGINE.Mns.charts.placeholder"),
+    charts: MNS_CHARTS.map(id => ({ id, label: localize(`ICONENGINE.Mns.charts.${id}`),
+      text: formatChartText(charts[id]), count: format("ICONENGINE.Mns.charts.rows", { count: charts[id].length }) }))
   };
 }
 

@@ -4,6 +4,7 @@
  * Pure (only game.i18n): the ApplicationV2 class and the browser test both call it.
  */
 import { ICONS_LEVELS, iconsLevelLabel } from "../data/rulesets.mjs";
+import { format, localize } from "./i18n.mjs";
 import { DIALOG_DEFAULTS, integer, kindLabelKey, oddsView, requestFrom } from "../dice/ruleset-requests.mjs";
 
 /**
@@ -25,8 +26,6 @@ import { DIALOG_DEFAULTS, integer, kindLabelKey, oddsView, requestFrom } from ".
 /** Prefix of the field labels. */
 const L = `ICONENGINE.Rulesets.field`;
 
-/** @param {string} key */
-const localize = key => game.i18n.localize(key);
 
 /**
  * @param {string} name
@@ -65,8 +64,8 @@ const signed = n => (n > 0 ? `+${n}` : `${n}`);
 export function dialogFields(kind, v, campaign, tables) {
   switch (kind) {
     case "icons.test": {
-      const format = (/** @type {string} */ name, /** @type {number} */ level) => game.i18n.format("ICONENGINE.Icons.levelName", { name, level });
-      const levels = ICONS_LEVELS.map(level => ({ value: level, label: iconsLevelLabel(level, tables.iconsLevels, campaign.iconsLevelNames, format) }));
+      const levelName = (/** @type {string} */ name, /** @type {number} */ level) => format("ICONENGINE.Icons.levelName", { name, level });
+      const levels = ICONS_LEVELS.map(level => ({ value: level, label: iconsLevelLabel(level, tables.iconsLevels, campaign.iconsLevelNames, levelName) }));
       return [
         selectField("ability", v, levels),
         { name: "reaction", label: localize(`${L}.reaction`), type: "checkbox", value: Boolean(v.reaction), hint: localize(`${L}.reactionHint`) },
@@ -76,7 +75,7 @@ export function dialogFields(kind, v, campaign, tables) {
       ];
     }
     case "tribute.test": {
-      const counts = [0, 1, 2, 3, 4, 5].map(n => ({ value: n, label: game.i18n.format("ICONENGINE.Tribute.extraDice", { count: n, total: n + 1 }) }));
+      const counts = [0, 1, 2, 3, 4, 5].map(n => ({ value: n, label: format("ICONENGINE.Tribute.extraDice", { count: n, total: n + 1 }) }));
       /** @type {Field[]} */
       const fields = [
         numberField("rank", v),
@@ -110,7 +109,7 @@ export function dialogFields(kind, v, campaign, tables) {
         case "chart": fields.push(selectField("chartDifficulty", v, chartChoices("narratorDifficulty", String))); break;
         case "knowledge": fields.push(selectField("knowledgeDifficulty", v, chartChoices("narratorKnowledge", String))); break;
         case "opposed":
-          fields.push(numberField("opponentSkill", v, { hint: game.i18n.format(`${L}.opponentSkillHint`, { base: tables.narratorDeterministic }) }),
+          fields.push(numberField("opponentSkill", v, { hint: format(`${L}.opponentSkillHint`, { base: tables.narratorDeterministic }) }),
             selectField("opposedModifier", v, chartChoices("narratorOpposed", signed)));
           break;
         default: fields.push(numberField("difficulty", v));

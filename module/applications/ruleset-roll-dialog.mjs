@@ -3,6 +3,7 @@ import { loadCore } from "../core.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
 import { kindLabelKey } from "../dice/ruleset-requests.mjs";
 import { campaignSettings } from "../settings.mjs";
+import { localize } from "./i18n.mjs";
 import { rollDialogContext } from "./ruleset-roll-context.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
@@ -61,13 +62,14 @@ export default class RulesetRollDialog extends HandlebarsApplicationMixin(Applic
 
   /** @override */
   get title() {
-    const kind = game.i18n?.localize(kindLabelKey(this.#kind)) ?? this.#kind;
+    const kind = localize(kindLabelKey(this.#kind));
     return this.#label ? `${this.#label}: ${kind}` : kind;
   }
 
   /**
    * @override
    * @param {any} options
+   * @returns {Promise<any>}
    */
   async _prepareContext(options) {
     const core = await loadCore();
@@ -78,7 +80,7 @@ export default class RulesetRollDialog extends HandlebarsApplicationMixin(Applic
   /**
    * A field changed: keep the values and draw the fields and odds again.
    * @this {RulesetRollDialog}
-   * @param {SubmitEvent} event
+   * @param {SubmitEvent | Event} event
    * @param {HTMLFormElement} form
    * @param {any} formData
    */
@@ -100,7 +102,7 @@ export default class RulesetRollDialog extends HandlebarsApplicationMixin(Applic
       { ruleset: { label: this.#label, reaction: Boolean(context.values.reaction) } }));
     const roll = await IconRoll.fromRequest(context.request, options);
     await roll.evaluate();
-    await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor: this.#actor ?? undefined }) });
+    await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor: /** @type {any} */ (this.#actor) ?? undefined }) });
     await this.close();
   }
 }

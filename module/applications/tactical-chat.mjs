@@ -31,10 +31,10 @@ export default class TacticalChat {
    */
   static #fromSocket(action) {
     return async ({ messageId, key }, userId) => {
-      const message = game.messages?.get(messageId);
+      const message = /** @type {ChatMessage | undefined} */ (/** @type {unknown} */ (game.messages?.get(messageId)));
       if (!message) return;
       const user = game.users?.get(userId);
-      if (!user?.isGM && message.author?.id !== userId) return;
+      if (!user?.isGM && /** @type {any} */ (message).author?.id !== userId) return;
       await action(message, Number(key));
     };
   }
@@ -114,7 +114,7 @@ export default class TacticalChat {
     const tactical = /** @type {TacticalOptions} */ (/** @type {any} */ (roll.options).tactical);
     const uuid = tactical.target?.uuid;
     if (!uuid) return null;
-    const doc = await fromUuid(uuid);
+    const doc = /** @type {unknown} */ (await fromUuid(/** @type {any} */ (uuid)));
     return doc instanceof Actor ? doc : null;
   }
 
@@ -160,7 +160,7 @@ export default class TacticalChat {
   static async undoDamage(message, key) {
     const applied = /** @type {AppliedDamage | undefined} */ (/** @type {any} */ (message).getFlag(SYSTEM_ID, `damageApplied.${key}`));
     if (!applied) return;
-    const actor = await fromUuid(applied.targetUuid);
+    const actor = /** @type {unknown} */ (await fromUuid(/** @type {any} */ (applied.targetUuid)));
     if (actor instanceof Actor) await TacticalRolls.undoHealth(actor, applied.undo);
     await /** @type {any} */ (message).unsetFlag(SYSTEM_ID, `damageApplied.${key}`);
   }

@@ -11,6 +11,8 @@
  * @typedef {{kind: string, [field: string]: unknown}} RequestData  A request of these kinds.
  */
 
+import { localize } from "../applications/i18n.mjs";
+
 /**
  * The i18n key naming a request kind: "tribute.test" → ICONENGINE.Rulesets.kind.tributeTest (a dot
  * inside a key would read as a path).
@@ -141,7 +143,7 @@ export function oddsView(kind, odds) {
     .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
     .map(([label, p]) => ({
       label,
-      name: game.i18n.localize(`ICONENGINE.Rulesets.outcome.${label}`),
+      name: localize(`ICONENGINE.Rulesets.outcome.${label}`),
       p,
       percent: percent(p),
       exact: odds.exact?.outcomes[label] ?? null,

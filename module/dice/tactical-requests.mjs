@@ -50,7 +50,14 @@
  * @property {boolean} canCrit
  */
 
-/** A whole number in [min, max] from a form value (bad input falls back to `fallback`). */
+/**
+ * A whole number in [min, max] from a form value (bad input falls back to `fallback`).
+ * @param {unknown} value
+ * @param {number} min
+ * @param {number} max
+ * @param {number} [fallback]
+ * @returns {number}
+ */
 export function clampInt(value, min, max, fallback = min) {
   const n = Math.trunc(Number(value));
   return Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : fallback;
@@ -164,7 +171,7 @@ export function attackRequest(core, state, attacker, target) {
     targetInCover: target?.cover ?? false,
     attackerDazed: state.dazed
   });
-  /** @type {CoreRequest} */
+  /** @type {CoreRequest & Record<string, any>} */
   const request = {
     kind: "icon.attack",
     boons: state.boons + situation.boons,
@@ -247,8 +254,8 @@ export function attackDialogContext(core, state, attacker) {
     const { request, cover } = attackRequest(core, state, attacker, target);
     const odds = core.odds(request);
     const exact = odds.exact?.outcomes ?? {};
-    const boons = Number(request.boons);
-    const curses = Number(request.curses);
+    const boons = Number(/** @type {any} */ (request).boons);
+    const curses = Number(/** @type {any} */ (request).curses);
     return {
       index,
       target,

@@ -25,9 +25,10 @@ export default class TacticalRolls {
    * @returns {string[]}
    */
   static statusesOf(actor) {
-    const effects = [...actor.appliedEffects].map(effect => ({
-      statuses: effect.statuses,
-      ongoing: !!effect.getFlag(SYSTEM_ID, "ongoing")
+    // Plain reads: the flag is ours (status-effects.mjs), set when the status is created.
+    const effects = /** @type {any[]} */ ([...actor.appliedEffects]).map(effect => ({
+      statuses: /** @type {Set<string>} */ (effect.statuses),
+      ongoing: !!effect.flags?.[SYSTEM_ID]?.ongoing
     }));
     return coreStatuses(effects);
   }
@@ -38,10 +39,10 @@ export default class TacticalRolls {
    * @returns {EffectLike[]}
    */
   static effectsOf(actor) {
-    return actor.effects.contents.map(effect => ({
-      id: effect.id ?? "",
-      statuses: [...effect.statuses],
-      data: effect.toObject()
+    return /** @type {any[]} */ (actor.effects.contents).map(effect => ({
+      id: String(effect.id ?? ""),
+      statuses: [.../** @type {Set<string>} */ (effect.statuses)],
+      data: /** @type {object} */ (effect.toObject())
     }));
   }
 
@@ -68,7 +69,7 @@ export default class TacticalRolls {
    */
   static async post(actor, rolls, flavor, rollMode, flags = {}) {
     const data = {
-      speaker: ChatMessage.implementation.getSpeaker({ actor }),
+      speaker: ChatMessage.implementation.getSpeaker({ actor: /** @type {any} */ (actor) }),
       flavor,
       rolls,
       flags: { [SYSTEM_ID]: { tactical: flags } }
@@ -200,7 +201,7 @@ export default class TacticalRolls {
     const created = change.createStatuses.length
       ? await actor.createEmbeddedDocuments("ActiveEffect", /** @type {any} */ (change.createStatuses.map(id => statusEffectData(id, localize))))
       : [];
-    return { ...change.undo, deleteEffects: created.map(effect => effect.id ?? "") };
+    return { ...change.undo, deleteEffects: (created ?? []).map(effect => String(effect.id ?? "")) };
   }
 
   /**

@@ -4,6 +4,11 @@ import { endOfCombatChanges, healTarget } from "../data/combat-rules.mjs";
 import { coreStatuses } from "../data/rules.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
 
+/** @param {string} key */
+const localize = key => game.i18n?.localize(key) ?? key;
+/** @param {string} key @param {Record<string, string>} data */
+const format = (key, data) => game.i18n?.format(key, data) ?? key;
+
 /**
  * Carries out what the turn-order reducer asks of Foundry. Runs on the active GM only, once per
  * event, right after the Combat update that stored the new state.
@@ -49,10 +54,11 @@ export async function runCombatEffects(combat, effects, workflows) {
           await promptSaves(combatant);
           break;
         case "delayFired":
-          if (combatant) await announce(combatant, game.i18n.format("ICONENGINE.Combat.delayFired", { name: combatant.name ?? "" }));
+          if (combatant) await announce(combatant, format("ICONENGINE.Combat.delayFired", { name: combatant.name ?? "" }));
           break;
         case "resolveChanged":
-          Hooks.callAll("iconEngine.partyResolve", combat, effect.partyResolve ?? 0);
+          // for other modules: party resolve is spent by limit breaks
+          /** @type {any} */ (Hooks).callAll("iconEngine.partyResolve", combat, effect.partyResolve ?? 0);
           break;
         case "combatEnded":
           await endOfCombat(combat, new Set(effect.personalResolve ?? []));
@@ -86,10 +92,10 @@ async function promptSaves(combatant) {
   if (!actor) return;
   const statuses = getCore().iconSaveable(actorStatuses(actor));
   if (!statuses.length) return;
-  const names = statuses.map(id => ({ id, name: game.i18n.localize(`ICONENGINE.Status.${id}.name`) }));
+  const names = statuses.map(id => ({ id, name: localize(`ICONENGINE.Status.${id}.name`) }));
   const content = await foundry.applications.handlebars.renderTemplate(ICONENGINE.combat.saves, {
-    text: game.i18n.format("ICONENGINE.Combat.saves", { name: combatant.name ?? "", statuses: names.map(s => s.name).join(", ") }),
-    statuses: names.map(s => ({ ...s, label: game.i18n.format("ICONENGINE.Combat.saveButton", { status: s.name }) }))
+    text: format("ICONENGINE.Combat.saves", { name: combatant.name ?? "", statuses: names.map(s => s.name).join(", ") }),
+    statuses: names.map(s => ({ ...s, label: format("ICONENGINE.Combat.saveButton", { status: s.name }) }))
   });
   await ChatMessage.implementation.create(/** @type {any} */ ({
     content,
@@ -157,13 +163,13 @@ export function registerSaveCards() {
         const actor = /** @type {Actor.Implementation | null} */ (fromUuidSync(saves.actorUuid));
         if (!actor?.isOwner) return;
         target.disabled = true;
-        const name = game.i18n.localize(`ICONENGINE.Status.${status}.name`);
-        const roll = await IconRoll.fromRequest({ kind: "icon.save" }, { flavor: game.i18n.format("ICONENGINE.Combat.saveButton", { status: name }) });
+        const name = localize(`ICONENGINE.Status.${status}.name`);
+        const roll = await IconRoll.fromRequest({ kind: "icon.save" }, { flavor: format("ICONENGINE.Combat.saveButton", { status: name }) });
         await roll.evaluate();
         await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }) });
         if (/** @type {any} */ (roll.iconOptions.outcome)?.success) {
           await actor.toggleStatusEffect(status, { active: false });
-          ui.notifications?.info(game.i18n.format("ICONENGINE.Combat.saved", { name: actor.name ?? "", status: name }));
+          ui.notifications?.info(format("ICONENGINE.Combat.saved", { name: actor.name ?? "", status: name }));
         }
       });
     }

@@ -4,6 +4,11 @@ import { foundryTurn, refusalFor } from "../data/combat-rules.mjs";
 import IconSocket from "../icon-socket.mjs";
 import { runCombatEffects } from "./combat-effects.mjs";
 
+/** @param {string} key */
+const localize = key => game.i18n?.localize(key) ?? key;
+/** @param {string} key @param {Record<string, string>} data */
+const format = (key, data) => game.i18n?.format(key, data) ?? key;
+
 /** The system socket request that carries a player's turn-order events to the GM. */
 const REQUEST = "combatEvents";
 
@@ -43,13 +48,13 @@ export default class IconCombat extends Combat {
     try {
       combatApply(this.iconState, event);
       const reason = refusalFor(/** @type {any} */ (event), this.#userFacts(game.user));
-      if (reason) throw new Error(game.i18n.localize(reason));
+      if (reason) throw new Error(localize(reason));
       if (game.user?.isGM) return await this.iconCommit([event]);
-      if (!game.users?.activeGM) throw new Error(game.i18n.localize("ICONENGINE.Combat.noGM"));
+      if (!game.users?.activeGM) throw new Error(localize("ICONENGINE.Combat.noGM"));
       await IconSocket.executeAsGM(REQUEST, { combatId: this.id, events: [event] });
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      ui.notifications?.warn(game.i18n.format("ICONENGINE.Combat.Refused.error", { message }));
+      ui.notifications?.warn(format("ICONENGINE.Combat.Refused.error", { message }));
     }
   }
 
@@ -60,13 +65,13 @@ export default class IconCombat extends Combat {
    * @param {User.Implementation | null} [user]  Who asked (null: the system itself).
    */
   async iconCommit(events, user = game.user) {
-    if (!game.user?.isGM) throw new Error(game.i18n.localize("ICONENGINE.Combat.noGM"));
+    if (!game.user?.isGM) throw new Error(localize("ICONENGINE.Combat.noGM"));
     let state = this.iconState;
     /** @type {any[]} */
     const effects = [];
     for (const event of events) {
       const reason = user ? refusalFor(/** @type {any} */ (event), this.#userFacts(user)) : null;
-      if (reason) throw new Error(game.i18n.localize(reason));
+      if (reason) throw new Error(localize(reason));
       const reduced = /** @type {{state: any, effects: any[]}} */ (combatApply(state, event));
       state = reduced.state;
       effects.push(...reduced.effects);
@@ -163,7 +168,7 @@ export default class IconCombat extends Combat {
     const events = [{ type: "start", combatants: entries }];
     for (const c of combatants) if (c.isDefeated) events.push({ type: "setDefeated", id: c.id, defeated: true });
     this._playCombatSound("startEncounter");
-    Hooks.callAll("combatStart", this, { round: 1, turn: null });
+    Hooks.callAll("combatStart", this, /** @type {any} */ ({ round: 1, turn: null }));
     await this.iconCommit(events);
     return this;
   }
@@ -174,7 +179,7 @@ export default class IconCombat extends Combat {
    */
   async nextTurn() {
     if (this.iconState?.current) await this.iconDispatch({ type: "endTurn" });
-    else ui.notifications?.info(game.i18n.localize("ICONENGINE.Combat.pickWhoActs"));
+    else ui.notifications?.info(localize("ICONENGINE.Combat.pickWhoActs"));
     return this;
   }
 
@@ -183,7 +188,7 @@ export default class IconCombat extends Combat {
    * @override
    */
   async nextRound() {
-    ui.notifications?.info(game.i18n.localize("ICONENGINE.Combat.nextRoundRefused"));
+    ui.notifications?.info(localize("ICONENGINE.Combat.nextRoundRefused"));
     return this;
   }
 
@@ -207,7 +212,7 @@ export default class IconCombat extends Combat {
   async endCombat() {
     const yes = await foundry.applications.api.DialogV2.confirm({
       window: { title: "COMBAT.EndTitle" },
-      content: `<p>${game.i18n.localize("ICONENGINE.Combat.endCombatConfirm")}</p>`
+      content: `<p>${localize("ICONENGINE.Combat.endCombatConfirm")}</p>`
     });
     if (!yes) return this;
     const state = this.iconState;
@@ -232,7 +237,7 @@ export default class IconCombat extends Combat {
 
   /** @override @param {any[]} args */
   _onCreateDescendantDocuments(...args) {
-    super._onCreateDescendantDocuments(.../** @type {[any, any, any, any, any, any]} */ (args));
+    /** @type {Function} */ (super._onCreateDescendantDocuments).apply(this, args);
     const [parent, collection, documents] = args;
     if (parent !== this || collection !== "combatants") return;
     const known = () => new Set(this.iconState?.combatants.map(c => c.id));
@@ -242,7 +247,7 @@ export default class IconCombat extends Combat {
 
   /** @override @param {any[]} args */
   _onDeleteDescendantDocuments(...args) {
-    super._onDeleteDescendantDocuments(.../** @type {[any, any, any, any, any, any]} */ (args));
+    /** @type {Function} */ (super._onDeleteDescendantDocuments).apply(this, args);
     const [parent, collection, , ids] = args;
     if (parent !== this || collection !== "combatants") return;
     this.#follow(() => {
@@ -253,7 +258,7 @@ export default class IconCombat extends Combat {
 
   /** @override @param {any[]} args */
   _onUpdateDescendantDocuments(...args) {
-    super._onUpdateDescendantDocuments(.../** @type {[any, any, any, any, any, any]} */ (args));
+    /** @type {Function} */ (super._onUpdateDescendantDocuments).apply(this, args);
     const [parent, collection, documents] = args;
     if (parent !== this || collection !== "combatants") return;
     const ids = new Set(/** @type {Combatant.Implementation[]} */ (documents).map(c => c.id));

@@ -5,6 +5,8 @@
 import type { ICONENGINE } from "../config.mjs";
 import type IconActor from "../documents/icon-actor.mjs";
 import type IconItem from "../documents/icon-item.mjs";
+import type IconCombat from "../documents/icon-combat.mjs";
+import type IconCombatant from "../documents/icon-combatant.mjs";
 import type IconRoll from "../dice/icon-roll.mjs";
 import type { OddsReportData } from "../dice/odds-report.mjs";
 import type CharacterData from "../data/character-data.mjs";
@@ -26,6 +28,8 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
   interface DocumentClassConfig {
     Actor: typeof IconActor;
     Item: typeof IconItem;
+    Combat: typeof IconCombat;
+    Combatant: typeof IconCombatant;
   }
 
   interface DataModelConfig {
@@ -54,7 +58,7 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         /** Narrative card buttons already used (strain settled, clock ticked). */
         applied?: string[];
         /** Attack cards: damage applied per target key, with its breakdown and undo data. */
-        damageApplied?: Record<string, import("../dice/cards/icon-tactical.mjs").AppliedDamage>;
+        damageApplied?: Record<string, object>;
         /** Tactical messages: who attacked with what. */
         tactical?: { attacker?: string; ability?: string | null };
       };

@@ -7,9 +7,9 @@ import type { MnsCharts } from "../data/rulesets.mjs";
 declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
   interface SettingConfig {
     "icon-engine.ruleset": string;
-    "icon-engine.tributeDie": number;
+    "icon-engine.tributeDie": string;
     "icon-engine.narratorScale": string;
-    "icon-engine.iconsLevelNames": number;
+    "icon-engine.iconsLevelNames": string;
     "icon-engine.mnsCharts": MnsCharts;
   }
 }

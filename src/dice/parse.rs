@@ -420,18 +420,28 @@ impl Parser {
             .ok_or_else(|| self.limit_error(at, format!("the target {n} is too large")))
     }
 
+    /// The target after a comparison, which may be negative: a Fate die's faces are −1, 0, 1,
+    /// and its default conditions print as `cf=-1`, so the printed formula must read back.
+    fn compared_target(&mut self) -> Result<i64> {
+        let negative =
+            self.peek() == Some('-') && self.peek_at(1).is_some_and(|c| c.is_ascii_digit());
+        if negative {
+            self.pos += 1;
+        }
+        if !self.peek().is_some_and(|c| c.is_ascii_digit()) {
+            return Err(self.error("a number after the comparison", &self.found()));
+        }
+        let target = self.target()?;
+        Ok(if negative { -target } else { target })
+    }
+
     /// `[CMP] [INT]` with `=` implied when only a number is given.
     fn condition(&mut self) -> Result<Option<Condition>> {
         match self.cmp() {
-            Some(cmp) => {
-                if !self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                    return Err(self.error("a number after the comparison", &self.found()));
-                }
-                Ok(Some(Condition {
-                    cmp,
-                    target: self.target()?,
-                }))
-            }
+            Some(cmp) => Ok(Some(Condition {
+                cmp,
+                target: self.compared_target()?,
+            })),
             None if self.peek().is_some_and(|c| c.is_ascii_digit()) => {
                 Ok(Some(Condition::eq(self.target()?)))
             }
@@ -449,10 +459,7 @@ impl Parser {
         match self.cmp() {
             None => Ok((None, Some(Condition::eq(first)))),
             Some(cmp) => {
-                if !self.peek().is_some_and(|c| c.is_ascii_digit()) {
-                    return Err(self.error("a number after the comparison", &self.found()));
-                }
-                let target = self.target()?;
+                let target = self.compared_target()?;
                 let limit = u32::try_from(first)
                     .map_err(|_| self.limit_error(at, format!("the limit {first} is too large")))?;
                 Ok((Some(limit), Some(Condition { cmp, target })))

@@ -194,12 +194,14 @@ test("the OWASP XSS filter evasion vectors run nothing after import, and their c
   const control = await render(browser.page, owasp.filter(v => /onerror|svg\/onload|autofocus/.test(v)).join("\n"));
   assert.ok(control.some(s => s.startsWith("dialog:")), `the control ran nothing: ${control}`);
 
+  // a sanitised <img src="#"> still fails to load on about:blank: a failed load runs nothing
+  const ran = seen => seen.filter(s => !s.startsWith("console: Failed to load resource"));
   // each page alone, as the journal renders it
   for (const page of imported.pages) {
     const seen = await render(browser.page, page.text.content);
-    assert.deepEqual(seen, [], `${page.name}: ${page.text.content}`);
+    assert.deepEqual(ran(seen), [], `${page.name}: ${page.text.content}`);
   }
   // and all of them together, in case one vector completes another
   const together = await render(browser.page, imported.pages.map(p => p.text.content).join("\n"));
-  assert.deepEqual(together, []);
+  assert.deepEqual(ran(together), []);
 });

@@ -43,9 +43,18 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
     return context;
   }
 
+  /**
+   * The viewed combat as the system's Combat (Foundry's `viewed` is typed with the stored-document
+   * helper, which does not resolve the configured class).
+   * @returns {import("../../documents/icon-combat.mjs").default | null}
+   */
+  get iconCombat() {
+    return /** @type {any} */ (this.viewed);
+  }
+
   /** The pure tracker context for the viewed combat. */
   #iconContext() {
-    const combat = /** @type {import("../../documents/icon-combat.mjs").default | null} */ (/** @type {unknown} */ (this.viewed));
+    const combat = this.iconCombat;
     if (!combat) return trackerContext(null, [], { isGM: !!game.user?.isGM });
     const facts = combat.turns.map(c => {
       const combatant = /** @type {import("../../documents/icon-combatant.mjs").default} */ (/** @type {unknown} */ (c));
@@ -67,7 +76,7 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
   _getEntryContextOptions() {
     const options = super._getEntryContextOptions();
     /** @param {HTMLElement} li */
-    const combatant = li => this.viewed?.combatants.get(li.dataset.combatantId ?? "");
+    const combatant = li => this.iconCombat?.combatants.get(li.dataset.combatantId ?? "");
     /** @param {string} side @param {string} label */
     const sideEntry = (side, label) => ({
       name: label,
@@ -102,7 +111,7 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
     event.stopPropagation();
     const combatantId = target.closest("[data-combatant-id]")?.getAttribute("data-combatant-id") ?? undefined;
     const reducerEvent = trackerEvent(target.dataset.action ?? "", { combatantId, by: target.dataset.by });
-    const combat = /** @type {import("../../documents/icon-combat.mjs").default | null} */ (/** @type {unknown} */ (this.viewed));
+    const combat = this.iconCombat;
     if (!reducerEvent || !combat) return;
     target.toggleAttribute("disabled", true);
     try {
@@ -116,13 +125,13 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
    * @this {IconCombatTracker}
    */
   static async #onStart() {
-    await this.viewed?.startCombat();
+    await this.iconCombat?.startCombat();
   }
 
   /**
    * @this {IconCombatTracker}
    */
   static async #onEndCombat() {
-    await this.viewed?.endCombat();
+    await this.iconCombat?.endCombat();
   }
 }

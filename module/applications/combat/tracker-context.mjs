@@ -64,6 +64,7 @@ export function turnPips(c) {
  */
 export function trackerContext(state, combatants, { isGM }) {
   const i18n = game.i18n;
+  if (!i18n) throw new Error("ICON Engine: the tracker renders after game.i18n is ready");
   const byId = new Map((state?.combatants ?? []).map(c => [c.id, c]));
   const started = state !== null;
   const ended = !!state?.ended;
@@ -97,7 +98,7 @@ export function trackerContext(state, combatants, { isGM }) {
       delay: !!c?.delay,
       pips,
       turnsLeft: regularLeft + (defeated ? 0 : c?.slow ?? 0),
-      pipsLabel: c ? i18n.format("ICONENGINE.Combat.turnsLeft", { left: regularLeft + (defeated ? 0 : c.slow), turns: c.turns }) : "",
+      pipsLabel: c ? i18n.format("ICONENGINE.Combat.turnsLeft", { left: String(regularLeft + (defeated ? 0 : c.slow)), turns: String(c.turns) }) : "",
       canAct: eligible && mayControl,
       canSlow: slowable && mayControl,
       canEnd: active && mayControl && !ended,

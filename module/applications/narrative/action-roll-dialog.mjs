@@ -24,19 +24,14 @@ export default class ActionRollDialog extends HandlebarsApplicationMixin(Applica
     this.action = action;
     /** @type {ActionInputs} */
     this.inputs = defaultInputs();
-    this.#onPosition = () => this.render({ parts: ["inputs", "odds"] });
-    Hooks.on("iconEngine.positionChanged", this.#onPosition);
   }
-
-  /** Re-render when the GM changes the position. @type {() => void} */
-  #onPosition;
 
   /** @override */
   static DEFAULT_OPTIONS = {
     classes: ["icon-engine", "action-roll"],
     tag: "form",
     window: { title: "ICONENGINE.Narrative.ActionRoll", icon: "fa-solid fa-dice-six" },
-    position: { width: 400, height: "auto" },
+    position: { width: 400, height: /** @type {"auto"} */ ("auto") },
     form: { handler: ActionRollDialog.#onSubmit, submitOnChange: false, closeOnSubmit: true }
   };
 
@@ -62,8 +57,12 @@ export default class ActionRollDialog extends HandlebarsApplicationMixin(Applica
     return `${this.actor.name}: ${action}`;
   }
 
-  /** @override */
-  async _prepareContext() {
+  /**
+   * @override
+   * @param {any} options
+   * @returns {Promise<any>}
+   */
+  async _prepareContext(options) {
     return actionDialogContext({
       system: this.actor.system, action: this.action, inputs: this.inputs,
       position: ClockPanel.position, isGM: Boolean(game.user?.isGM)
@@ -82,23 +81,17 @@ export default class ActionRollDialog extends HandlebarsApplicationMixin(Applica
     this.inputs = readInputs(data);
     const field = /** @type {HTMLInputElement} */ (event.target);
     if (game.user?.isGM && (field.name === "risk" || field.name === "effect")) {
-      // The setting's change re-renders every open dialog, the GM's included.
+      // The setting's change re-renders every open action roll dialog, the GM's included.
       ClockPanel.setPosition({ [field.name]: field.value });
       return;
     }
     this.render({ parts: ["odds"] });
   }
 
-  /** @override @param {any} options */
-  _onClose(options) {
-    Hooks.off("iconEngine.positionChanged", this.#onPosition);
-    super._onClose(options);
-  }
-
   /**
    * Roll through Foundry (Dice So Nice sees the dice), post the card, pay the effort.
    * @this {ActionRollDialog}
-   * @param {SubmitEvent} event
+   * @param {SubmitEvent | Event} event
    * @param {HTMLFormElement} form
    * @param {any} formData
    */
@@ -111,7 +104,7 @@ export default class ActionRollDialog extends HandlebarsApplicationMixin(Applica
     const roll = await IconRoll.fromRequest(request, /** @type {any} */ ({ flavor, action: this.action, actorUuid: actor.uuid }));
     await roll.evaluate();
     await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }), flavor });
-    const update = effortUpdate(actor.system, roll.outcome ?? {});
+    const update = effortUpdate(actor.system, /** @type {Record<string, unknown>} */ (roll.outcome ?? {}));
     if (Object.keys(update).length) await actor.update(update);
   }
 }

@@ -31,6 +31,11 @@ export const FORTUNE_RESULTS = /** @type {const} */ (["poor", "average", "good",
  * @typedef {{risk: typeof RISKS[number], effect: typeof EFFECTS[number]}} Position  The GM's call.
  */
 
+/**
+ * @typedef {ActionInputs & {kind: "icon.action", rating: number, burdenTicks: number, broken: boolean,
+ *   risk: string, effect: string}} ActionRequest  An `icon.action` request (docs/js-contract.md).
+ */
+
 /** @returns {ActionInputs} */
 export function defaultInputs() {
   return { boons: 0, curses: 0, push: false, aid: 0, temptFate: false };
@@ -72,7 +77,7 @@ export function readPosition(data) {
  * @param {string} action    e.g. "smash".
  * @param {ActionInputs} inputs
  * @param {Position} position
- * @returns {CoreRequest}
+ * @returns {ActionRequest}
  */
 export function actionRequest(system, action, inputs, position) {
   return {
@@ -102,14 +107,14 @@ export function poolOf(request) {
  * Rows of the odds table: each result's probability, as a percentage and as the exact fraction.
  * @param {Odds} report
  * @param {readonly string[]} labels  The core's outcome labels, in order.
- * @param {string} prefix             i18n prefix of their names.
+ * @param {(label: string) => string} name  i18n key of a label's name.
  */
-export function oddsRows(report, labels, prefix) {
+export function oddsRows(report, labels, name) {
   return labels.map(key => {
     const p = report.outcomes[key] ?? 0;
     const exact = report.exact?.outcomes[key];
     // Reduced and without a denominator of 1: "0", not "0/1".
-    return { key, label: `${prefix}.${key}`, p, percent: OddsReport.formatPercent(p),
+    return { key, label: name(key), p, percent: OddsReport.formatPercent(p),
       exact: exact === undefined ? null : Fraction.parse(exact).toString(), width: (p * 100).toFixed(2) };
   });
 }
@@ -117,10 +122,10 @@ export function oddsRows(report, labels, prefix) {
 /**
  * @param {readonly string[]} values
  * @param {string} current
- * @param {string} prefix
+ * @param {(value: string) => string} label  i18n key of each value.
  */
-function choices(values, current, prefix) {
-  return values.map(value => ({ value, label: `${prefix}.${value}`, selected: value === current }));
+function choices(values, current, label) {
+  return values.map(value => ({ value, label: label(value), selected: value === current }));
 }
 
 /**
@@ -152,9 +157,9 @@ export function actionDialogContext({ system, action, inputs, position, isGM }) 
     lowest: pool === 0,
     isGM,
     position,
-    riskOptions: choices(RISKS, position.risk, "ICONENGINE.Narrative.Risk"),
-    effectOptions: choices(EFFECTS, position.effect, "ICONENGINE.Narrative.Effect"),
-    odds: oddsRows(report, ACTION_RESULTS, "ICONENGINE.Narrative.Result"),
+    riskOptions: choices(RISKS, position.risk, v => `ICONENGINE.Narrative.Risk.${v}`),
+    effectOptions: choices(EFFECTS, position.effect, v => `ICONENGINE.Narrative.Effect.${v}`),
+    odds: oddsRows(report, ACTION_RESULTS, v => `ICONENGINE.Narrative.Result.${v}`),
     request
   };
 }

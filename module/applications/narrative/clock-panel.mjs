@@ -5,6 +5,7 @@ import { addClock, clockPanelContext, editClock, removeClock, tickClock } from "
 import { applyNarrative, narrativeNotices } from "./narrative-state.mjs";
 
 /**
+ * @import IconActor from "../../documents/icon-actor.mjs"
  * @import { ProgressClock } from "./clocks.mjs"
  * @import { Position } from "./action-roll.mjs"
  */
@@ -26,7 +27,7 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
     id: "icon-engine-clocks",
     classes: ["icon-engine", "clock-panel-app"],
     window: { title: "ICONENGINE.Clock.Title", icon: "fa-solid fa-clock", resizable: true },
-    position: { width: 320, height: "auto" },
+    position: { width: 320, height: /** @type {"auto"} */ ("auto") },
     actions: {
       tickClock: ClockPanel.#onTick,
       removeClock: ClockPanel.#onRemove,
@@ -48,13 +49,17 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
       scope: "world", config: false, type: Object, default: { risk: "risky", effect: "normal" },
       onChange: () => {
         ClockPanel.#refresh();
-        Hooks.callAll("iconEngine.positionChanged");
+        // Open action roll dialogs show the GM's risk and effect and odds of their own.
+        for (const app of foundry.applications.instances.values()) {
+          if (app.options.classes.includes("action-roll") && app.rendered) app.render();
+        }
       }
     });
     Hooks.once("ready", () => game.socket?.on(SOCKET, ClockPanel.#onSocket));
     // A button under the token controls opens the panel for everyone (players see, the GM edits).
-    Hooks.on("getSceneControlButtons", controls => {
-      const tokens = /** @type {any} */ (controls).tokens;
+    // foundry-vtt-types v13 does not type this hook yet (its v13 shape: controls by name, tools by name).
+    Hooks.on(/** @type {any} */ ("getSceneControlButtons"), (/** @type {any} */ controls) => {
+      const tokens = controls.tokens;
       if (!tokens?.tools) return;
       tokens.tools.iconEngineClocks = {
         name: "iconEngineClocks", title: "ICONENGINE.Clock.Title", icon: "fa-solid fa-clock", order: 100,
@@ -119,8 +124,12 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
     ClockPanel.tick(String(message.id), Number(message.ticks)).catch(error => console.error(error));
   }
 
-  /** @override */
-  async _prepareContext() {
+  /**
+   * @override
+   * @param {any} options
+   * @returns {Promise<any>}
+   */
+  async _prepareContext(options) {
     return clockPanelContext(ClockPanel.clocks, { isGM: Boolean(game.user?.isGM), position: ClockPanel.position });
   }
 
@@ -188,7 +197,7 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
   static async #onTableEvent(event, target) {
     if (!game.user?.isGM) return;
     const type = target.dataset.event ?? "";
-    for (const actor of game.actors ?? []) {
+    for (const actor of /** @type {IconActor[]} */ (game.actors?.contents ?? [])) {
       if (actor.type !== "character") continue;
       try {
         const { update, effects } = applyNarrative(actor.system, { type });

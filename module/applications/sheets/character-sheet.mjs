@@ -8,7 +8,7 @@ const T = ICONENGINE.sheets;
 
 /** The ICON character sheet: tabs Combat / Narrative / Abilities / Bio. */
 export default class CharacterSheet extends IconActorSheet {
-  /** @override */
+  /** @inheritdoc */
   static DEFAULT_OPTIONS = {
     classes: ["character"],
     actions: {
@@ -22,7 +22,7 @@ export default class CharacterSheet extends IconActorSheet {
     }
   };
 
-  /** @override */
+  /** @inheritdoc */
   static PARTS = {
     header: { template: T.characterHeader },
     tabs: { template: T.tabs },
@@ -33,7 +33,7 @@ export default class CharacterSheet extends IconActorSheet {
     limited: { template: T.limited }
   };
 
-  /** @override */
+  /** @inheritdoc */
   static TABS = {
     primary: {
       tabs: [{ id: "combat" }, { id: "narrative" }, { id: "abilities" }, { id: "bio" }],
@@ -42,10 +42,10 @@ export default class CharacterSheet extends IconActorSheet {
     }
   };
 
-  /** @override */
+  /** @inheritdoc */
   static HTML_FIELDS = ["biography", "bonds", "ideals", "ambitions"];
 
-  /** @override @param {any} system @param {any[]} items */
+  /** @inheritdoc @param {any} system @param {any[]} items */
   _prepareTypeContext(system, items) {
     return characterContext(system, items);
   }

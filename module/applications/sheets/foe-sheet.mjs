@@ -4,19 +4,19 @@ import { foeContext } from "./sheet-context.mjs";
 
 /** The ICON foe sheet: one page. */
 export default class FoeSheet extends IconActorSheet {
-  /** @override */
+  /** @inheritdoc */
   static DEFAULT_OPTIONS = {
     classes: ["foe"],
     position: { width: 560, height: 640 }
   };
 
-  /** @override */
+  /** @inheritdoc */
   static PARTS = {
     foe: { template: ICONENGINE.sheets.foe, scrollable: [""] },
     limited: { template: ICONENGINE.sheets.limited }
   };
 
-  /** @override @param {any} system @param {any[]} items */
+  /** @inheritdoc @param {any} system @param {any[]} items */
   _prepareTypeContext(system, items) {
     return foeContext(system, items);
   }

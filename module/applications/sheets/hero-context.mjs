@@ -3,6 +3,7 @@
  * Men & Supermen table lookups from the core, and the GM's charts. Only game.i18n, so the browser
  * test renders the template with exactly this code.
  */
+import { format, localize } from "../i18n.mjs";
 import { ICONS_ABILITIES, ICONS_LEVELS, MNS_CHARACTERISTICS, MNS_CHARTS, iconsLevelLabel, normalizeCharts } from "../../data/rulesets.mjs";
 
 /**
@@ -11,7 +12,7 @@ import { ICONS_ABILITIES, ICONS_LEVELS, MNS_CHARACTERISTICS, MNS_CHARTS, iconsLe
  */
 
 /** @param {string} key @param {Record<string, unknown>} [data] */
-const t = (key, data) => (data ? game.i18n.format(key, /** @type {Record<string, string>} */ (data)) : game.i18n.localize(key));
+const t = (key, data) => (data ? format(key, data) : localize(key));
 
 /**
  * @param {object} args

@@ -3,6 +3,7 @@ import { getCore, isCoreLoaded } from "../../core.mjs";
 import { changeDetermination } from "../../data/rulesets.mjs";
 import { campaignSettings } from "../../settings.mjs";
 import RulesetRollDialog from "../ruleset-roll-dialog.mjs";
+import { localize } from "../i18n.mjs";
 import IconActorSheet from "./icon-actor-sheet.mjs";
 import { heroContext } from "./hero-context.mjs";
 
@@ -21,7 +22,7 @@ const LISTS = /** @type {Record<string, {path: string, blank: () => object}>} */
  * button opening that ruleset's roll dialog.
  */
 export default class HeroSheet extends IconActorSheet {
-  /** @override */
+  /** @inheritdoc */
   static DEFAULT_OPTIONS = {
     classes: ["hero"],
     position: { width: 600, height: 700 },
@@ -33,13 +34,13 @@ export default class HeroSheet extends IconActorSheet {
     }
   };
 
-  /** @override */
+  /** @inheritdoc */
   static PARTS = {
     hero: { template: `${SYSTEM_PATH}/templates/actor/hero.hbs`, scrollable: [""] },
     limited: { template: `${SYSTEM_PATH}/templates/actor/limited.hbs` }
   };
 
-  /** @override @param {any} system @param {any[]} items */
+  /** @inheritdoc @param {any} system @param {any[]} items */
   _prepareTypeContext(system, items) {
     // The system draws open sheets again once the core has loaded (module/icon-engine.mjs).
     if (!isCoreLoaded()) return { coreLoading: true };
@@ -61,8 +62,8 @@ export default class HeroSheet extends IconActorSheet {
   static async #addRow(event, target) {
     const list = LISTS[target.dataset.list ?? ""];
     if (!list) return;
-    const rows = foundry.utils.getProperty(this.#source, list.path) ?? [];
-    await this.document.update({ [`system.${list.path}`]: [...rows, list.blank()] });
+    const rows = /** @type {unknown[]} */ (foundry.utils.getProperty(this.#source, list.path) ?? []);
+    await this.document.update(/** @type {any} */ ({ [`system.${list.path}`]: [...rows, list.blank()] }));
   }
 
   /**
@@ -75,7 +76,7 @@ export default class HeroSheet extends IconActorSheet {
     if (!list) return;
     const index = Number(target.dataset.index);
     const rows = /** @type {unknown[]} */ (foundry.utils.getProperty(this.#source, list.path) ?? []);
-    await this.document.update({ [`system.${list.path}`]: rows.filter((_, i) => i !== index) });
+    await this.document.update(/** @type {any} */ ({ [`system.${list.path}`]: rows.filter((_, i) => i !== index) }));
   }
 
   /**
@@ -87,10 +88,10 @@ export default class HeroSheet extends IconActorSheet {
   static async #determination(event, target) {
     const next = changeDetermination(this.#source.icons.determination, Number(target.dataset.change));
     if (next === null) {
-      ui.notifications?.warn(game.i18n.localize("ICONENGINE.Icons.noDetermination"));
+      ui.notifications?.warn(localize("ICONENGINE.Icons.noDetermination"));
       return;
     }
-    await this.document.update({ "system.icons.determination": next });
+    await this.document.update(/** @type {any} */ ({ "system.icons.determination": next }));
   }
 
   /**
@@ -108,7 +109,7 @@ export default class HeroSheet extends IconActorSheet {
     let spec = null;
     switch (roll) {
       case "icons":
-        spec = { kind: "icons.test", values: { ability: s.icons.abilities[key] }, label: game.i18n.localize(`ICONENGINE.Icons.abilities.${key}`) };
+        spec = { kind: "icons.test", values: { ability: s.icons.abilities[key] }, label: localize(`ICONENGINE.Icons.abilities.${key}`) };
         break;
       case "power":
         spec = { kind: "icons.test", values: { ability: s.icons.powers[i]?.level }, label: s.icons.powers[i]?.name };
@@ -129,7 +130,7 @@ export default class HeroSheet extends IconActorSheet {
         break;
       }
       case "save":
-        spec = { kind: "mns.save", values: { score: s.mns.characteristics[key], saveDice: "2d10" }, label: game.i18n.localize(`ICONENGINE.Mns.characteristic.${key}`) };
+        spec = { kind: "mns.save", values: { score: s.mns.characteristics[key], saveDice: "2d10" }, label: localize(`ICONENGINE.Mns.characteristic.${key}`) };
         break;
       case "knowledge": {
         // "Knowledge Rolls use d100. Ones do not reduce the die roll for Knowledge Rolls."

@@ -8,11 +8,19 @@ const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ActorSheetV2 } = foundry.applications.sheets;
 
 /**
+ * ActorSheetV2 with Handlebars parts. Typed loosely on purpose: foundry-vtt-types 13.345's
+ * HandlebarsApplicationMixin over a document sheet exceeds TypeScript's instantiation depth
+ * (TS2589), which then breaks the Actor types project-wide.
+ * @type {any}
+ */
+const HandlebarsActorSheet = /** @type {any} */ (HandlebarsApplicationMixin)(ActorSheetV2);
+
+/**
  * What the character and foe sheets share: the form, the limited view for non-owners, presets on
  * submit, wounds pips, item rows (create, edit, delete).
  */
-export default class IconActorSheet extends HandlebarsApplicationMixin(ActorSheetV2) {
-  /** @override */
+export default class IconActorSheet extends HandlebarsActorSheet {
+  /** @inheritdoc @type {any} */
   static DEFAULT_OPTIONS = {
     classes: ["icon-engine", "sheet", "actor"],
     position: { width: 620, height: 720 },
@@ -34,7 +42,7 @@ export default class IconActorSheet extends HandlebarsApplicationMixin(ActorShee
 
   /**
    * Non-owners with limited permission see only the `limited` part.
-   * @override
+   * @inheritdoc
    * @param {any} options
    */
   _configureRenderParts(options) {
@@ -47,7 +55,7 @@ export default class IconActorSheet extends HandlebarsApplicationMixin(ActorShee
   /**
    * The context every part shares: the document, its system data and source, the enriched HTML,
    * and the type-specific context (subclasses add it in {@link _prepareTypeContext}).
-   * @override
+   * @inheritdoc
    * @param {any} options
    */
   async _prepareContext(options) {
@@ -60,7 +68,7 @@ export default class IconActorSheet extends HandlebarsApplicationMixin(ActorShee
     for (const field of ctor.HTML_FIELDS) {
       enriched[field] = await TextEditor.enrichHTML(/** @type {any} */ (actor.system)[field] ?? "", { relativeTo: actor, secrets: actor.isOwner });
     }
-    const items = actor.items.contents.map(item => ({ id: item.id ?? "", name: item.name, img: item.img ?? "", type: item.type, system: item.system }));
+    const items = actor.items.contents.map((/** @type {any} */ item) => ({ id: item.id ?? "", name: item.name, img: item.img ?? "", type: item.type, system: item.system }));
     return Object.assign(context, {
       actor,
       system: actor.system,
@@ -84,7 +92,7 @@ export default class IconActorSheet extends HandlebarsApplicationMixin(ActorShee
 
   /**
    * Each tab part gets its own tab descriptor as `tab`.
-   * @override
+   * @inheritdoc
    * @param {string} partId
    * @param {any} context
    * @param {any} options
@@ -97,7 +105,7 @@ export default class IconActorSheet extends HandlebarsApplicationMixin(ActorShee
 
   /**
    * Apply class/foe presets when a class or template changes.
-   * @override
+   * @inheritdoc
    * @param {SubmitEvent} event
    * @param {HTMLFormElement} form
    * @param {any} submitData

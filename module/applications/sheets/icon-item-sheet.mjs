@@ -5,9 +5,16 @@ import AttackDialog from "../attack-dialog.mjs";
 const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ItemSheetV2 } = foundry.applications.sheets;
 
+/**
+ * ItemSheetV2 with Handlebars parts, typed loosely for the reason given in icon-actor-sheet.mjs
+ * (TS2589 in foundry-vtt-types' mixin over document sheets).
+ * @type {any}
+ */
+const HandlebarsItemSheet = /** @type {any} */ (HandlebarsApplicationMixin)(ItemSheetV2);
+
 /** The sheet of relics and traits: name, image, description. */
-export class IconItemSheet extends HandlebarsApplicationMixin(ItemSheetV2) {
-  /** @override */
+export class IconItemSheet extends HandlebarsItemSheet {
+  /** @inheritdoc @type {any} */
   static DEFAULT_OPTIONS = {
     classes: ["icon-engine", "sheet", "item"],
     position: { width: 480, height: 480 },
@@ -15,13 +22,13 @@ export class IconItemSheet extends HandlebarsApplicationMixin(ItemSheetV2) {
     form: { submitOnChange: true }
   };
 
-  /** @override */
+  /** @inheritdoc */
   static PARTS = {
     item: { template: ICONENGINE.sheets.item, scrollable: [""] }
   };
 
   /**
-   * @override
+   * @inheritdoc
    * @param {any} options
    */
   async _prepareContext(options) {
@@ -46,19 +53,19 @@ export class IconItemSheet extends HandlebarsApplicationMixin(ItemSheetV2) {
 
 /** The ability sheet: actions, tags, range, roll data, effects. */
 export class AbilitySheet extends IconItemSheet {
-  /** @override */
+  /** @inheritdoc */
   static DEFAULT_OPTIONS = {
     classes: ["ability"],
     position: { width: 520, height: 640 },
     actions: { toggleTag: AbilitySheet.#toggleTag, rollAttack: AbilitySheet.#rollAttack }
   };
 
-  /** @override */
+  /** @inheritdoc */
   static PARTS = {
     item: { template: ICONENGINE.sheets.ability, scrollable: [""] }
   };
 
-  /** @override @param {any} system */
+  /** @inheritdoc @param {any} system */
   _prepareTypeContext(system) {
     // An owned ability with the attack tag opens the attack dialog.
     return { ...abilityContext(system), canAttack: !!this.document.actor && system.tags.includes("attack") };

@@ -28,8 +28,10 @@ export function countedDice(outcome) {
  * @param {Record<string, unknown>} [options]  The roll's options (`action`, `actorUuid`, `actorName`).
  */
 export function actionCardContext(outcome, request, options = {}) {
+  // The icon.action fields (docs/js-contract.md); CoreRequest types only `kind`.
+  const fields = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (request));
   const result = String(outcome.result);
-  const risk = String(request.risk ?? "risky");
+  const risk = String(fields.risk ?? "risky");
   const strain = Number(outcome.strain ?? 0);
   const segments = Number(outcome.segments ?? 0);
   const action = typeof options.action === "string" ? options.action : null;
@@ -47,11 +49,11 @@ export function actionCardContext(outcome, request, options = {}) {
     riskLabel: `ICONENGINE.Narrative.Risk.${risk}`,
     effect: String(outcome.effect),
     effectLabel: `ICONENGINE.Narrative.Effect.${outcome.effect}`,
-    raised: outcome.effect !== (request.effect ?? "normal"),
+    raised: outcome.effect !== (fields.effect ?? "normal"),
     strain,
     // A consequence is on the table on a fail or partial, or when fate was tempted: the player
     // may take strain, or resist another consequence for strain by risk.
-    hasConsequence: strain > 0 || request.temptFate === true,
+    hasConsequence: strain > 0 || fields.temptFate === true,
     canTakeStrain: strain > 0,
     // "Rarely, when failing or partially succeeding at a Desperate action, you might take
     // Critical Strain": the GM's button.
@@ -60,9 +62,9 @@ export function actionCardContext(outcome, request, options = {}) {
     hasSegments: segments > 0,
     effort: outcome.effort,
     effortHelpers: outcome.effortHelpers,
-    temptFate: request.temptFate === true,
-    push: request.push === true,
-    aid: Number(request.aid ?? 0)
+    temptFate: fields.temptFate === true,
+    push: fields.push === true,
+    aid: Number(fields.aid ?? 0)
   };
 }
 

@@ -46,7 +46,7 @@ function tacticalOf(options) {
  * Faces of one plan entry as dice chips; `counted` marks the one die that counts (highest).
  * @param {number[] | undefined} faces
  * @param {string} cls       Foundry's die class (d6, d20).
- * @param {number | null | undefined} counted
+ * @param {number | null} [counted]
  */
 function chips(faces, cls, counted) {
   let used = false;
@@ -73,6 +73,7 @@ function resultKey(result) {
  * @param {Record<string, unknown>} options
  */
 export function attackContext(outcome, request, options) {
+  const req = /** @type {Record<string, any>} */ (request);
   const { target = null, key = 0 } = tacticalOf(options);
   const die = outcome.boonDie ?? outcome.curseDie ?? null;
   const extra = outcome.boonDie != null ? "boon" : outcome.curseDie != null ? "curse" : null;
@@ -81,18 +82,18 @@ export function attackContext(outcome, request, options) {
   return {
     key,
     target,
-    defense: typeof request.defense === "number" ? request.defense : null,
+    defense: typeof req.defense === "number" ? req.defense : null,
     dice: [
       ...chips(outcome.faces[0], "d20"),
       ...chips(outcome.faces[1], `d6 ${extra ?? ""}`.trim(), /** @type {number|null} */ (die))
     ],
     extra,
     extraDie: die,
-    bonus: Number(request.bonus ?? 0),
+    bonus: Number(req.bonus ?? 0),
     result,
     resultLabel: result ? resultKey(result) : null,
     exceed: !!outcome.exceed,
-    net: Number(request.boons ?? 0) - Number(request.curses ?? 0)
+    net: Number(req.boons ?? 0) - Number(req.curses ?? 0)
   };
 }
 
@@ -115,8 +116,9 @@ export function evasionContext(outcome, request, options) {
  * @param {Record<string, unknown>} options
  */
 export function damageContext(outcome, request, options) {
+  const req = /** @type {Record<string, any>} */ (request);
   const { target = null, key = 0 } = tacticalOf(options);
-  const cls = `d${request.die}`;
+  const cls = `d${req.die}`;
   const kept = /** @type {number[]} */ (outcome.kept ?? []);
   const dropped = /** @type {number[]} */ (outcome.dropped ?? []);
   const result = /** @type {"hit"|"crit"|"miss"} */ (outcome.result);
@@ -170,12 +172,13 @@ export function stepLines(steps) {
  * @param {Record<string, unknown>} options
  */
 export function healContext(outcome, request, options) {
+  const req = /** @type {Record<string, any>} */ (request);
   const { actor = null } = tacticalOf(options);
   const target = /** @type {{hp: number, vigor: number}} */ (outcome.target);
   return {
     actor,
-    healing: request.healing,
-    healingLabel: `ICONENGINE.Tactical.Healing.${request.healing}`,
+    healing: req.healing,
+    healingLabel: `ICONENGINE.Tactical.Healing.${req.healing}`,
     steps: stepLines(/** @type {{rule: string, amount: number}[]} */ (outcome.steps ?? [])),
     hp: target.hp,
     vigor: target.vigor,

@@ -4,6 +4,7 @@
  * the same from a live roll, a reload, or a test.
  */
 import { SYSTEM_PATH } from "../../config.mjs";
+import { format, localize } from "../../applications/i18n.mjs";
 import { registerRollCard } from "../roll-cards.mjs";
 import { kindLabelKey } from "../ruleset-requests.mjs";
 
@@ -24,7 +25,7 @@ export const RULESET_CARD_TEMPLATES = Object.freeze({
 });
 
 /** @param {string} key @param {Record<string, unknown>} [data] */
-const t = (key, data) => (data ? game.i18n.format(key, /** @type {Record<string, string>} */ (data)) : game.i18n.localize(key));
+const t = (key, data) => (data ? format(key, data) : localize(key));
 
 /** @param {number} n */
 const signed = n => (n > 0 ? `+${n}` : `${n}`);
