@@ -455,6 +455,15 @@ pub fn icon_derived(
     to_js(&target.derived().map_err(js_error)?)
 }
 
+/// `importPack`'s and `glossary`'s options: absent means the defaults.
+fn import_options(options: JsValue) -> Result<crate::packs::ImportOptions, JsError> {
+    if options.is_undefined() || options.is_null() {
+        Ok(crate::packs::ImportOptions::default())
+    } else {
+        from_js_strict("import options", options)
+    }
+}
+
 /// Imports an exported journal pack (NeDB log or JSON): `{documents, report}`.
 #[wasm_bindgen(js_name = importPack, unchecked_return_type = "{documents: object[], report: object}")]
 pub fn import_pack(
@@ -464,11 +473,7 @@ pub fn import_pack(
     )]
     options: JsValue,
 ) -> Result<JsValue, JsError> {
-    let options: crate::packs::ImportOptions = if options.is_undefined() || options.is_null() {
-        crate::packs::ImportOptions::default()
-    } else {
-        from_js_strict("import options", options)?
-    };
+    let options = import_options(options)?;
     let text = string_arg("text", &text)?;
     to_js(&crate::packs::import_pack(&text, &options).map_err(js_error)?)
 }
@@ -493,11 +498,7 @@ pub fn glossary(
     )]
     options: JsValue,
 ) -> Result<JsValue, JsError> {
-    let options: crate::packs::ImportOptions = if options.is_undefined() || options.is_null() {
-        crate::packs::ImportOptions::default()
-    } else {
-        from_js_strict("import options", options)?
-    };
+    let options = import_options(options)?;
     let text = string_arg("text", &text)?;
     to_js(&crate::packs::glossary(&text, &options).map_err(js_error)?)
 }

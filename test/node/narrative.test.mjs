@@ -252,6 +252,31 @@ describe("narrativeApply to actor updates", () => {
     assert.equal(step(after, { type: "endScene" }).system.broken, true);
     assert.equal(step(after, { type: "endExpedition" }).system.broken, false);
   });
+
+  test("clicking a burden's clock on the sheet: unticking heals through the core and removes it at 0", () => {
+    let system = hero();
+    system = step(system, { type: "takeStrain", amount: 9, critical: false }).system;
+    system = step(system, state.takeBurdenEvent({ name: "Haunted", first: "smash", second: "tinker", clock: 6 })).system;
+    assert.equal(system.burdens[0].filled, 6, "a new burden's clock is full");
+    assert.equal(state.burdenClockClick(system.burdens, 0, 9), null, "no 9th segment on a 6-clock");
+    assert.equal(state.burdenClockClick(system.burdens, 1, 1), null, "no second burden");
+    // Clicking the 4th segment of a full 6-clock leaves 4 filled: two segments healed.
+    const click = state.burdenClockClick(system.burdens, 0, 4);
+    assert.deepEqual(click, { event: { type: "healBurden", index: 0, segments: 2 } });
+    system = step(system, click.event).system;
+    assert.equal(system.burdens[0].filled, 4);
+    assert.deepEqual(state.burdenClockClick(system.burdens, 0, 5), { filled: 5 }, "filling back is a plain correction");
+    // Clicking the last filled segment unticks it; at 0 the core removes the burden.
+    let effects = [];
+    for (let filled = 4; filled > 0; filled--) {
+      const next = state.burdenClockClick(system.burdens, 0, filled);
+      assert.deepEqual(next, { event: { type: "healBurden", index: 0, segments: 1 } });
+      ({ system, effects } = step(system, next.event));
+    }
+    assert.equal(system.burdens.length, 0);
+    assert.deepEqual(effects.map(e => e.type), ["burdenHealed"]);
+    assert.equal(state.narrativeNotices(effects, "Y").notices[0].key, "ICONENGINE.Narrative.BurdenHealed");
+  });
 });
 
 describe("clocks", () => {

@@ -96,6 +96,23 @@ export function applyNarrative(system, event, apply = narrativeApply) {
 }
 
 /**
+ * What clicking segment `segment` (1-based) of burden `index`'s clock on the sheet means.
+ * Unticking heals the burden (an interlude's work), so it goes through the core, which removes
+ * the burden when its clock empties; filling segments back is the GM correcting the clock.
+ * @param {SheetBurden[]} burdens
+ * @param {number} index
+ * @param {number} segment
+ * @returns {{event: {type: "healBurden", index: number, segments: number}} | {filled: number} | null}
+ */
+export function burdenClockClick(burdens, index, segment) {
+  const burden = burdens[index];
+  if (!burden || !Number.isInteger(segment) || segment < 1 || segment > burden.clock) return null;
+  const next = burden.filled === segment ? segment - 1 : segment;
+  if (next < burden.filled) return { event: { type: "healBurden", index, segments: burden.filled - next } };
+  return next === burden.filled ? null : { filled: next };
+}
+
+/**
  * What to tell the table about the effects of an event: i18n keys with their data, and whether
  * the player must now name a burden.
  * @param {NarrativeEffect[]} effects

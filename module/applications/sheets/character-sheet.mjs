@@ -3,6 +3,7 @@ import IconActorSheet from "./icon-actor-sheet.mjs";
 import ActionRollDialog from "../narrative/action-roll-dialog.mjs";
 import NarrativeCards from "../narrative/narrative-cards.mjs";
 import { characterContext } from "./sheet-context.mjs";
+import { applyNarrative, burdenClockClick, narrativeNotices } from "../narrative/narrative-state.mjs";
 
 const T = ICONENGINE.sheets;
 
@@ -122,11 +123,19 @@ export default class CharacterSheet extends IconActorSheet {
    */
   static async #setClock(event, target) {
     const index = Number(target.dataset.index);
-    const segment = Number(target.dataset.segment);
-    const burdens = foundry.utils.deepClone(this.#system._source.burdens);
-    const burden = burdens[index];
-    if (!burden) return;
-    burden.filled = burden.filled === segment ? segment - 1 : segment;
+    const source = this.#system._source;
+    const click = burdenClockClick(source.burdens, index, Number(target.dataset.segment));
+    if (!click) return;
+    if ("event" in click) {
+      const { update, effects } = applyNarrative(source, click.event);
+      await this.document.update(update);
+      for (const notice of narrativeNotices(effects, this.document.name ?? "").notices) {
+        ui.notifications?.info(game.i18n?.format(notice.key, notice.data) ?? notice.key);
+      }
+      return;
+    }
+    const burdens = foundry.utils.deepClone(source.burdens);
+    burdens[index].filled = click.filled;
     await this.document.update({ "system.burdens": burdens });
   }
 }
