@@ -96,6 +96,21 @@ export function statusEffectData(id, localize) {
 }
 
 /**
+ * The effects that end with the current turn: the immunity Defiance grants "for the rest of the
+ * turn" (the plain `immune` state effect {@link statusEffectData} creates, never an ICON status).
+ * @param {Iterable<{id: string | null, statuses: Iterable<string>, flags?: any}>} effects
+ * @returns {string[]}  Effect ids to delete.
+ */
+export function endOfTurnEffectIds(effects) {
+  const ids = [];
+  for (const effect of effects) {
+    const state = effect.flags?.[SYSTEM_ID]?.kind === "state";
+    if (state && effect.id && [...effect.statuses].includes("immune")) ids.push(effect.id);
+  }
+  return ids;
+}
+
+/**
  * Apply a dotted update to a plain copy of system data (what `Actor#update` does to the source);
  * for previews and tests.
  * @param {any} system

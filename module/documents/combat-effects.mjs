@@ -2,6 +2,7 @@ import { ICONENGINE, SYSTEM_ID } from "../config.mjs";
 import { getCore } from "../core.mjs";
 import { endOfCombatChanges, healTarget } from "../data/combat-rules.mjs";
 import { coreStatuses } from "../data/rules.mjs";
+import { endOfTurnEffectIds } from "../data/health-changes.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
 
 /** @param {string} key */
@@ -51,6 +52,7 @@ export async function runCombatEffects(combat, effects, workflows) {
         case "turnEnded":
           if (!combatant) break;
           await workflows.endTurn(combatant, { round: combat.round, turn: turnIndex(effect.id), skipped: false });
+          await endTurnImmunity(combat);
           await promptSaves(combatant);
           break;
         case "delayFired":
@@ -67,6 +69,20 @@ export async function runCombatEffects(combat, effects, workflows) {
     } catch (error) {
       console.error(`${SYSTEM_ID} | combat effect ${effect.type} failed`, error);
     }
+  }
+}
+
+/**
+ * Defiance's immunity lasts the rest of the turn it was used in, whoever's turn that was: every
+ * turn's end clears it from every fighter.
+ * @param {Combat.Implementation} combat
+ */
+async function endTurnImmunity(combat) {
+  for (const combatant of /** @type {any[]} */ ([...combat.combatants])) {
+    const actor = combatant.actor;
+    if (!actor) continue;
+    const ids = endOfTurnEffectIds(actor.effects.contents.map((/** @type {any} */ e) => ({ id: e.id, statuses: e.statuses, flags: e.flags })));
+    if (ids.length) await actor.deleteEmbeddedDocuments("ActiveEffect", ids);
   }
 }
 

@@ -12,7 +12,7 @@ import core from "../support/load-core.mjs";
 import * as requests from "../../module/dice/tactical-requests.mjs";
 import * as cards from "../../module/dice/cards/icon-tactical.mjs";
 import { rollCardFor } from "../../module/dice/roll-cards.mjs";
-import { applyToSystem, healthChange, statusEffectData } from "../../module/data/health-changes.mjs";
+import { applyToSystem, endOfTurnEffectIds, healthChange, statusEffectData } from "../../module/data/health-changes.mjs";
 import { tacticalSheetContext } from "../../module/applications/sheets/tactical-context.mjs";
 
 const en = JSON.parse(readFileSync(new URL("../../lang/en.json", import.meta.url), "utf8"));
@@ -189,6 +189,21 @@ describe("applying damage to an actor's data, and undoing it", () => {
     const after = applyToSystem(actor.system, change.update);
     assert.deepEqual([after.hp.value, after.vigor.value], [29, 0]);
     assert.deepEqual(applyToSystem(after, change.undo.update), actor.system);
+  });
+
+  test("Defiance: HP held at 1, then immune for the rest of the turn only", () => {
+    const actor = { type: "character", system: system(), effects: [{ id: "d1", statuses: ["defiance"], data: { _id: "d1", statuses: ["defiance"] } }] };
+    const statuses = ["defiance"];
+    const request = requests.applyDamageRequest(requests.coreTarget(actor, statuses), 99, { source: "hit", pierce: false, divine: false, attackerWeakened: false, cover: false });
+    const done = core.resolve(request, []);
+    assert.equal(done.target.hp, 1, "Defiance keeps HP at 1");
+    const change = healthChange(actor, statuses, done.target);
+    assert.deepEqual(change.deleteEffects, ["d1"], "Defiance is used up");
+    assert.deepEqual(change.createStatuses, ["immune"]);
+    const immune = { id: "i1", ...statusEffectData("immune", key => key) };
+    const dazed = { id: "z1", ...statusEffectData("dazed", key => key) };
+    // Only the state effect Defiance created ends with the turn; ICON statuses wait for saves.
+    assert.deepEqual(endOfTurnEffectIds([immune, dazed, { id: "x", statuses: ["immune"], flags: {} }]), ["i1"]);
   });
 
   test("a defeated player character: a wound, statuses cleared, incapacitated and defeated added", () => {
