@@ -7,6 +7,8 @@
  * Every element is built with DOM APIs from parsed values, never from the raw match.
  */
 
+import { ACTIONS } from "./data/rules.mjs";
+
 /** The request kinds `@Icon[...]` may name, and the core kind each maps to. */
 const LINK_KINDS = {
   attack: "icon.attack",
@@ -17,8 +19,6 @@ const LINK_KINDS = {
   evasion: "icon.evasion"
 };
 
-/** Narrative actions an `@Icon[action ...]` link may roll. */
-const ACTIONS = ["sneak", "traverse", "sense", "study", "charm", "command", "tinker", "excel", "smash", "endure"];
 
 /**
  * A translated string (the key itself before i18n is ready).
@@ -54,7 +54,7 @@ export default class IconEnrichers {
         if (pair[1] === "die" && typeof value === "string") request.die = Number(value.replace(/^d/, ""));
         else request[pair[1]] = value;
       } else if (FLAGS.includes(part)) request[part] = true;
-      else if (kind === "icon.action" && ACTIONS.includes(part.toLowerCase())) request.action = part.toLowerCase();
+      else if (kind === "icon.action" && /** @type {readonly string[]} */ (ACTIONS).includes(part.toLowerCase())) request.action = part.toLowerCase();
       else if (/^d(6|8|10|12)$/.test(part) && kind === "icon.damage") request.die = Number(part.slice(1));
       else if (["hit", "crit", "miss"].includes(part) && kind === "icon.damage") request.result = part;
       else throw new Error(t("ICONENGINE.Enricher.BadPart", { part }));

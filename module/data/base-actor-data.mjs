@@ -1,5 +1,5 @@
 import { isCoreLoaded, iconDerived } from "../core.mjs";
-import { clampHealth } from "./rules.mjs";
+import { DAMAGE_DICE, LIMITS, clampHealth } from "./rules.mjs";
 
 /**
  * The schema every ICON actor shares: biography, VIT, HP and vigor as `{value, max}` pairs (so
@@ -13,14 +13,14 @@ export function defineBaseActorSchema() {
     new NumberField({ required: true, nullable: false, integer: true, initial, min, max });
   return {
     biography: new HTMLField({ required: true, blank: true }),
-    vit: integer(8, 1, 99),
+    vit: integer(8, ...LIMITS.vit),
     hp: new SchemaField({ value: integer(32), max: integer(32) }),
     vigor: new SchemaField({ value: integer(0), max: integer(8) }),
-    wounds: integer(0, 0, 4),
+    wounds: integer(0, ...LIMITS.wounds),
     defense: integer(7),
     speed: integer(4),
     dash: integer(2),
-    damageDie: new NumberField({ required: true, nullable: false, integer: true, initial: 8, choices: [6, 8, 10, 12] }),
+    damageDie: new NumberField({ required: true, nullable: false, integer: true, initial: 8, choices: [...DAMAGE_DICE] }),
     fray: integer(3),
     armor: integer(0)
   };

@@ -3,7 +3,7 @@
  * actor's or item's system data. No Foundry API, so the browser test renders the templates with
  * exactly this code.
  */
-import { ABILITY_ACTIONS, ABILITY_TAGS, ACTIONS, BURDEN_CLOCKS, CLASSES, FOE_CLASSES, FOE_TEMPLATES,
+import { ABILITY_ACTIONS, ABILITY_TAGS, ACTIONS, BURDEN_CLOCKS, CLASSES, DAMAGE_DICE, FOE_CLASSES, FOE_TEMPLATES,
   LIMITS, chapterOfLevel, classPresetUpdate, foePresetUpdate, foeTurns } from "../../data/rules.mjs";
 
 /**
@@ -68,7 +68,7 @@ function healthContext(system) {
     bloodied: derived?.bloodied ?? false,
     fallen: derived?.fallen ?? false,
     woundPips: Array.from({ length: LIMITS.wounds[1] }, (_, i) => ({ value: i + 1, filled: i < system.wounds })),
-    dieOptions: options([6, 8, 10, 12], system.damageDie, die => `d${die}`)
+    dieOptions: options([...DAMAGE_DICE], system.damageDie, die => `d${die}`)
   };
 }
 
