@@ -1,9 +1,9 @@
 import { ICONENGINE, SYSTEM_ID } from "../config.mjs";
 import { getCore } from "../core.mjs";
 import { endOfCombatChanges, healTarget } from "../data/combat-rules.mjs";
-import { coreStatuses } from "../data/rules.mjs";
 import { endOfTurnEffectIds } from "../data/health-changes.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
+import TacticalRolls from "../dice/tactical-rolls.mjs";
 
 /** @param {string} key */
 const localize = key => game.i18n?.localize(key) ?? key;
@@ -87,18 +87,6 @@ async function endTurnImmunity(combat) {
 }
 
 /**
- * The statuses an actor has, as the core names them (`id+` for an ongoing one).
- * @param {Actor.Implementation} actor
- * @returns {string[]}
- */
-export function actorStatuses(actor) {
-  return coreStatuses(actor.temporaryEffects.map(effect => ({
-    statuses: effect.statuses,
-    ongoing: !!/** @type {any} */ (effect).getFlag(SYSTEM_ID, "ongoing")
-  })));
-}
-
-/**
  * End of turn: a chat card (to the owners and the GM) with a save button per status the
  * character can save against, as the core decides (`iconSaveable`).
  * @param {Combatant.Implementation} combatant
@@ -106,7 +94,7 @@ export function actorStatuses(actor) {
 async function promptSaves(combatant) {
   const actor = combatant.actor;
   if (!actor) return;
-  const statuses = getCore().iconSaveable(actorStatuses(actor));
+  const statuses = getCore().iconSaveable(TacticalRolls.statusesOf(actor));
   if (!statuses.length) return;
   const names = statuses.map(id => ({ id, name: localize(`ICONENGINE.Status.${id}.name`) }));
   const content = await foundry.applications.handlebars.renderTemplate(ICONENGINE.combat.saves, {
@@ -150,7 +138,7 @@ async function endOfCombat(combat, personalResolve) {
     const actor = combatant.actor;
     if (!actor || done.has(actor.uuid)) continue;
     done.add(actor.uuid);
-    const statuses = actorStatuses(actor);
+    const statuses = TacticalRolls.statusesOf(actor);
     const target = healTarget(actor.system, actor.type === "character", statuses);
     if (!target) continue;
     const outcome = /** @type {any} */ (core.resolve({ kind: "icon.heal", target, healing: "endCombat" }, []));
