@@ -55,7 +55,7 @@ if [ ! -f "$CACHE" ]; then
     if "$WASM_OPT" "$RAW" -Oz -o "$CACHE.tmp" \
         --enable-bulk-memory --enable-bulk-memory-opt --enable-call-indirect-overlong \
         --enable-multivalue --enable-mutable-globals --enable-nontrapping-float-to-int \
-        --enable-reference-types --enable-sign-ext; then
+        --enable-reference-types --enable-sign-ext --enable-simd; then
       EXPECT="$(node scripts/wasm-smoke.mjs "$PKG/icon_engine.js" "$RAW")"
       if GOT="$(node scripts/wasm-smoke.mjs "$PKG/icon_engine.js" "$CACHE.tmp")" && [ "$GOT" = "$EXPECT" ]; then
         OPTIMISED=1

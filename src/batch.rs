@@ -6,7 +6,7 @@
 //! usual `NdX + k`, keep/drop, success counting) takes a fast path that never builds an outcome;
 //! everything else goes through `roll` itself.
 
-use crate::dice::ast::{Count, Die, Formula, Modifier, MAX_SAFE};
+use crate::dice::ast::{BinOp, Count, Die, Expr, Formula, Modifier, MAX_SAFE};
 use crate::dice::resolve::{apply_simple, eval, DieResult};
 use crate::dice::rng::DiceRng;
 use crate::error::{Error, Result};
@@ -58,7 +58,7 @@ pub fn roll_many(request: &Prepared, n: u32, seed: u64) -> Result<Vec<f64>> {
 }
 
 /// Whether every term rolls a known number of dice with modifiers that need no more dice.
-fn is_simple(formula: &Formula) -> bool {
+pub(crate) fn is_simple(formula: &Formula) -> bool {
     formula.terms.iter().all(|t| {
         matches!(t.count, Count::Fixed(_))
             && t.modifiers
@@ -85,10 +85,44 @@ impl<'a> Fast<'a> {
 
     fn totals(mut self, rng: &mut DiceRng, n: u32) -> Result<Vec<f64>> {
         let mut out = Vec::with_capacity(n as usize);
+        if let Some((faces, count, offset)) = self.plain_sum() {
+            // `NdX + k`: no expression to evaluate, no term state, one loop per die size
+            rng.sums(faces, count, n, offset, &mut out);
+            if let Some(bad) = out.iter().find(|t| t.abs() > MAX_SAFE as f64) {
+                return Err(Error::overflow(format!(
+                    "the total {bad} is beyond the largest integer a JS number holds exactly"
+                )));
+            }
+            return Ok(out);
+        }
         for _ in 0..n {
             out.push(self.one(rng)? as f64);
         }
         Ok(out)
+    }
+
+    /// `(faces, count, k)` when the formula is one modifier-free term of a standard die, plus
+    /// or minus a constant (`3d6`, `1d20 + 5`).
+    fn plain_sum(&self) -> Option<(u32, u32, i64)> {
+        let [term] = &self.formula.terms[..] else {
+            return None;
+        };
+        let (&Count::Fixed(count), Die::Standard(faces), true) =
+            (&term.count, term.die, term.modifiers.is_empty())
+        else {
+            return None;
+        };
+        let offset = match &self.formula.expr {
+            Expr::Term(0) => 0,
+            Expr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) => match (&**a, &**b) {
+                (Expr::Term(0), Expr::Const { value, .. }) if *op == BinOp::Add => *value,
+                (Expr::Term(0), Expr::Const { value, .. }) => value.checked_neg()?,
+                (Expr::Const { value, .. }, Expr::Term(0)) if *op == BinOp::Add => *value,
+                _ => return None,
+            },
+            _ => return None,
+        };
+        Some((faces, count, offset))
     }
 
     /// One roll: each term's dice in formula order (the plan's order), as `roll` draws them.
@@ -102,7 +136,7 @@ impl<'a> Fast<'a> {
             let shift = if term.die == Die::Fate { -2 } else { 0 };
             let total = if term.modifiers.is_empty() {
                 // a sum of at most 1000 faces of at most 10^6 each cannot overflow
-                (0..count).fold(0i64, |t, _| t + i64::from(rng.face(faces)) + shift)
+                rng.sum(faces, count) + shift * i64::from(count)
             } else {
                 self.results.clear();
                 self.results.extend(

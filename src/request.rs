@@ -5,7 +5,7 @@
 
 use crate::cache::FormulaCache;
 use crate::dice::odds::{self, num::Ratio};
-use crate::dice::resolve::{self, DiceNeed, Step, TermOutcome};
+use crate::dice::resolve::{self, DiceNeed, Evaluation, Step, TermOutcome};
 use crate::dice::rng::DiceRng;
 use crate::dice::{parse, Formula};
 use crate::error::{Error, Result};
@@ -358,17 +358,7 @@ pub fn roll_with(request: &Prepared, rng: &mut DiceRng) -> Result<Done> {
     // second guard against a rule that keeps asking.
     for _ in 0..100_000 {
         for die in &batch {
-            let values = (0..die.count)
-                .map(|_| {
-                    let f = i64::from(rng.face(die.faces));
-                    if die.notation == "dF" {
-                        f - 2
-                    } else {
-                        f
-                    }
-                })
-                .collect();
-            faces.push(values);
+            faces.push(draw(rng, die.faces, die.count, die.notation == "dF"));
         }
         match resolve(request, &faces)? {
             Resolution::Done(done) => return Ok(done),
@@ -376,6 +366,40 @@ pub fn roll_with(request: &Prepared, rng: &mut DiceRng) -> Result<Done> {
         }
     }
     Err(Error::request("the roll kept asking for more dice"))
+}
+
+/// Rolls a plain formula from `rng`, every round, starting with its `plan` (round 0, from
+/// [`resolve::plan`]): the evaluation (term notations left empty) and the faces drawn, in the
+/// order [`roll_with`] draws them for a `dice` request, so the same stream gives the same roll.
+pub fn roll_formula(
+    formula: &Formula,
+    plan: &[DiceNeed],
+    rng: &mut DiceRng,
+) -> Result<(Evaluation, Vec<Vec<i64>>)> {
+    let mut faces: Vec<Vec<i64>> = Vec::with_capacity(plan.len());
+    let fate = |n: &DiceNeed| n.die == crate::dice::Die::Fate;
+    for n in plan {
+        faces.push(draw(rng, n.die.faces(), n.count, fate(n)));
+    }
+    for _ in 0..100_000 {
+        match resolve::resolve_unnamed(formula, &faces)? {
+            Step::Done(eval) => return Ok((eval, faces)),
+            Step::More(needs) => {
+                for n in &needs {
+                    faces.push(draw(rng, n.die.faces(), n.count, fate(n)));
+                }
+            }
+        }
+    }
+    Err(Error::request("the roll kept asking for more dice"))
+}
+
+/// `count` faces of a die with `faces` faces (a Fate die reads 1–3 as −1..+1).
+fn draw(rng: &mut DiceRng, faces: u32, count: u32, fate: bool) -> Vec<i64> {
+    let shift = if fate { -2 } else { 0 };
+    (0..count)
+        .map(|_| i64::from(rng.face(faces)) + shift)
+        .collect()
 }
 
 /// The exact probabilities of the request's totals and outcomes.

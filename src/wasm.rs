@@ -13,6 +13,20 @@ thread_local! {
     /// Parsing is pure, so caching it is invisible except in speed; it lives here, at the edge,
     /// so the core itself keeps no state.
     static CACHE: RefCell<FormulaCache> = RefCell::new(FormulaCache::default());
+    /// Parsed formulas handed to JS as numbers for the fast `roll` path, and the buffer the
+    /// flat outcomes are written to (JS reads it through the memory, no copy).
+    static HANDLES: RefCell<Handles> = RefCell::new(Handles::default());
+}
+
+/// At most this many dice handles at once (`diceHandlesRelease` frees them all).
+const MAX_HANDLES: usize = 4096;
+
+#[derive(Default)]
+struct Handles {
+    /// Bumped by every release, so a handle from before it is refused, never misread.
+    generation: u32,
+    formulas: Vec<crate::dice::flat::FlatRoller>,
+    out: crate::dice::flat::FlatOut,
 }
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -238,6 +252,89 @@ pub fn roll(
         None => fresh_seed().map_err(js_error)?,
     };
     to_js(&request::roll(&prepared, seed).map_err(js_error)?)
+}
+
+/// A number standing for `formula` (parsed once) in [`roll_dice`]; see `module/core.mjs`.
+#[wasm_bindgen(js_name = diceHandle)]
+pub fn dice_handle(
+    #[wasm_bindgen(unchecked_param_type = "string")] formula: JsValue,
+) -> Result<f64, JsError> {
+    let text = string_arg("formula", &formula)?;
+    let parsed = CACHE
+        .with(|c| c.borrow_mut().get(&text))
+        .and_then(crate::dice::flat::FlatRoller::new)
+        .map_err(js_error)?;
+    HANDLES.with(|h| {
+        let mut h = h.borrow_mut();
+        if h.formulas.len() >= MAX_HANDLES {
+            return Err(JsError::new(&format!(
+                "at most {MAX_HANDLES} dice handles at once; release them with diceHandlesRelease()"
+            )));
+        }
+        h.formulas.push(parsed);
+        Ok(f64::from(h.generation) * 65536.0 + (h.formulas.len() - 1) as f64)
+    })
+}
+
+/// What every roll of a handle's formula shares: `{formula, terms: [{notation, flavor}]}`.
+#[wasm_bindgen(js_name = diceShape, unchecked_return_type = "{formula: string, terms: {notation: string, flavor: string | null}[]}")]
+pub fn dice_shape(handle: f64) -> Result<JsValue, JsError> {
+    HANDLES.with(|h| {
+        let h = h.borrow();
+        to_js(&Handles::find(h.generation, &h.formulas, handle)?.shape())
+    })
+}
+
+/// Rolls a handle's formula from `seed` (a fresh one when negative) into the flat buffer and
+/// returns its byte offset in the wasm memory (layout in `src/dice/flat.rs`).
+#[wasm_bindgen(js_name = rollDice)]
+pub fn roll_dice(handle: f64, seed: f64) -> Result<u32, JsError> {
+    let seed = if seed < 0.0 {
+        fresh_seed().map_err(js_error)?
+    } else if seed.fract() == 0.0 && seed <= MAX_SEED as f64 {
+        seed as u64
+    } else {
+        return Err(JsError::new(&format!(
+            "a seed must be an integer from 0 to {MAX_SEED}, not {seed}"
+        )));
+    };
+    HANDLES.with(|h| {
+        let h = &mut *h.borrow_mut();
+        let roller = Handles::find(h.generation, &h.formulas, handle)?;
+        roller.roll_into(seed, &mut h.out).map_err(js_error)?;
+        Ok(h.out.numbers.as_ptr() as u32)
+    })
+}
+
+/// Frees every dice handle; older handles are refused from then on.
+#[wasm_bindgen(js_name = diceHandlesRelease)]
+pub fn dice_handles_release() {
+    HANDLES.with(|h| {
+        let mut h = h.borrow_mut();
+        h.formulas.clear();
+        h.generation = (h.generation + 1) % (1 << 20);
+    })
+}
+
+impl Handles {
+    /// The roller `handle` stands for (split from `self` so the buffer can be borrowed too).
+    fn find(
+        generation: u32,
+        formulas: &[crate::dice::flat::FlatRoller],
+        handle: f64,
+    ) -> Result<&crate::dice::flat::FlatRoller, JsError> {
+        let index = handle % 65536.0;
+        let known = handle.fract() == 0.0
+            && handle >= 0.0
+            && (handle / 65536.0).floor() == f64::from(generation)
+            && (index as usize) < formulas.len();
+        if !known {
+            return Err(JsError::new(&format!(
+                "{handle} is not a dice handle (or it was released); get one from diceHandle(formula)"
+            )));
+        }
+        Ok(&formulas[index as usize])
+    }
 }
 
 /// Exact probabilities: the distribution of the total, mean, sd and outcome labels.

@@ -36,6 +36,16 @@ fn the_fast_path_draws_exactly_what_roll_draws() {
         "(1d8 + 2) / 2",
         "0d6 + 5",
         "d%",
+        // the plain-sum loop: one modifier-free term plus or minus a constant, sizes specialised
+        // (d4–d100) and not (d7, d1000)
+        "1d6",
+        "100d6",
+        "2d4 - 3",
+        "7 + 3d8",
+        "1d7 + 1",
+        "5d1000 - 1000000000000",
+        "3d12 - 2",
+        "1d100",
     ] {
         let p = dice(formula);
         for seed in [0, 1, 42, 9_007_199_254_740_991] {

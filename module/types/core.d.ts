@@ -125,6 +125,14 @@ export interface CoreApi {
   plan(request: CoreRequest): PlanDie[];
   resolve(request: CoreRequest, faces: number[][]): Resolution;
   roll(request: CoreRequest, seed?: Seed): Done & { seed: number };
+  /** The fast `roll` path (module/core.mjs): a number standing for the parsed formula. */
+  diceHandle(formula: string): number;
+  /** What every roll of a handle's formula shares. */
+  diceShape(handle: number): { formula: string; terms: { notation: string; flavor: string | null }[] };
+  /** Rolls into the core's flat buffer (src/dice/flat.rs); returns its byte offset. A negative seed means a fresh one. */
+  rollDice(handle: number, seed: number): number;
+  /** Frees every dice handle. */
+  diceHandlesRelease(): void;
   odds(request: CoreRequest): Odds;
   /** `n` totals from one stream started at `seed` (the first is `roll(request, seed).total`). */
   rollMany(request: CoreRequest, n: number, seed?: Seed): Float64Array;

@@ -1,6 +1,8 @@
 //! Dice: Foundry-compatible formulas, their resolution from rolled faces, exact odds and the RNG.
 
 pub mod ast;
+pub mod chacha;
+pub mod flat;
 pub mod odds;
 pub mod parse;
 pub mod resolve;

@@ -135,14 +135,34 @@ pub fn resolve(formula: &Formula, faces: &[Vec<i64>]) -> Result<Step<Evaluation>
 /// As [`resolve`], reading only the arrays the formula needs and saying how many that was, so a
 /// rule can ask for dice of its own after the formula's.
 pub fn resolve_prefix(formula: &Formula, faces: &[Vec<i64>]) -> Result<(Step<Evaluation>, usize)> {
+    run(formula, faces, true)
+}
+
+/// As [`resolve_prefix`], with every term's `notation` left empty: for callers that know the
+/// formula's notations already (the fast roll path), so no strings are formatted per roll.
+pub fn resolve_unnamed(formula: &Formula, faces: &[Vec<i64>]) -> Result<Step<Evaluation>> {
+    let (step, used) = run(formula, faces, false)?;
+    if used < faces.len() {
+        return Err(Error::faces(format!(
+            "{} arrays of faces were given but the roll used only {used}",
+            faces.len()
+        )));
+    }
+    Ok(step)
+}
+
+fn run(formula: &Formula, faces: &[Vec<i64>], named: bool) -> Result<(Step<Evaluation>, usize)> {
     let mut states: Vec<TermState> = formula.terms.iter().map(|_| TermState::default()).collect();
     let mut feed = faces.iter().enumerate();
     let mut rolled = 0u64;
+    // kept in step with `states`: only `advance(i)` and `feed` change a term's total
+    let mut totals: Vec<Option<i64>> = vec![None; states.len()];
     loop {
         let mut needs: Vec<(usize, DiceNeed)> = Vec::new();
         for i in 0..states.len() {
-            let totals: Vec<Option<i64>> = states.iter().map(|s| s.total).collect();
-            if let Some(need) = states[i].advance(formula, i, &totals)? {
+            let need = states[i].advance(formula, i, &totals)?;
+            totals[i] = states[i].total;
+            if let Some(need) = need {
                 needs.push((i, need));
             }
         }
@@ -162,10 +182,10 @@ pub fn resolve_prefix(formula: &Formula, faces: &[Vec<i64>]) -> Result<(Step<Eva
             };
             check_faces(entry, need, values)?;
             states[*i].feed(&formula.terms[*i], values);
+            totals[*i] = states[*i].total;
         }
     }
     let used = faces.len() - feed.len();
-    let totals: Vec<Option<i64>> = states.iter().map(|s| s.total).collect();
     let total = eval(&formula.expr, &totals)?.ok_or_else(|| {
         Error::request("the formula could not be completed (a dice count depends on itself)")
     })?;
@@ -174,7 +194,11 @@ pub fn resolve_prefix(formula: &Formula, faces: &[Vec<i64>]) -> Result<(Step<Eva
         .into_iter()
         .enumerate()
         .map(|(i, s)| TermOutcome {
-            notation: formula.term_notation(i),
+            notation: if named {
+                formula.term_notation(i)
+            } else {
+                String::new()
+            },
             flavor: formula.terms[i].flavor.clone(),
             total: s.total.unwrap_or(0),
             results: s.results,
@@ -183,7 +207,7 @@ pub fn resolve_prefix(formula: &Formula, faces: &[Vec<i64>]) -> Result<(Step<Eva
     Ok((Step::Done(Evaluation { total, terms }), used))
 }
 
-fn check_safe(v: i64) -> Result<i64> {
+pub(crate) fn check_safe(v: i64) -> Result<i64> {
     if v.abs() > MAX_SAFE {
         Err(Error::overflow(format!(
             "the total {v} is beyond the largest integer a JS number holds exactly"
