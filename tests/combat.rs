@@ -1,6 +1,8 @@
 //! The ICON turn-order reducer: worked fights and properties over random valid event sequences.
 
-use icon_engine::combat::{apply, CombatState, Effect, Event, Phase, Side, MAX_HISTORY};
+use icon_engine::combat::{
+    apply, CombatState, Effect, Event, Phase, Side, MAX_HISTORY, MAX_HISTORY_COMBATANTS,
+};
 use proptest::prelude::*;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -360,6 +362,30 @@ fn end_of_combat_and_undo_of_every_event_kind() {
     let text = serde_json::to_string(&f.state).unwrap();
     let back: Option<CombatState> = serde_json::from_str(&text).unwrap();
     assert_eq!(back, f.state);
+}
+
+#[test]
+fn a_big_fight_keeps_fewer_undo_steps() {
+    let many: Vec<_> = (0..1000)
+        .map(|i| {
+            if i % 2 == 0 {
+                pc(&format!("p{i}"))
+            } else {
+                foe(&format!("f{i}"), None)
+            }
+        })
+        .collect();
+    let mut f = Fight::start(json!(many));
+    for _ in 0..10 {
+        f.ok(json!({"type": "delay", "id": "p0"}));
+    }
+    let st = f.state.as_ref().unwrap();
+    // 1,000 combatants a snapshot: two snapshots are the 2,000 allowed
+    assert_eq!(MAX_HISTORY_COMBATANTS / 1000, 2);
+    assert_eq!((st.history.len(), st.forgotten), (2, 8));
+    f.ok(json!({"type": "undo"}));
+    f.ok(json!({"type": "undo"}));
+    f.refused(json!({"type": "undo"}), "2000 combatants across them");
 }
 
 #[test]

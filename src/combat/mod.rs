@@ -18,10 +18,11 @@ use serde::{Deserialize, Serialize};
 /// At most this many earlier states are kept for undo. The whole state is written to the Combat
 /// document on every event, so the history is bounded to keep those updates small.
 pub const MAX_HISTORY: usize = 100;
-/// At most this many combatants across the kept snapshots: every event carries the whole state
-/// across the wasm boundary, so a big fight keeps fewer undo steps and an event's cost stays
-/// linear in the fight's size (1,000 combatants keep 20 steps; 100 keep all 100).
-pub const MAX_HISTORY_COMBATANTS: usize = 20_000;
+/// At most this many combatants across the kept snapshots (at least one step is always kept):
+/// every event carries the whole state across the wasm boundary and onto the Combat document, so
+/// a big fight keeps fewer undo steps and an event's cost stays linear in the fight's size with a
+/// small factor (20 combatants keep all 100 steps, 100 keep 20, 1,000 keep 2).
+pub const MAX_HISTORY_COMBATANTS: usize = 2_000;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -381,7 +382,7 @@ pub fn apply(
         let Some(previous) = history.pop() else {
             if state.forgotten > 0 {
                 return refuse(format!(
-                    "nothing more to undo: only the last {MAX_HISTORY} steps are kept"
+                    "nothing more to undo: the history keeps at most {MAX_HISTORY} steps and {MAX_HISTORY_COMBATANTS} combatants across them"
                 ));
             }
             // undoing the start: back to no combat
