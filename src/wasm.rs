@@ -16,6 +16,19 @@ thread_local! {
     /// Parsed formulas handed to JS as numbers for the fast `roll` path, and the buffer the
     /// flat outcomes are written to (JS reads it through the memory, no copy).
     static HANDLES: RefCell<Handles> = RefCell::new(Handles::default());
+    /// `value => does it hold a number JSON cannot carry, a function, a symbol or a BigInt?`
+    static NON_JSON: js_sys::Function = js_sys::Function::new_with_args(
+        "value",
+        "const bad = v => { \
+           if (typeof v === 'number') return !Number.isFinite(v); \
+           if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return true; \
+           if (v === null || typeof v !== 'object') return false; \
+           if (Array.isArray(v)) { for (const x of v) if (bad(x)) return true; return false; } \
+           for (const k in v) if (bad(v[k])) return true; \
+           return false; \
+         }; \
+         return bad(value);",
+    );
 }
 
 /// At most this many dice handles at once (`diceHandlesRelease` frees them all).
@@ -89,7 +102,14 @@ fn json_text(what: &str, value: &JsValue) -> Result<String, JsError> {
             value.js_typeof().as_string().unwrap_or_default()
         )));
     };
-    if text.contains("null") {
+    // JSON.stringify writes NaN, ±Infinity and functions in arrays as `null`; a quick walk in JS
+    // tells whether any is there before the slow walk (field by field across the boundary)
+    // names it
+    if text.contains("null")
+        && NON_JSON
+            .with(|f| f.call1(&JsValue::NULL, value))
+            .is_ok_and(|v| v.is_truthy())
+    {
         if let Some(why) = unrepresentable(value, &mut String::new(), 0) {
             return Err(JsError::new(&format!("invalid {what}: {why}")));
         }
