@@ -90,6 +90,8 @@ fn value() -> impl Strategy<Value = String> {
         "6.02e+23",
         "1e308",
         "1e309",
+        "9e308",
+        "-1.7976931348623157e308",
         "-1e400",
         "1e-400",
         "0e99999",
@@ -267,6 +269,23 @@ proptest! {
     #[test]
     fn the_replay_equals_parsing_every_line(text in log()) {
         prop_assert_eq!(replay(&text), reference(&text), "log:\n{}", text);
+    }
+
+    /// The scan reads what `serde_json` writes (so the logs Foundry writes take the fast path):
+    /// any text in a string, at any offset in a line.
+    #[test]
+    fn the_scan_reads_what_serde_json_writes(
+        s in any::<String>(),
+        pad in 0..20usize,
+        n in any::<i64>(),
+        f in any::<f64>().prop_filter("below 1e308", |f| f.abs() < 1e308),
+    ) {
+        let id = "x".repeat(pad + 1);
+        let doc = serde_json::json!({"_id": id, "s": s, "n": n, "f": f, "pages": [{"_id": "p", "t": s}]});
+        let line = doc.to_string();
+        let top = top_level(&line);
+        prop_assert!(top.is_some(), "{}", line);
+        prop_assert_eq!(top.and_then(|t| t.id), Some(id.as_str()));
     }
 
     /// What the scan accepts, `serde_json` reads as an object with the same top-level facts.

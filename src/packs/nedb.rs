@@ -40,22 +40,52 @@ enum Kept<'a> {
 
 /// Replays an NeDB log.
 pub fn replay(text: &str) -> Replay {
-    let mut r = Replay::default();
-    // slot per _id in order of first appearance; `None` once deleted (a later line revives it)
-    let mut slots: Vec<Option<Kept>> = Vec::new();
-    let mut by_id: HashMap<Cow<str>, usize> = HashMap::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
+    let mut state = State::default();
+    let mut pos = 0;
+    let mut number = 0;
+    while pos < text.len() {
+        number += 1;
+        let rest = &text[pos..];
+        // the usual line: an object the scan reads, up to its line ending (the scan does not
+        // cross one), so the line is not searched for its end first
+        if let Some((top, end)) = scan_object(rest) {
+            let after = ws(rest.as_bytes(), end);
+            if after == rest.len() || rest.as_bytes()[after] == b'\n' {
+                pos += after + 1;
+                state.line(number, &rest[..end], Some(top));
+                continue;
+            }
         }
+        // anything else, as `str::lines` and `trim` give it
+        let end = rest.find('\n').unwrap_or(rest.len());
+        pos += end + 1;
+        let line = rest[..end].trim();
+        if !line.is_empty() {
+            state.line(number, line, top_level(line));
+        }
+    }
+    state.finish()
+}
+
+/// The replay so far.
+#[derive(Default)]
+struct State<'a> {
+    r: Replay,
+    /// Slot per _id in order of first appearance; `None` once deleted (a later line revives it).
+    slots: Vec<Option<Kept<'a>>>,
+    by_id: HashMap<Cow<'a, str>, usize>,
+}
+
+impl<'a> State<'a> {
+    /// Line `number` (trimmed, not blank), with what the scan found in it if it is sure.
+    fn line(&mut self, number: usize, line: &'a str, top: Option<Top<'a>>) {
+        let r = &mut self.r;
         r.lines += 1;
-        let number = i + 1;
-        let (id, deletion, doc) = match top_level(line) {
-            Some(Top { index: true, .. }) => continue,
+        let (id, deletion, doc) = match top {
+            Some(Top { index: true, .. }) => return,
             Some(Top { id: None, .. }) => {
                 r.bad.push((number, NO_ID.to_string()));
-                continue;
+                return;
             }
             Some(Top {
                 id: Some(id),
@@ -64,17 +94,19 @@ pub fn replay(text: &str) -> Replay {
             }) => (Cow::Borrowed(id), deleted, Kept::Line(number, line)),
             None => match built(line) {
                 Ok(Some((id, deletion, doc))) => (Cow::Owned(id), deletion, Kept::Built(doc)),
-                Ok(None) => continue,
+                Ok(None) => return,
                 Err(e) => {
                     r.bad.push((number, e));
-                    continue;
+                    return;
                 }
             },
         };
-        match by_id.get(id.as_ref()) {
+        match self.by_id.get(id.as_ref()) {
             Some(&slot) => {
-                let previous =
-                    std::mem::replace(&mut slots[slot], if deletion { None } else { Some(doc) });
+                let previous = std::mem::replace(
+                    &mut self.slots[slot],
+                    if deletion { None } else { Some(doc) },
+                );
                 if previous.is_some() {
                     if deletion {
                         r.deleted += 1;
@@ -85,38 +117,44 @@ pub fn replay(text: &str) -> Replay {
             }
             None if deletion => {}
             None => {
-                by_id.insert(id, slots.len());
-                slots.push(Some(doc));
+                self.by_id.insert(id, self.slots.len());
+                self.slots.push(Some(doc));
             }
         }
     }
-    let mut late_bad = false;
-    r.documents = slots
-        .into_iter()
-        .flatten()
-        .filter_map(|kept| match kept {
-            Kept::Built(doc) => Some(doc),
-            // the scan passed this line, so it parses; if it ever did not, it is reported rather
-            // than lost or panicked on
-            Kept::Line(number, line) => match serde_json::from_str::<Value>(line) {
-                Ok(Value::Object(doc)) => Some(doc),
-                Ok(_) => {
-                    r.bad.push((number, "not a JSON object".to_string()));
-                    late_bad = true;
-                    None
-                }
-                Err(e) => {
-                    r.bad.push((number, format!("not JSON ({e})")));
-                    late_bad = true;
-                    None
-                }
-            },
-        })
-        .collect();
-    if late_bad {
-        r.bad.sort_by_key(|(n, _)| *n);
+
+    /// The documents that are left, the winning lines built now.
+    fn finish(self) -> Replay {
+        let mut r = self.r;
+        let mut late_bad = false;
+        r.documents = self
+            .slots
+            .into_iter()
+            .flatten()
+            .filter_map(|kept| match kept {
+                Kept::Built(doc) => Some(doc),
+                // the scan passed this line, so it parses; if it ever did not, it is reported
+                // rather than lost or panicked on
+                Kept::Line(number, line) => match serde_json::from_str::<Value>(line) {
+                    Ok(Value::Object(doc)) => Some(doc),
+                    Ok(_) => {
+                        r.bad.push((number, "not a JSON object".to_string()));
+                        late_bad = true;
+                        None
+                    }
+                    Err(e) => {
+                        r.bad.push((number, format!("not JSON ({e})")));
+                        late_bad = true;
+                        None
+                    }
+                },
+            })
+            .collect();
+        if late_bad {
+            r.bad.sort_by_key(|(n, _)| *n);
+        }
+        r
     }
-    r
 }
 
 const NO_ID: &str = "a document without an _id";
@@ -164,9 +202,9 @@ pub struct Top<'a> {
 /// Nesting deeper than this is left to `serde_json`, which refuses a 128th level.
 const MAX_DEPTH: u32 = 120;
 
-/// Integer digits plus a positive exponent above this are left to `serde_json`, which refuses
-/// numbers beyond the `f64` range (about 1.8e308).
-const MAX_MAGNITUDE: u32 = 300;
+/// Integer digits plus a positive exponent at most this keep a number below 1e308, inside the
+/// `f64` range (about 1.8e308), which `serde_json` refuses to leave; larger ones are left to it.
+const MAX_MAGNITUDE: u32 = 308;
 
 /// The top-level keys the replay reads.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -182,7 +220,12 @@ enum Key {
 /// `$$deleted` and index keys read as the replay reads them from the object. `None` means "parse
 /// it to know": the line may still be fine.
 pub fn top_level(line: &str) -> Option<Top<'_>> {
-    let b = line.as_bytes();
+    scan_object(line).and_then(|(top, end)| (end == line.len()).then_some(top))
+}
+
+/// [`top_level`] of the object that opens `text`, and where it ends (what follows is not read).
+fn scan_object(text: &str) -> Option<(Top<'_>, usize)> {
+    let b = text.as_bytes();
     let mut top = Top::default();
     // one bit per open container, 1 for an object; bit 0 is the innermost
     let mut objects: u128 = 0;
@@ -202,8 +245,7 @@ pub fn top_level(line: &str) -> Option<Top<'_>> {
                 if escaped || end - i <= 2 {
                     return None;
                 }
-                top.id = line.get(i + 1..end - 1);
-                top.id?;
+                top.id = Some(text.get(i + 1..end - 1)?);
                 i = end;
             }
             other => {
@@ -245,7 +287,7 @@ pub fn top_level(line: &str) -> Option<Top<'_>> {
         // after a value: close containers, or find the next value
         loop {
             if depth == 0 {
-                return (ws(b, i) == b.len()).then_some(top);
+                return Some((top, i));
             }
             i = ws(b, i);
             let in_object = objects & 1 == 1;
@@ -292,9 +334,10 @@ fn key_end(b: &[u8], i: usize, depth: u32, pending: &mut Option<Key>) -> Option<
     (b.get(colon) == Some(&b':')).then_some(colon + 1)
 }
 
-/// Skips JSON white space.
+/// Skips JSON white space but line feeds, which end a log's line.
+#[inline(always)]
 fn ws(b: &[u8], mut i: usize) -> usize {
-    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+    while let Some(b' ' | b'\t' | b'\r') = b.get(i) {
         i += 1;
     }
     i
@@ -341,23 +384,31 @@ fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
 
 /// The end of the run of string bytes at `i` that need no attention (not `"`, `\` or a control
 /// character), eight bytes at a time: page HTML is most of a log.
+#[inline(always)]
 fn plain_run(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    // a byte of `x` is zero; a byte of `x` is below 0x20 (exact per word, see "Bit Twiddling
-    // Hacks": haszero / hasless)
-    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
-    while let Some(chunk) = b.get(i..i + 8) {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        let x = u64::from_le_bytes(word);
-        let stop = zero(x ^ (ONES * u64::from(b'"')))
-            | zero(x ^ (ONES * u64::from(b'\\')))
-            | (x.wrapping_sub(ONES * 0x20) & !x & HIGH);
-        if stop != 0 {
-            break;
+    // the high bit of each byte that is `"`, `\\` or below 0x20; the lowest one set is exact
+    // ("Bit Twiddling Hacks": haszero, hasless)
+    let stops = |x: u64| {
+        let quote = x ^ (ONES * u64::from(b'"'));
+        let backslash = x ^ (ONES * u64::from(b'\\'));
+        (quote.wrapping_sub(ONES) & !quote
+            | backslash.wrapping_sub(ONES) & !backslash
+            | x.wrapping_sub(ONES * 0x20) & !x)
+            & HIGH
+    };
+    while let Some(words) = b.get(i..).and_then(<[u8]>::first_chunk::<16>) {
+        let (lo, hi) = words.split_at(8);
+        let lo = stops(u64::from_le_bytes(lo.try_into().unwrap_or([b'"'; 8])));
+        let hi = stops(u64::from_le_bytes(hi.try_into().unwrap_or([b'"'; 8])));
+        if lo != 0 {
+            return i + lo.trailing_zeros() as usize / 8;
         }
-        i += 8;
+        if hi != 0 {
+            return i + 8 + hi.trailing_zeros() as usize / 8;
+        }
+        i += 16;
     }
     while let Some(&c) = b.get(i) {
         if c == b'"' || c == b'\\' || c < 0x20 {
@@ -497,7 +548,7 @@ mod tests {
             r#"{"_id":7}"#,
             r#"[{"_id":"a"}]"#,
             r#"{"_id":"a"} x"#,
-            r#"{"_id":"a","n":1e301}"#,
+            r#"{"_id":"a","n":1e308}"#,
             r#"{"_id":"a","s":"\udfff"}"#,
         ] {
             assert_eq!(top_level(unsure), None, "{unsure}");
@@ -527,15 +578,15 @@ mod tests {
     fn numbers_are_read_in_json_grammar_and_well_inside_the_f64_range() {
         let ok = |n: &str| top_level(&format!("{{\"n\":{n}}}")).is_some();
         for n in [
-            "0", "-0", "10", "1.25", "-0.5e-7", "2E+10", "1e299", "1e-9999",
+            "0", "-0", "10", "1.25", "-0.5e-7", "2E+10", "1.7e307", "0.5e307", "1e-9999",
         ] {
             assert!(ok(n), "{n}");
         }
         for n in [
-            "01", "-", "1.", ".5", "+1", "1e", "1e+", "1e300", "1e99999", "0x1",
+            "01", "-", "1.", ".5", "+1", "1e", "1e+", "1e308", "10e307", "1e99999", "0x1",
         ] {
             assert!(!ok(n), "{n}");
         }
-        assert!(ok(&"9".repeat(300)) && !ok(&"9".repeat(301)));
+        assert!(ok(&"9".repeat(308)) && !ok(&"9".repeat(309)));
     }
 }
