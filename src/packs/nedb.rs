@@ -383,9 +383,10 @@ fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
 }
 
 /// The end of the run of string bytes at `i` that need no attention (not `"`, `\` or a control
-/// character), eight bytes at a time: page HTML is most of a log.
+/// character), sixteen bytes a step: page HTML is most of a log (and of an import's output,
+/// which [`super::json::to_text`] escapes with this too).
 #[inline(always)]
-fn plain_run(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn plain_run(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // the high bit of each byte that is `"`, `\\` or below 0x20; the lowest one set is exact
