@@ -717,3 +717,18 @@ fn the_glossary_page_defines_its_terms() {
         .iter()
         .any(|t| t.key == "6" || t.key == "1-3" || t.key == "chapter i"));
 }
+
+/// What the wasm side hands to JS is exactly `serde_json`'s text of the import (the seed, whose
+/// pages are HTML with quotes and non-ASCII text, and a log with warnings and a bad line).
+#[test]
+fn the_text_handed_to_js_is_serde_jsons() {
+    for imported in [
+        import_pack(&seed(), &auto()).unwrap(),
+        import_pack(&hand_made_log(), &options(Format::Nedb, false)).unwrap(),
+    ] {
+        assert_eq!(
+            icon_engine::packs::json::to_text(&imported),
+            serde_json::to_string(&imported).unwrap()
+        );
+    }
+}

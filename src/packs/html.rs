@@ -141,12 +141,62 @@ fn comment_end(html: &str, start: usize) -> usize {
 
 /// All tags, in order. Comments are skipped; text is not returned.
 pub fn tags(html: &str) -> Vec<Tag> {
+    raw_tags(html)
+        .map(|t| Tag {
+            name: t.name.to_ascii_lowercase(),
+            end: t.end,
+            attrs: t
+                .attrs()
+                .map(|(name, raw)| Attr {
+                    name: name.to_ascii_lowercase(),
+                    value: decode_entities(raw),
+                    raw: raw.to_string(),
+                })
+                .collect(),
+            span: t.span,
+        })
+        .collect()
+}
+
+/// A tag as written, borrowed from the HTML. [`tags`] builds [`Tag`]s from these; [`dangers`]
+/// reads them directly, so ordinary markup costs it no allocation (most tags of a page).
+#[derive(Clone, Copy)]
+struct RawTag<'a> {
+    html: &'a str,
+    /// As written.
+    name: &'a str,
+    end: bool,
+    span: (usize, usize),
+    /// Where the attributes start.
+    attrs_at: usize,
+    has_attrs: bool,
+}
+
+impl<'a> RawTag<'a> {
+    /// `(name, value)` of every attribute, as written.
+    fn attrs(&self) -> RawAttrs<'a> {
+        RawAttrs {
+            html: self.html,
+            j: self.attrs_at,
+        }
+    }
+
+    /// The decoded value of the first attribute called `name` (lowercase), as [`Tag::attr`].
+    fn attr(&self, name: &str) -> Option<String> {
+        self.attrs()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, raw)| decode_entities(raw))
+    }
+}
+
+/// The tags of `html`, in order, comments skipped.
+fn raw_tags(html: &str) -> impl Iterator<Item = RawTag<'_>> {
     let bytes = html.as_bytes();
-    let mut out = Vec::new();
     let mut i = 0;
-    while let Some(off) = html[i..].find('<') {
-        let start = i + off;
-        if html[start..].starts_with("<!--") {
+    std::iter::from_fn(move || loop {
+        // a byte loop: tags are a few bytes apart, too close for `find`'s set-up to pay
+        let start = i + bytes.get(i..)?.iter().position(|&c| c == b'<')?;
+        if bytes[start + 1..].starts_with(b"!--") {
             i = comment_end(html, start);
             continue;
         }
@@ -163,71 +213,83 @@ pub fn tags(html: &str) -> Vec<Tag> {
         {
             j += 1;
         }
-        let name = html[name_start..j].to_ascii_lowercase();
+        let name = &html[name_start..j];
         if !name.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
             i = start + 1;
             continue;
         }
-        let mut attrs = Vec::new();
-        loop {
-            while j < bytes.len() && (bytes[j].is_ascii_whitespace() || bytes[j] == b'/') {
-                j += 1;
-            }
-            if j >= bytes.len() || bytes[j] == b'>' {
-                break;
-            }
-            let a = j;
-            // the first character may be `=`; after it a name ends at space, `/`, `>` or `=`
+        let mut attrs = RawAttrs { html, j };
+        let has_attrs = attrs.by_ref().count() > 0;
+        let close = (attrs.j + 1).min(html.len());
+        i = close;
+        return Some(RawTag {
+            html,
+            name,
+            end,
+            span: (start, close),
+            attrs_at: j,
+            has_attrs,
+        });
+    })
+}
+
+/// The attributes of a tag from `j` (after its name) to its `>`: `(name, value)` as written.
+struct RawAttrs<'a> {
+    html: &'a str,
+    j: usize,
+}
+
+impl<'a> Iterator for RawAttrs<'a> {
+    type Item = (&'a str, &'a str);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (html, bytes) = (self.html, self.html.as_bytes());
+        let mut j = self.j;
+        while j < bytes.len() && (bytes[j].is_ascii_whitespace() || bytes[j] == b'/') {
             j += 1;
-            while j < bytes.len()
-                && !bytes[j].is_ascii_whitespace()
-                && !matches!(bytes[j], b'=' | b'>' | b'/')
-            {
-                j += 1;
-            }
-            let attr = html[a..j].to_ascii_lowercase();
+        }
+        if j >= bytes.len() || bytes[j] == b'>' {
+            self.j = j;
+            return None;
+        }
+        let a = j;
+        // the first character may be `=`; after it a name ends at space, `/`, `>` or `=`
+        j += 1;
+        while j < bytes.len()
+            && !bytes[j].is_ascii_whitespace()
+            && !matches!(bytes[j], b'=' | b'>' | b'/')
+        {
+            j += 1;
+        }
+        let name = &html[a..j];
+        while j < bytes.len() && bytes[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        let mut raw = "";
+        if bytes.get(j) == Some(&b'=') {
+            j += 1;
             while j < bytes.len() && bytes[j].is_ascii_whitespace() {
                 j += 1;
             }
-            let mut raw = "";
-            if bytes.get(j) == Some(&b'=') {
-                j += 1;
-                while j < bytes.len() && bytes[j].is_ascii_whitespace() {
-                    j += 1;
+            match bytes.get(j) {
+                Some(&q) if q == b'"' || q == b'\'' => {
+                    let v = j + 1;
+                    let close = html[v..].find(q as char).map_or(html.len(), |e| v + e);
+                    raw = &html[v..close];
+                    j = (close + 1).min(html.len());
                 }
-                match bytes.get(j) {
-                    Some(&q) if q == b'"' || q == b'\'' => {
-                        let v = j + 1;
-                        let close = html[v..].find(q as char).map_or(html.len(), |e| v + e);
-                        raw = &html[v..close];
-                        j = (close + 1).min(html.len());
+                _ => {
+                    let v = j;
+                    while j < bytes.len() && !bytes[j].is_ascii_whitespace() && bytes[j] != b'>' {
+                        j += 1;
                     }
-                    _ => {
-                        let v = j;
-                        while j < bytes.len() && !bytes[j].is_ascii_whitespace() && bytes[j] != b'>'
-                        {
-                            j += 1;
-                        }
-                        raw = &html[v..j];
-                    }
+                    raw = &html[v..j];
                 }
             }
-            attrs.push(Attr {
-                name: attr,
-                value: decode_entities(raw),
-                raw: raw.to_string(),
-            });
         }
-        let close = (j + 1).min(html.len());
-        out.push(Tag {
-            name,
-            end,
-            attrs,
-            span: (start, close),
-        });
-        i = close;
+        self.j = j;
+        Some((name, raw))
     }
-    out
 }
 
 /// Whether a URL runs script once the browser has normalised it: tabs, newlines and control
@@ -272,6 +334,22 @@ pub fn dangers(html: &str) -> Vec<Danger> {
     out
 }
 
+/// The tag names [`scan`] looks at by name (lowercase).
+const RISKY_TAGS: [&str; 12] = [
+    "script",
+    "iframe",
+    "frame",
+    "frameset",
+    "object",
+    "applet",
+    "embed",
+    "meta",
+    "animate",
+    "set",
+    "animatemotion",
+    "animatetransform",
+];
+
 fn scan(html: &str, context: &str, depth: usize, out: &mut Vec<Danger>) {
     let mut push = |kind: &'static str, what: String| {
         out.push(Danger {
@@ -280,55 +358,84 @@ fn scan(html: &str, context: &str, depth: usize, out: &mut Vec<Danger>) {
         })
     };
     let mut nested: Vec<(String, String)> = Vec::new();
-    for tag in tags(html).into_iter().filter(|t| !t.end) {
-        let name = tag.name.as_str();
-        match name {
-            "script" => push("script", "<script>".into()),
-            "iframe" | "frame" | "frameset" => push("iframe", format!("<{name}>")),
-            "object" | "applet" => push("object", format!("<{name}>")),
-            "embed" => push("embed", "<embed>".into()),
-            "meta" => {
-                let refresh = tag
-                    .attr("http-equiv")
-                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
-                let target = tag.attr("content").and_then(|c| {
-                    let lower = c.to_ascii_lowercase();
-                    lower.find("url=").map(|at| c[at + 4..].to_string())
-                });
-                if refresh && target.is_some_and(|t| is_script_url(t.trim_matches(['\'', '"']))) {
-                    push("javascriptUrl", "<meta http-equiv=refresh>".into());
-                }
-            }
-            _ if SVG_ANIMATIONS.contains(&name) => {
-                let target = tag
-                    .attr("attributename")
-                    .unwrap_or("")
-                    .trim()
-                    .to_lowercase();
-                if target.starts_with("on") {
-                    push("eventHandler", format!("<{name} attributeName={target}>"));
-                } else if URL_ATTRS.contains(&target.as_str()) {
-                    let mut values = ["to", "from", "values", "by"]
-                        .iter()
-                        .filter_map(|a| tag.attr(a))
-                        .flat_map(|v| v.split(';'));
-                    if values.any(is_script_url) {
-                        push("javascriptUrl", format!("<{name} attributeName={target}>"));
+    // most tags are ordinary and bare (`<p>`, `<strong>`): they cost no more than this test
+    let risky = |name: &str| {
+        name.as_bytes()
+            .first()
+            .is_some_and(|c| matches!(c | 0x20, b'a' | b'e' | b'f' | b'i' | b'm' | b'o' | b's'))
+            && RISKY_TAGS.iter().any(|r| name.eq_ignore_ascii_case(r))
+    };
+    for tag in raw_tags(html).filter(|t| !t.end && (t.has_attrs || risky(t.name))) {
+        if risky(tag.name) {
+            let name = tag.name.to_ascii_lowercase();
+            let name = name.as_str();
+            match name {
+                "script" => push("script", "<script>".into()),
+                "iframe" | "frame" | "frameset" => push("iframe", format!("<{name}>")),
+                "object" | "applet" => push("object", format!("<{name}>")),
+                "embed" => push("embed", "<embed>".into()),
+                "meta" => {
+                    let refresh = tag
+                        .attr("http-equiv")
+                        .is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh"));
+                    let target = tag.attr("content").and_then(|c| {
+                        let lower = c.to_ascii_lowercase();
+                        lower.find("url=").map(|at| c[at + 4..].to_string())
+                    });
+                    if refresh && target.is_some_and(|t| is_script_url(t.trim_matches(['\'', '"'])))
+                    {
+                        push("javascriptUrl", "<meta http-equiv=refresh>".into());
                     }
                 }
+                _ if SVG_ANIMATIONS.contains(&name) => {
+                    let target = tag
+                        .attr("attributename")
+                        .unwrap_or_default()
+                        .trim()
+                        .to_lowercase();
+                    if target.starts_with("on") {
+                        push("eventHandler", format!("<{name} attributeName={target}>"));
+                    } else if URL_ATTRS.contains(&target.as_str()) {
+                        let values: Vec<String> = ["to", "from", "values", "by"]
+                            .iter()
+                            .filter_map(|a| tag.attr(a))
+                            .collect();
+                        if values.iter().flat_map(|v| v.split(';')).any(is_script_url) {
+                            push("javascriptUrl", format!("<{name} attributeName={target}>"));
+                        }
+                    }
+                }
+                _ => {}
             }
-            _ => {}
         }
-        for attr in &tag.attrs {
-            let a = attr.name.as_str();
-            if a.starts_with("on") {
-                push("eventHandler", format!("<{name} {a}>"));
-            } else if a == "srcdoc" {
-                push("srcdoc", format!("<{name} srcdoc>"));
-            } else if URL_ATTRS.contains(&a) && is_script_url(&attr.value) {
-                push("javascriptUrl", format!("<{name} {a}>"));
-            } else if attr.raw.contains('<') && depth < MAX_DEPTH {
-                nested.push((attr.raw.clone(), format!(" inside the {a} of <{name}>")));
+        for (a, raw) in tag.attrs() {
+            let named = |what: &str| {
+                format!(
+                    "<{} {}>",
+                    tag.name.to_ascii_lowercase(),
+                    what.to_ascii_lowercase()
+                )
+            };
+            if a.as_bytes()
+                .get(..2)
+                .is_some_and(|p| p.eq_ignore_ascii_case(b"on"))
+            {
+                push("eventHandler", named(a));
+            } else if a.eq_ignore_ascii_case("srcdoc") {
+                push("srcdoc", named("srcdoc"));
+            } else if URL_ATTRS.iter().any(|u| a.eq_ignore_ascii_case(u))
+                && is_script_url(&decode_entities(raw))
+            {
+                push("javascriptUrl", named(a));
+            } else if raw.contains('<') && depth < MAX_DEPTH {
+                nested.push((
+                    raw.to_string(),
+                    format!(
+                        " inside the {} of <{}>",
+                        a.to_ascii_lowercase(),
+                        tag.name.to_ascii_lowercase()
+                    ),
+                ));
             }
         }
     }

@@ -73,6 +73,14 @@ fn warn(out: &mut Vec<Warning>, at: At, kind: &str, detail: String) {
     });
 }
 
+/// `map.entry(key).or_insert_with(value)` without making a `String` of the key when it is there
+/// (`Map::entry` takes an owned key; this runs for every field v13 adds, on every page).
+fn or_insert(map: &mut Map<String, Value>, key: &str, value: impl FnOnce() -> Value) {
+    if !map.contains_key(key) {
+        map.insert(key.to_string(), value());
+    }
+}
+
 fn blank(v: Option<&Value>) -> bool {
     v.and_then(Value::as_str)
         .is_none_or(|n| n.trim().is_empty())
@@ -178,7 +186,7 @@ fn take_stats(obj: &mut Map<String, Value>) -> Map<String, Value> {
         "modifiedTime",
         "lastModifiedBy",
     ] {
-        s.entry(key).or_insert(Value::Null);
+        or_insert(&mut s, key, || Value::Null);
     }
     s
 }
@@ -330,8 +338,8 @@ pub fn journal_entry(
     }
     doc.insert("_stats".into(), Value::Object(s));
     doc.insert("flags".into(), Value::Object(flags));
-    doc.entry("categories").or_insert_with(|| json!([]));
-    doc.entry("folder").or_insert(Value::Null);
+    or_insert(&mut doc, "categories", || json!([]));
+    or_insert(&mut doc, "folder", || Value::Null);
     fix_sort(&mut doc, at, out);
     fix_ownership(&mut doc, at, false, out);
     let pages = match doc.remove("pages") {
@@ -495,8 +503,8 @@ fn page(
         page: Some(&pid),
     };
     fix_name(&mut p, at, "page", out);
-    p.entry("type").or_insert_with(|| json!("text"));
-    p.entry("category").or_insert(Value::Null);
+    or_insert(&mut p, "type", || json!("text"));
+    or_insert(&mut p, "category", || Value::Null);
     if !p.get("flags").is_some_and(Value::is_object) {
         p.insert("flags".into(), json!({}));
     }

@@ -3,8 +3,17 @@
 //! `_id` wins, `{"$$deleted": true, "_id"}` removes it, `$$indexCreated`/`$$indexRemoved` lines
 //! and blank lines are ignored, and a line that is not a JSON object with an `_id` is reported by
 //! its number.
+//!
+//! Most lines of a long-lived log are superseded revisions, so the replay does not build every
+//! line: a scan ([`top_level`]) checks that a line is JSON `serde_json` would read, without
+//! building it, and reads only its top-level `_id`, `$$deleted` and index keys; only the lines
+//! that win are parsed into values, at the end. A line the scan is not sure of (escapes in a
+//! top-level key or the `_id`, surrogate escapes, numbers near the `f64` range, deep nesting,
+//! anything that is not plain valid JSON) is parsed at once as before, so it is reported exactly
+//! as `serde_json` would report it.
 
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 /// The documents a log (or a JSON export) leaves, in order of first appearance, and what the
@@ -22,57 +31,82 @@ pub struct Replay {
     pub bad: Vec<(usize, String)>,
 }
 
+/// A document the replay keeps: built already (a line the scan was not sure of), or its line,
+/// built once it has won.
+enum Kept<'a> {
+    Built(Map<String, Value>),
+    Line(usize, &'a str),
+}
+
 /// Replays an NeDB log.
 pub fn replay(text: &str) -> Replay {
-    let mut r = Replay::default();
-    // slot per _id in order of first appearance; `None` once deleted (a later line revives it)
-    let mut slots: Vec<Option<Map<String, Value>>> = Vec::new();
-    let mut by_id: HashMap<String, usize> = HashMap::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
+    let mut state = State::default();
+    let mut pos = 0;
+    let mut number = 0;
+    while pos < text.len() {
+        number += 1;
+        let rest = &text[pos..];
+        // the usual line: an object the scan reads, up to its line ending (the scan does not
+        // cross one), so the line is not searched for its end first
+        if let Some((top, end)) = scan_object(rest) {
+            let after = ws(rest.as_bytes(), end);
+            if after == rest.len() || rest.as_bytes()[after] == b'\n' {
+                pos += after + 1;
+                state.line(number, &rest[..end], Some(top));
+                continue;
+            }
         }
+        // anything else, as `str::lines` and `trim` give it
+        let end = rest.find('\n').unwrap_or(rest.len());
+        pos += end + 1;
+        let line = rest[..end].trim();
+        if !line.is_empty() {
+            state.line(number, line, top_level(line));
+        }
+    }
+    state.finish()
+}
+
+/// The replay so far.
+#[derive(Default)]
+struct State<'a> {
+    r: Replay,
+    /// Slot per _id in order of first appearance; `None` once deleted (a later line revives it).
+    slots: Vec<Option<Kept<'a>>>,
+    by_id: HashMap<Cow<'a, str>, usize>,
+}
+
+impl<'a> State<'a> {
+    /// Line `number` (trimmed, not blank), with what the scan found in it if it is sure.
+    fn line(&mut self, number: usize, line: &'a str, top: Option<Top<'a>>) {
+        let r = &mut self.r;
         r.lines += 1;
-        let number = i + 1;
-        let doc = match serde_json::from_str::<Value>(line) {
-            Ok(Value::Object(doc)) => doc,
-            Ok(other) => {
-                let what = match other {
-                    Value::Array(_) => "an array",
-                    Value::String(_) => "a string",
-                    Value::Number(_) => "a number",
-                    _ => "not an object",
-                };
-                r.bad.push((number, format!("{what}, not a JSON object")));
-                continue;
+        let (id, deletion, doc) = match top {
+            Some(Top { index: true, .. }) => return,
+            Some(Top { id: None, .. }) => {
+                r.bad.push((number, NO_ID.to_string()));
+                return;
             }
-            Err(e) => {
-                r.bad.push((number, format!("not JSON ({e})")));
-                continue;
-            }
+            Some(Top {
+                id: Some(id),
+                deleted,
+                ..
+            }) => (Cow::Borrowed(id), deleted, Kept::Line(number, line)),
+            None => match built(line) {
+                Ok(Some((id, deletion, doc))) => (Cow::Owned(id), deletion, Kept::Built(doc)),
+                Ok(None) => return,
+                Err(e) => {
+                    r.bad.push((number, e));
+                    return;
+                }
+            },
         };
-        if doc.contains_key("$$indexCreated") || doc.contains_key("$$indexRemoved") {
-            continue;
-        }
-        let id = match doc.get("_id") {
-            Some(Value::String(id)) if !id.is_empty() => id.clone(),
-            Some(other) => {
-                r.bad
-                    .push((number, format!("the _id {other} is not a non-empty string")));
-                continue;
-            }
-            None => {
-                r.bad
-                    .push((number, "a document without an _id".to_string()));
-                continue;
-            }
-        };
-        let deletion = doc.get("$$deleted") == Some(&Value::Bool(true));
-        match by_id.get(&id) {
+        match self.by_id.get(id.as_ref()) {
             Some(&slot) => {
-                let previous =
-                    std::mem::replace(&mut slots[slot], if deletion { None } else { Some(doc) });
+                let previous = std::mem::replace(
+                    &mut self.slots[slot],
+                    if deletion { None } else { Some(doc) },
+                );
                 if previous.is_some() {
                     if deletion {
                         r.deleted += 1;
@@ -83,13 +117,361 @@ pub fn replay(text: &str) -> Replay {
             }
             None if deletion => {}
             None => {
-                by_id.insert(id, slots.len());
-                slots.push(Some(doc));
+                self.by_id.insert(id, self.slots.len());
+                self.slots.push(Some(doc));
             }
         }
     }
-    r.documents = slots.into_iter().flatten().collect();
-    r
+
+    /// The documents that are left, the winning lines built now.
+    fn finish(self) -> Replay {
+        let mut r = self.r;
+        let mut late_bad = false;
+        r.documents = self
+            .slots
+            .into_iter()
+            .flatten()
+            .filter_map(|kept| match kept {
+                Kept::Built(doc) => Some(doc),
+                // the scan passed this line, so it parses; if it ever did not, it is reported
+                // rather than lost or panicked on
+                Kept::Line(number, line) => match serde_json::from_str::<Value>(line) {
+                    Ok(Value::Object(doc)) => Some(doc),
+                    Ok(_) => {
+                        r.bad.push((number, "not a JSON object".to_string()));
+                        late_bad = true;
+                        None
+                    }
+                    Err(e) => {
+                        r.bad.push((number, format!("not JSON ({e})")));
+                        late_bad = true;
+                        None
+                    }
+                },
+            })
+            .collect();
+        if late_bad {
+            r.bad.sort_by_key(|(n, _)| *n);
+        }
+        r
+    }
+}
+
+const NO_ID: &str = "a document without an _id";
+
+/// A line parsed in full: `Ok(None)` for an index line, else its `_id`, whether it deletes, and
+/// the document; `Err` says why the line cannot be used.
+#[allow(clippy::type_complexity)]
+fn built(line: &str) -> Result<Option<(String, bool, Map<String, Value>)>, String> {
+    let doc = match serde_json::from_str::<Value>(line) {
+        Ok(Value::Object(doc)) => doc,
+        Ok(other) => {
+            let what = match other {
+                Value::Array(_) => "an array",
+                Value::String(_) => "a string",
+                Value::Number(_) => "a number",
+                _ => "not an object",
+            };
+            return Err(format!("{what}, not a JSON object"));
+        }
+        Err(e) => return Err(format!("not JSON ({e})")),
+    };
+    if doc.contains_key("$$indexCreated") || doc.contains_key("$$indexRemoved") {
+        return Ok(None);
+    }
+    let id = match doc.get("_id") {
+        Some(Value::String(id)) if !id.is_empty() => id.clone(),
+        Some(other) => return Err(format!("the _id {other} is not a non-empty string")),
+        None => return Err(NO_ID.to_string()),
+    };
+    let deletion = doc.get("$$deleted") == Some(&Value::Bool(true));
+    Ok(Some((id, deletion, doc)))
+}
+
+/// What the scan of a line found at its top level.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Top<'a> {
+    /// The `_id`, when it is a non-empty string without escapes (else the scan is not sure).
+    pub id: Option<&'a str>,
+    /// `$$deleted` is `true`.
+    pub deleted: bool,
+    /// `$$indexCreated` or `$$indexRemoved` is present.
+    pub index: bool,
+}
+
+/// Nesting deeper than this is left to `serde_json`, which refuses a 128th level.
+const MAX_DEPTH: u32 = 120;
+
+/// Integer digits plus a positive exponent at most this keep a number below 1e308, inside the
+/// `f64` range (about 1.8e308), which `serde_json` refuses to leave; larger ones are left to it.
+const MAX_MAGNITUDE: u32 = 308;
+
+/// The top-level keys the replay reads.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Key {
+    Id,
+    Deleted,
+    Index,
+}
+
+/// Scans `line` without building it: `Some` only when `serde_json::from_str::<Value>(line)`
+/// certainly gives an object (strict JSON, nothing after it, no lone-surrogate escapes, numbers
+/// well inside the `f64` range, nesting at most [`MAX_DEPTH`]), with its top-level `_id`,
+/// `$$deleted` and index keys read as the replay reads them from the object. `None` means "parse
+/// it to know": the line may still be fine.
+pub fn top_level(line: &str) -> Option<Top<'_>> {
+    scan_object(line).and_then(|(top, end)| (end == line.len()).then_some(top))
+}
+
+/// [`top_level`] of the object that opens `text`, and where it ends (what follows is not read).
+fn scan_object(text: &str) -> Option<(Top<'_>, usize)> {
+    let b = text.as_bytes();
+    let mut top = Top::default();
+    // one bit per open container, 1 for an object; bit 0 is the innermost
+    let mut objects: u128 = 0;
+    let mut depth: u32 = 0;
+    let mut pending: Option<Key> = None;
+    if b.first() != Some(&b'{') {
+        return None;
+    }
+    let mut i = 0;
+    loop {
+        // a value starts at i (after white space)
+        i = ws(b, i);
+        let key = if depth == 1 { pending.take() } else { None };
+        match key {
+            Some(Key::Id) => {
+                let (end, escaped) = string_end(b, i)?;
+                if escaped || end - i <= 2 {
+                    return None;
+                }
+                top.id = Some(text.get(i + 1..end - 1)?);
+                i = end;
+            }
+            other => {
+                if other == Some(Key::Deleted) {
+                    top.deleted = b[i..].starts_with(b"true");
+                }
+                if other == Some(Key::Index) {
+                    top.index = true;
+                }
+                match *b.get(i)? {
+                    open @ (b'{' | b'[') => {
+                        depth += 1;
+                        if depth > MAX_DEPTH {
+                            return None;
+                        }
+                        objects = (objects << 1) | u128::from(open == b'{');
+                        i = ws(b, i + 1);
+                        let close = if open == b'{' { b'}' } else { b']' };
+                        if b.get(i) == Some(&close) {
+                            depth -= 1;
+                            objects >>= 1;
+                            i += 1;
+                        } else if open == b'{' {
+                            i = key_end(b, i, depth, &mut pending)?;
+                            continue;
+                        } else {
+                            continue;
+                        }
+                    }
+                    b'"' => i = string_end(b, i)?.0,
+                    b't' => i = literal(b, i, b"true")?,
+                    b'f' => i = literal(b, i, b"false")?,
+                    b'n' => i = literal(b, i, b"null")?,
+                    b'-' | b'0'..=b'9' => i = number_end(b, i)?,
+                    _ => return None,
+                }
+            }
+        }
+        // after a value: close containers, or find the next value
+        loop {
+            if depth == 0 {
+                return Some((top, i));
+            }
+            i = ws(b, i);
+            let in_object = objects & 1 == 1;
+            match *b.get(i)? {
+                b',' => {
+                    i += 1;
+                    if in_object {
+                        i = key_end(b, ws(b, i), depth, &mut pending)?;
+                    }
+                    break;
+                }
+                b'}' if in_object => {}
+                b']' if !in_object => {}
+                _ => return None,
+            }
+            depth -= 1;
+            objects >>= 1;
+            i += 1;
+        }
+    }
+}
+
+/// Reads a key and its colon at `i`; at the top level, notes the keys the replay reads (a key
+/// with escapes is left to `serde_json`). A key given twice is read twice, the last one winning,
+/// as in `serde_json`'s map.
+fn key_end(b: &[u8], i: usize, depth: u32, pending: &mut Option<Key>) -> Option<usize> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let (end, escaped) = string_end(b, i)?;
+    if depth == 1 {
+        if escaped {
+            return None;
+        }
+        let key = match &b[i + 1..end - 1] {
+            b"_id" => Some(Key::Id),
+            b"$$deleted" => Some(Key::Deleted),
+            b"$$indexCreated" | b"$$indexRemoved" => Some(Key::Index),
+            _ => None,
+        };
+        *pending = key;
+    }
+    let colon = ws(b, end);
+    (b.get(colon) == Some(&b':')).then_some(colon + 1)
+}
+
+/// Skips JSON white space but line feeds, which end a log's line.
+#[inline(always)]
+fn ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
+    b[i..].starts_with(word).then_some(i + word.len())
+}
+
+/// The end of the string that opens at `i` (after its closing quote) and whether it has
+/// escapes; `None` for a control character, a bad escape, a surrogate escape or no end.
+fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
+    if b.get(i) != Some(&b'"') {
+        return None;
+    }
+    let mut j = i + 1;
+    let mut escaped = false;
+    loop {
+        j = plain_run(b, j);
+        match *b.get(j)? {
+            b'"' => return Some((j + 1, escaped)),
+            b'\\' => {
+                escaped = true;
+                match *b.get(j + 1)? {
+                    b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => j += 2,
+                    b'u' => {
+                        let hex = std::str::from_utf8(b.get(j + 2..j + 6)?).ok()?;
+                        if !hex.bytes().all(|h| h.is_ascii_hexdigit()) {
+                            return None;
+                        }
+                        let unit = u32::from_str_radix(hex, 16).ok()?;
+                        if (0xD800..=0xDFFF).contains(&unit) {
+                            return None;
+                        }
+                        j += 6;
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The end of the run of string bytes at `i` that need no attention (not `"`, `\` or a control
+/// character), sixteen bytes a step: page HTML is most of a log (and of an import's output,
+/// which [`super::json::to_text`] escapes with this too).
+#[inline(always)]
+pub(crate) fn plain_run(b: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // the high bit of each byte that is `"`, `\\` or below 0x20; the lowest one set is exact
+    // ("Bit Twiddling Hacks": haszero, hasless)
+    let stops = |x: u64| {
+        let quote = x ^ (ONES * u64::from(b'"'));
+        let backslash = x ^ (ONES * u64::from(b'\\'));
+        (quote.wrapping_sub(ONES) & !quote
+            | backslash.wrapping_sub(ONES) & !backslash
+            | x.wrapping_sub(ONES * 0x20) & !x)
+            & HIGH
+    };
+    while let Some(words) = b.get(i..).and_then(<[u8]>::first_chunk::<16>) {
+        let (lo, hi) = words.split_at(8);
+        let lo = stops(u64::from_le_bytes(lo.try_into().unwrap_or([b'"'; 8])));
+        let hi = stops(u64::from_le_bytes(hi.try_into().unwrap_or([b'"'; 8])));
+        if lo != 0 {
+            return i + lo.trailing_zeros() as usize / 8;
+        }
+        if hi != 0 {
+            return i + 8 + hi.trailing_zeros() as usize / 8;
+        }
+        i += 16;
+    }
+    while let Some(&c) = b.get(i) {
+        if c == b'"' || c == b'\\' || c < 0x20 {
+            break;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The end of the number at `i`, in JSON's grammar (`-`, no leading zeros, a fraction and an
+/// exponent with digits); `None` too when it might be beyond the `f64` range.
+fn number_end(b: &[u8], mut i: usize) -> Option<usize> {
+    let digits = |b: &[u8], mut i: usize| {
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        (i, i - start)
+    };
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    let int_digits;
+    match *b.get(i)? {
+        b'0' => {
+            i += 1;
+            int_digits = 1;
+        }
+        b'1'..=b'9' => (i, int_digits) = digits(b, i),
+        _ => return None,
+    }
+    if b.get(i) == Some(&b'.') {
+        let (end, n) = digits(b, i + 1);
+        if n == 0 {
+            return None;
+        }
+        i = end;
+    }
+    let mut exponent: i64 = 0;
+    if let Some(b'e' | b'E') = b.get(i) {
+        i += 1;
+        let negative = match b.get(i) {
+            Some(b'-') => {
+                i += 1;
+                true
+            }
+            Some(b'+') => {
+                i += 1;
+                false
+            }
+            _ => false,
+        };
+        let (end, n) = digits(b, i);
+        if n == 0 || n > 4 {
+            return None;
+        }
+        let value: i64 = std::str::from_utf8(&b[i..end]).ok()?.parse().ok()?;
+        exponent = if negative { -value } else { value };
+        i = end;
+    }
+    (int_digits as i64 + exponent.max(0) <= i64::from(MAX_MAGNITUDE)).then_some(i)
 }
 
 #[cfg(test)]
@@ -133,5 +515,79 @@ mod tests {
         assert_eq!(r.bad[2].1, "a document without an _id");
         assert_eq!(r.bad[3].1, "the _id 5 is not a non-empty string");
         assert_eq!((r.lines, r.documents.len()), (6, 1));
+    }
+
+    #[test]
+    fn the_scan_reads_only_the_top_level() {
+        let top = |line| top_level(line).map(|t| (t.id, t.deleted, t.index));
+        assert_eq!(
+            top(r#"{"pages":[{"_id":"p","$$deleted":true}],"_id":"e"}"#),
+            Some((Some("e"), false, false))
+        );
+        assert_eq!(
+            top(r#"{"pages":[{"_id":"p"}],"x":{"$$indexCreated":1}}"#),
+            Some((None, false, false))
+        );
+        assert_eq!(
+            top(r#"{ "$$deleted" : true , "_id" : "é" }"#),
+            Some((Some("é"), true, false))
+        );
+        assert_eq!(
+            top(r#"{"$$indexRemoved":"name"}"#),
+            Some((None, false, true))
+        );
+        // serde_json's map keeps the last of two equal keys, and so does the scan
+        assert_eq!(
+            top(r#"{"_id":"a","$$deleted":true,"_id":"b","$$deleted":false}"#),
+            Some((Some("b"), false, false))
+        );
+        // left to serde_json
+        for unsure in [
+            r#"{"\u005fid":"a"}"#,
+            r#"{"_id":"a\u0062"}"#,
+            r#"{"_id":""}"#,
+            r#"{"_id":7}"#,
+            r#"[{"_id":"a"}]"#,
+            r#"{"_id":"a"} x"#,
+            r#"{"_id":"a","n":1e308}"#,
+            r#"{"_id":"a","s":"\udfff"}"#,
+        ] {
+            assert_eq!(top_level(unsure), None, "{unsure}");
+        }
+    }
+
+    #[test]
+    fn the_scan_stops_below_serde_jsons_nesting_limit() {
+        for n in 1..=140 {
+            // n levels: objects and arrays in turn
+            let open: String = (0..n)
+                .map(|l| if l % 2 == 0 { "{\"a\":" } else { "[" })
+                .collect();
+            let close: String = (0..n)
+                .rev()
+                .map(|l| if l % 2 == 0 { "}" } else { "]" })
+                .collect();
+            let line = format!("{open}1{close}");
+            let parsed = serde_json::from_str::<Value>(&line).is_ok();
+            let scanned = top_level(&line).is_some();
+            assert!(!scanned || parsed, "depth {n}");
+            assert_eq!(scanned, n <= MAX_DEPTH as usize, "depth {n}");
+        }
+    }
+
+    #[test]
+    fn numbers_are_read_in_json_grammar_and_well_inside_the_f64_range() {
+        let ok = |n: &str| top_level(&format!("{{\"n\":{n}}}")).is_some();
+        for n in [
+            "0", "-0", "10", "1.25", "-0.5e-7", "2E+10", "1.7e307", "0.5e307", "1e-9999",
+        ] {
+            assert!(ok(n), "{n}");
+        }
+        for n in [
+            "01", "-", "1.", ".5", "+1", "1e", "1e+", "1e308", "10e307", "1e99999", "0x1",
+        ] {
+            assert!(!ok(n), "{n}");
+        }
+        assert!(ok(&"9".repeat(308)) && !ok(&"9".repeat(309)));
     }
 }
