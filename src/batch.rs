@@ -6,8 +6,8 @@
 //! usual `NdX + k`, keep/drop, success counting) takes a fast path that never builds an outcome;
 //! everything else goes through `roll` itself.
 
-use crate::dice::ast::{BinOp, Count, Die, Expr, Formula, Modifier, MAX_SAFE};
-use crate::dice::resolve::{apply_simple, eval, DieResult};
+use crate::dice::ast::{BinOp, Count, Die, Expr, Formula, Modifier};
+use crate::dice::resolve::{check_safe, eval, settle, DieResult};
 use crate::dice::rng::DiceRng;
 use crate::error::{Error, Result};
 use crate::request::{self, Prepared, Request};
@@ -88,10 +88,8 @@ impl<'a> Fast<'a> {
         if let Some((faces, count, offset)) = self.plain_sum() {
             // `NdX + k`: no expression to evaluate, no term state, one loop per die size
             rng.sums(faces, count, n, offset, &mut out);
-            if let Some(bad) = out.iter().find(|t| t.abs() > MAX_SAFE as f64) {
-                return Err(Error::overflow(format!(
-                    "the total {bad} is beyond the largest integer a JS number holds exactly"
-                )));
+            for &total in &out {
+                check_safe(total as i64)?;
             }
             return Ok(out);
         }
@@ -133,30 +131,20 @@ impl<'a> Fast<'a> {
                 return Err(Error::request("a batch term has no fixed dice count"));
             };
             let faces = term.die.faces();
-            let shift = if term.die == Die::Fate { -2 } else { 0 };
             let total = if term.modifiers.is_empty() {
                 // a sum of at most 1000 faces of at most 10^6 each cannot overflow
-                rng.sum(faces, count) + shift * i64::from(count)
+                rng.sum(faces, count) + term.die.shift() * i64::from(count)
             } else {
                 self.results.clear();
-                self.results.extend(
-                    (0..count).map(|_| DieResult::new(i64::from(rng.face(faces)) + shift, 0)),
-                );
-                for m in &term.modifiers {
-                    apply_simple(&mut self.results, *m);
-                }
-                self.results.iter().map(DieResult::contribution).sum()
+                self.results
+                    .extend((0..count).map(|_| DieResult::new(rng.die(term.die), 0)));
+                settle(&mut self.results, &term.modifiers)
             };
             self.totals[i] = Some(total);
         }
         let total = eval(&formula.expr, &self.totals)?
             .ok_or_else(|| Error::request("the formula could not be completed"))?;
-        if total.abs() > MAX_SAFE {
-            return Err(Error::overflow(format!(
-                "the total {total} is beyond the largest integer a JS number holds exactly"
-            )));
-        }
-        Ok(total)
+        check_safe(total)
     }
 }
 

@@ -377,16 +377,16 @@ pub fn roll_formula(
     rng: &mut DiceRng,
 ) -> Result<(Evaluation, Vec<Vec<i64>>)> {
     let mut faces: Vec<Vec<i64>> = Vec::with_capacity(plan.len());
-    let fate = |n: &DiceNeed| n.die == crate::dice::Die::Fate;
+    let draw = |rng: &mut DiceRng, n: &DiceNeed| (0..n.count).map(|_| rng.die(n.die)).collect();
     for n in plan {
-        faces.push(draw(rng, n.die.faces(), n.count, fate(n)));
+        faces.push(draw(rng, n));
     }
     for _ in 0..100_000 {
         match resolve::resolve_unnamed(formula, &faces)? {
             Step::Done(eval) => return Ok((eval, faces)),
             Step::More(needs) => {
                 for n in &needs {
-                    faces.push(draw(rng, n.die.faces(), n.count, fate(n)));
+                    faces.push(draw(rng, n));
                 }
             }
         }

@@ -211,12 +211,7 @@ fn seed_from(value: &JsValue) -> Result<Option<u64>, JsError> {
         return Ok(None);
     }
     let text = if let Some(n) = value.as_f64() {
-        if n.fract() != 0.0 || !(0.0..=MAX_SEED as f64).contains(&n) {
-            return Err(JsError::new(&format!(
-                "a seed must be an integer from 0 to {MAX_SEED}, not {n}"
-            )));
-        }
-        return Ok(Some(n as u64));
+        return seed_number(n).map(Some);
     } else if value.is_bigint() {
         js_sys::BigInt::from(value.clone())
             .to_string(10)
@@ -239,6 +234,24 @@ fn seed_from(value: &JsValue) -> Result<Option<u64>, JsError> {
                 "a seed must be an integer from 0 to {MAX_SEED}, not {text}"
             ))
         })
+}
+
+/// A seed from a JS number.
+fn seed_number(n: f64) -> Result<u64, JsError> {
+    if n.fract() != 0.0 || !(0.0..=MAX_SEED as f64).contains(&n) {
+        return Err(JsError::new(&format!(
+            "a seed must be an integer from 0 to {MAX_SEED}, not {n}"
+        )));
+    }
+    Ok(n as u64)
+}
+
+/// [`seed_from`], or a fresh seed from the platform's entropy when none is given.
+fn seed_or_fresh(value: &JsValue) -> Result<u64, JsError> {
+    match seed_from(value)? {
+        Some(s) => Ok(s),
+        None => fresh_seed().map_err(js_error),
+    }
 }
 
 /// The dice to roll first, in order.
@@ -267,10 +280,7 @@ pub fn roll(
     #[wasm_bindgen(unchecked_param_type = "number | bigint | string | undefined")] seed: JsValue,
 ) -> Result<JsValue, JsError> {
     let prepared = prepare(request)?;
-    let seed = match seed_from(&seed)? {
-        Some(s) => s,
-        None => fresh_seed().map_err(js_error)?,
-    };
+    let seed = seed_or_fresh(&seed)?;
     to_js(&request::roll(&prepared, seed).map_err(js_error)?)
 }
 
@@ -311,12 +321,8 @@ pub fn dice_shape(handle: f64) -> Result<JsValue, JsError> {
 pub fn roll_dice(handle: f64, seed: f64) -> Result<u32, JsError> {
     let seed = if seed < 0.0 {
         fresh_seed().map_err(js_error)?
-    } else if seed.fract() == 0.0 && seed <= MAX_SEED as f64 {
-        seed as u64
     } else {
-        return Err(JsError::new(&format!(
-            "a seed must be an integer from 0 to {MAX_SEED}, not {seed}"
-        )));
+        seed_number(seed)?
     };
     HANDLES.with(|h| {
         let h = &mut *h.borrow_mut();
@@ -390,10 +396,7 @@ pub fn roll_many(
         }
     };
     let prepared = prepare(request)?;
-    let seed = match seed_from(&seed)? {
-        Some(s) => s,
-        None => fresh_seed().map_err(js_error)?,
-    };
+    let seed = seed_or_fresh(&seed)?;
     let totals = crate::batch::roll_many(&prepared, count, seed).map_err(js_error)?;
     Ok(js_sys::Float64Array::from(&totals[..]))
 }
@@ -472,10 +475,7 @@ impl Rng {
         #[wasm_bindgen(unchecked_param_type = "number | bigint | string | undefined")]
         seed: JsValue,
     ) -> Result<Rng, JsError> {
-        let seed = match seed_from(&seed)? {
-            Some(s) => s,
-            None => fresh_seed().map_err(js_error)?,
-        };
+        let seed = seed_or_fresh(&seed)?;
         Ok(Rng {
             inner: DiceRng::from_seed(seed).map_err(js_error)?,
         })

@@ -48,6 +48,11 @@ impl Die {
             _ => 1,
         }
     }
+    /// What a face drawn from 1 to [`Die::faces`] is shifted by to read as this die's value (a
+    /// Fate die's 1–3 read −1 to +1).
+    pub fn shift(self) -> i64 {
+        self.min() - 1
+    }
     /// The highest face value.
     pub fn max(self) -> i64 {
         match self {

@@ -94,6 +94,23 @@ impl ChaCha20 {
     }
 }
 
+/// ChaCha20's ten double rounds (columns, then diagonals) with the given quarter round, for the
+/// scalar block and the four-lane one alike.
+macro_rules! twenty_rounds {
+    ($quarter:ident, $s:expr) => {
+        for _ in 0..10 {
+            $quarter($s, 0, 4, 8, 12);
+            $quarter($s, 1, 5, 9, 13);
+            $quarter($s, 2, 6, 10, 14);
+            $quarter($s, 3, 7, 11, 15);
+            $quarter($s, 0, 5, 10, 15);
+            $quarter($s, 1, 6, 11, 12);
+            $quarter($s, 2, 7, 8, 13);
+            $quarter($s, 3, 4, 9, 14);
+        }
+    };
+}
+
 /// The block function's input: constants, key, counter (words 12–13), nonce 0 (words 14–15).
 fn input(key: &[u32; 8], counter: u64) -> [u32; 16] {
     let mut s = [0u32; 16];
@@ -119,16 +136,7 @@ fn block(key: &[u32; 8], counter: u64) -> [u32; 16] {
     }
     let start = input(key, counter);
     let mut s = start;
-    for _ in 0..10 {
-        quarter(&mut s, 0, 4, 8, 12);
-        quarter(&mut s, 1, 5, 9, 13);
-        quarter(&mut s, 2, 6, 10, 14);
-        quarter(&mut s, 3, 7, 11, 15);
-        quarter(&mut s, 0, 5, 10, 15);
-        quarter(&mut s, 1, 6, 11, 12);
-        quarter(&mut s, 2, 7, 8, 13);
-        quarter(&mut s, 3, 4, 9, 14);
-    }
+    twenty_rounds!(quarter, &mut s);
     for (word, first) in s.iter_mut().zip(start) {
         *word = word.wrapping_add(first);
     }
@@ -173,16 +181,7 @@ fn blocks4(key: &[u32; 8], counter: u64, out: &mut [u32; 64]) {
     start[12] = u32x4(lo[0], lo[1], lo[2], lo[3]);
     start[13] = u32x4(hi[0], hi[1], hi[2], hi[3]);
     let mut s = start;
-    for _ in 0..10 {
-        quarter(&mut s, 0, 4, 8, 12);
-        quarter(&mut s, 1, 5, 9, 13);
-        quarter(&mut s, 2, 6, 10, 14);
-        quarter(&mut s, 3, 7, 11, 15);
-        quarter(&mut s, 0, 5, 10, 15);
-        quarter(&mut s, 1, 6, 11, 12);
-        quarter(&mut s, 2, 7, 8, 13);
-        quarter(&mut s, 3, 4, 9, 14);
-    }
+    twenty_rounds!(quarter, &mut s);
     for (w, (v, first)) in s.iter().zip(start).enumerate() {
         let v = u32x4_add(*v, first);
         out[w] = u32x4_extract_lane::<0>(v);

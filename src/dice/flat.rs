@@ -116,13 +116,7 @@ impl FlatRoller {
         }
         out.push(eval.terms.len() as f64);
         for term in &eval.terms {
-            out.push(term.total as f64);
-            out.push(term.results.len() as f64);
-            for r in &term.results {
-                out.push(r.value as f64);
-                out.push(f64::from(flags(r)));
-                out.push(r.count.unwrap_or(0) as f64);
-            }
+            write_term(out, term.total, &term.results);
         }
         Ok(())
     }
@@ -138,14 +132,8 @@ impl FlatRoller {
         out.clear();
         out.extend([seed as f64, 0.0, self.plan.len() as f64]);
         for need in &self.plan {
-            let shift = if need.die == crate::dice::Die::Fate {
-                -2
-            } else {
-                0
-            };
             out.push(f64::from(need.count));
-            let faces = need.die.faces();
-            out.extend((0..need.count).map(|_| (i64::from(rng.face(faces)) + shift) as f64));
+            out.extend((0..need.count).map(|_| rng.die(need.die) as f64));
         }
         out.push(self.plan.len() as f64);
         totals.clear();
@@ -159,24 +147,26 @@ impl FlatRoller {
                     .map(|&v| DieResult::new(v as i64, 0)),
             );
             at += 1 + n;
-            for m in &term.modifiers {
-                resolve::apply_simple(results, *m);
-            }
-            let total: i64 = results.iter().map(DieResult::contribution).sum();
+            let total = resolve::settle(results, &term.modifiers);
             totals.push(Some(total));
-            out.extend([total as f64, n as f64]);
-            for r in results.iter() {
-                out.extend([
-                    r.value as f64,
-                    f64::from(flags(r)),
-                    r.count.unwrap_or(0) as f64,
-                ]);
-            }
+            write_term(out, total, results);
         }
         let total = resolve::eval(&self.formula.expr, totals)?
             .ok_or_else(|| crate::error::Error::request("the formula could not be completed"))?;
         out[1] = resolve::check_safe(total)? as f64;
         Ok(())
+    }
+}
+
+/// A term's total, its result count and each result's value, flags and count.
+fn write_term(out: &mut Vec<f64>, total: i64, results: &[DieResult]) {
+    out.extend([total as f64, results.len() as f64]);
+    for r in results {
+        out.extend([
+            r.value as f64,
+            f64::from(flags(r)),
+            r.count.unwrap_or(0) as f64,
+        ]);
     }
 }
 

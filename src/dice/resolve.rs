@@ -337,6 +337,15 @@ fn select_parents(
     }
 }
 
+/// A term whose modifiers need no more dice, settled: `modifiers` applied in order to its
+/// `results`, and the term's total (what the fast paths of `roll` and `rollMany` share).
+pub(crate) fn settle(results: &mut [DieResult], modifiers: &[Modifier]) -> i64 {
+    for m in modifiers {
+        apply_simple(results, *m);
+    }
+    results.iter().map(DieResult::contribution).sum()
+}
+
 /// The modifiers that need no dice, exactly as Foundry's `Die` applies them.
 pub(crate) fn apply_simple(results: &mut [DieResult], m: Modifier) {
     match m {

@@ -4,6 +4,7 @@
 //! change with a dependency upgrade.
 
 use super::chacha::ChaCha20;
+use super::Die;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Seeds are integers a JS number holds exactly, so they round-trip through chat messages.
@@ -37,7 +38,19 @@ impl DiceRng {
     /// A face from 1 to `faces`, uniformly: values of the top partial block are rejected.
     #[inline]
     pub fn face(&mut self, faces: u32) -> u32 {
-        let n = faces.max(1);
+        self.face_below(faces.max(1))
+    }
+
+    /// A value of `die` (its face shifted, so a Fate die gives −1, 0 or +1).
+    #[inline]
+    pub fn die(&mut self, die: Die) -> i64 {
+        i64::from(self.face(die.faces())) + die.shift()
+    }
+
+    /// The rejection sampling itself; with `n` a constant (the specialised sizes below) the
+    /// limit and the remainder compile to multiplications.
+    #[inline(always)]
+    fn face_below(&mut self, n: u32) -> u32 {
         let limit = (1u64 << 32) - ((1u64 << 32) % u64::from(n));
         loop {
             let x = self.inner.next_u32();
@@ -89,17 +102,9 @@ impl DiceRng {
 
     #[inline]
     fn sum_of<const N: u32>(&mut self, count: u32) -> i64 {
-        let limit = (1u64 << 32) - ((1u64 << 32) % u64::from(N));
-        let mut total = 0u64;
-        for _ in 0..count {
-            total += loop {
-                let x = self.inner.next_u32();
-                if u64::from(x) < limit {
-                    break u64::from(x % N + 1);
-                }
-            };
-        }
-        total as i64
+        (0..count)
+            .map(|_| u64::from(self.face_below(N)))
+            .sum::<u64>() as i64
     }
 
     /// A number in [0, 1) with 53 random bits (what `CONFIG.Dice.randomUniform` returns).
