@@ -501,6 +501,20 @@ extern "C" {
     fn written(this: &EncodeIntoResult) -> u32;
 }
 
+/// Whether every byte is below 0x80, 32 at a time.
+fn all_ascii(bytes: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut i = 0;
+    while let Some(c) = bytes.get(i..).and_then(<[u8]>::first_chunk::<32>) {
+        let word = |at: usize| u64::from_le_bytes(c[at..at + 8].try_into().unwrap_or([0x80; 8]));
+        if (word(0) | word(8) | word(16) | word(24)) & HIGH != 0 {
+            return false;
+        }
+        i += 32;
+    }
+    bytes[i..].is_ascii()
+}
+
 /// A string argument of megabytes (a whole pack), as [`string_arg`] but several times faster:
 /// the generated glue copies a string's ASCII prefix one `charCodeAt` at a time in JS (about
 /// 100 ms for a 10 MB log), while `TextEncoder.encodeInto` writes all of it into wasm memory
@@ -512,31 +526,43 @@ fn long_string_arg(what: &str, value: &JsValue) -> Result<String, JsError> {
     let units = text.length();
     let encoder = TextEncoder::new();
     // ASCII takes one byte per unit; what does not fit is encoded again into room for the worst
-    // case (3 bytes per unit). A view over wasm memory is cut off if the memory grows (a view of
-    // a detached buffer takes nothing), so a round that makes no progress is tried again, and
-    // after a few the glue's way is taken.
-    let mut bytes = vec![0u8; units as usize];
-    let (mut read, mut written) = (0u32, 0usize);
+    // case (3 bytes per unit). The encoder writes into the vector's spare capacity through a
+    // view of wasm memory made from its address (no Rust reference to the unwritten bytes). A
+    // view is cut off if the memory grows (a detached buffer takes nothing), so a round that
+    // makes no progress is tried again, and after a few the glue's way is taken.
+    let mut bytes: Vec<u8> = Vec::with_capacity(units as usize);
+    let mut read = 0u32;
     for _ in 0..4 {
         let rest = if read == 0 {
             text.clone()
         } else {
             text.slice(read, units)
         };
-        let room = bytes.len() - written;
-        // SAFETY: the view covers initialised bytes of `bytes` (nothing else reads or writes
-        // them while it lives) and is dropped before `bytes` is touched again.
-        let view = unsafe { js_sys::Uint8Array::view_mut_raw(bytes[written..].as_mut_ptr(), room) };
+        let room = bytes.capacity() - bytes.len();
+        let (Ok(at), Ok(len)) = (
+            u32::try_from(bytes.as_ptr() as usize + bytes.len()),
+            u32::try_from(room),
+        ) else {
+            break;
+        };
+        let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>();
+        let view = js_sys::Uint8Array::new_with_byte_offset_and_length(&memory.buffer(), at, len);
         let done = encoder.encode_into(&rest, &view);
-        drop(view);
-        written += (done.written() as usize).min(room);
+        let written = (done.written() as usize).min(room);
+        // SAFETY: the encoder initialised `written` bytes (at most the spare capacity) right
+        // after the vector's initialised ones
+        unsafe { bytes.set_len(bytes.len() + written) };
         read = read.saturating_add(done.read()).min(units);
         if read == units {
-            bytes.truncate(written);
+            if all_ascii(&bytes) {
+                // SAFETY: bytes below 0x80 are ASCII, which is UTF-8 (most packs; the check is
+                // faster in wasm than `from_utf8`'s)
+                return Ok(unsafe { String::from_utf8_unchecked(bytes) });
+            }
             return String::from_utf8(bytes)
                 .map_err(|e| JsError::new(&format!("{what} could not be read as UTF-8: {e}")));
         }
-        bytes.resize(written + (units - read) as usize * 3, 0);
+        bytes.reserve((units - read) as usize * 3);
     }
     string_arg(what, value)
 }

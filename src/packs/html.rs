@@ -190,47 +190,83 @@ impl<'a> RawTag<'a> {
 }
 
 /// The tags of `html`, in order, comments skipped.
-fn raw_tags(html: &str) -> impl Iterator<Item = RawTag<'_>> {
-    let bytes = html.as_bytes();
-    let mut i = 0;
-    std::iter::from_fn(move || loop {
-        // a byte loop: tags are a few bytes apart, too close for `find`'s set-up to pay
-        let start = i + bytes.get(i..)?.iter().position(|&c| c == b'<')?;
-        if bytes[start + 1..].starts_with(b"!--") {
-            i = comment_end(html, start);
-            continue;
+fn raw_tags(html: &str) -> RawTags<'_> {
+    RawTags { html, i: 0 }
+}
+
+struct RawTags<'a> {
+    html: &'a str,
+    i: usize,
+}
+
+impl<'a> Iterator for RawTags<'a> {
+    type Item = RawTag<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<RawTag<'a>> {
+        let html = self.html;
+        let bytes = html.as_bytes();
+        loop {
+            let start = find_lt(bytes, self.i)?;
+            if bytes[start + 1..].starts_with(b"!--") {
+                self.i = comment_end(html, start);
+                continue;
+            }
+            let mut j = start + 1;
+            let end = bytes.get(j) == Some(&b'/');
+            if end {
+                j += 1;
+            }
+            let name_start = j;
+            while j < bytes.len()
+                && !bytes[j].is_ascii_whitespace()
+                && bytes[j] != b'>'
+                && bytes[j] != b'/'
+            {
+                j += 1;
+            }
+            let name = &html[name_start..j];
+            if !name.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+                self.i = start + 1;
+                continue;
+            }
+            // a bare tag (`<p>`, most of them) has nothing more to read
+            let (has_attrs, last) = if bytes.get(j) == Some(&b'>') {
+                (false, j)
+            } else {
+                let mut attrs = RawAttrs { html, j };
+                (attrs.by_ref().count() > 0, attrs.j)
+            };
+            let close = (last + 1).min(html.len());
+            self.i = close;
+            return Some(RawTag {
+                html,
+                name,
+                end,
+                span: (start, close),
+                attrs_at: j,
+                has_attrs,
+            });
         }
-        let mut j = start + 1;
-        let end = bytes.get(j) == Some(&b'/');
-        if end {
-            j += 1;
+    }
+}
+
+/// The first `<` at or after `i`, eight bytes a step (most of a page is text between tags, and
+/// the gaps are too short for `str::find`'s set-up to pay).
+#[inline(always)]
+fn find_lt(b: &[u8], mut i: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(word) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*word) ^ (ONES * u64::from(b'<'));
+        // the lowest high bit set marks the first zero byte, that is the first `<`
+        let found = x.wrapping_sub(ONES) & !x & HIGH;
+        if found != 0 {
+            return Some(i + found.trailing_zeros() as usize / 8);
         }
-        let name_start = j;
-        while j < bytes.len()
-            && !bytes[j].is_ascii_whitespace()
-            && bytes[j] != b'>'
-            && bytes[j] != b'/'
-        {
-            j += 1;
-        }
-        let name = &html[name_start..j];
-        if !name.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
-            i = start + 1;
-            continue;
-        }
-        let mut attrs = RawAttrs { html, j };
-        let has_attrs = attrs.by_ref().count() > 0;
-        let close = (attrs.j + 1).min(html.len());
-        i = close;
-        return Some(RawTag {
-            html,
-            name,
-            end,
-            span: (start, close),
-            attrs_at: j,
-            has_attrs,
-        });
-    })
+        i += 8;
+    }
+    Some(i + b.get(i..)?.iter().position(|&c| c == b'<')?)
 }
 
 /// The attributes of a tag from `j` (after its name) to its `>`: `(name, value)` as written.

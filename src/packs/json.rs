@@ -77,10 +77,14 @@ fn write_value(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        // serde_json's Display of a number is its JSON
-        Value::Number(n) => {
-            let _ = write!(out, "{n}");
-        }
+        // whole numbers (sort, levels, times: most of them) without the formatting machinery;
+        // serde_json's Display of any number is its JSON
+        Value::Number(n) => match n.as_i64() {
+            Some(whole) => write_whole(out, whole),
+            None => {
+                let _ = write!(out, "{n}");
+            }
+        },
         Value::String(s) => write_string(out, s),
         Value::Array(items) => {
             out.push('[');
@@ -105,6 +109,24 @@ fn write_value(out: &mut String, value: &Value) {
             out.push('}');
         }
     }
+}
+
+fn write_whole(out: &mut String, n: i64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
 /// A JSON string: `"` and `\` escaped, control characters as `serde_json` writes them.
@@ -149,6 +171,7 @@ mod tests {
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),
             any::<i64>().prop_map(Value::from),
+            prop::sample::select(vec![0, -1, 9, 10, -10, i64::MIN, i64::MAX]).prop_map(Value::from),
             any::<u64>().prop_map(Value::from),
             any::<f64>().prop_map(Value::from),
             any::<String>().prop_map(Value::String),
