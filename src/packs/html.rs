@@ -370,21 +370,34 @@ pub fn dangers(html: &str) -> Vec<Danger> {
     out
 }
 
-/// The tag names [`scan`] looks at by name (lowercase).
-const RISKY_TAGS: [&str; 12] = [
-    "script",
-    "iframe",
-    "frame",
-    "frameset",
-    "object",
-    "applet",
-    "embed",
-    "meta",
-    "animate",
-    "set",
-    "animatemotion",
-    "animatetransform",
-];
+/// Whether [`scan`] looks at a tag by its name: `script`, frames, `object`, `applet`, `embed`,
+/// `meta` and the SVG animations. Lowercased into a buffer once and matched whole
+/// (`eq_ignore_ascii_case` against each name in turn cost more than the rest of the scan).
+fn risky(name: &str) -> bool {
+    let b = name.as_bytes();
+    let mut lower = [0u8; 16];
+    if b.len() > lower.len() {
+        return false;
+    }
+    for (l, c) in lower.iter_mut().zip(b) {
+        *l = c.to_ascii_lowercase();
+    }
+    matches!(
+        &lower[..b.len()],
+        b"script"
+            | b"iframe"
+            | b"frame"
+            | b"frameset"
+            | b"object"
+            | b"applet"
+            | b"embed"
+            | b"meta"
+            | b"animate"
+            | b"set"
+            | b"animatemotion"
+            | b"animatetransform"
+    )
+}
 
 fn scan(html: &str, context: &str, depth: usize, out: &mut Vec<Danger>) {
     let mut push = |kind: &'static str, what: String| {
@@ -395,12 +408,6 @@ fn scan(html: &str, context: &str, depth: usize, out: &mut Vec<Danger>) {
     };
     let mut nested: Vec<(String, String)> = Vec::new();
     // most tags are ordinary and bare (`<p>`, `<strong>`): they cost no more than this test
-    let risky = |name: &str| {
-        name.as_bytes()
-            .first()
-            .is_some_and(|c| matches!(c | 0x20, b'a' | b'e' | b'f' | b'i' | b'm' | b'o' | b's'))
-            && RISKY_TAGS.iter().any(|r| name.eq_ignore_ascii_case(r))
-    };
     for tag in raw_tags(html).filter(|t| !t.end && (t.has_attrs || risky(t.name))) {
         if risky(tag.name) {
             let name = tag.name.to_ascii_lowercase();
