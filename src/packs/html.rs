@@ -218,18 +218,14 @@ impl<'a> Iterator for RawTags<'a> {
                 j += 1;
             }
             let name_start = j;
-            while j < bytes.len()
-                && !bytes[j].is_ascii_whitespace()
-                && bytes[j] != b'>'
-                && bytes[j] != b'/'
-            {
-                j += 1;
-            }
-            let name = &html[name_start..j];
-            if !name.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+            if !bytes.get(j).is_some_and(u8::is_ascii_alphabetic) {
                 self.i = start + 1;
                 continue;
             }
+            while bytes.get(j).is_some_and(|&c| !NAME_END[usize::from(c)]) {
+                j += 1;
+            }
+            let name = &html[name_start..j];
             // a bare tag (`<p>`, most of them) has nothing more to read
             let (has_attrs, last) = if bytes.get(j) == Some(&b'>') {
                 (false, j)
@@ -250,6 +246,18 @@ impl<'a> Iterator for RawTags<'a> {
         }
     }
 }
+
+/// The bytes that end a tag name: ASCII white space (`u8::is_ascii_whitespace`), `>` and `/`.
+const NAME_END: [bool; 256] = {
+    let mut end = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        let c = i as u8;
+        end[i] = c.is_ascii_whitespace() || c == b'>' || c == b'/';
+        i += 1;
+    }
+    end
+};
 
 /// The first `<` at or after `i`, eight bytes a step (most of a page is text between tags, and
 /// the gaps are too short for `str::find`'s set-up to pay).
