@@ -381,10 +381,12 @@ pub fn dangers(html: &str) -> Vec<Danger> {
 /// Whether [`scan`] looks at a tag by its name: `script`, frames, `object`, `applet`, `embed`,
 /// `meta` and the SVG animations. Lowercased into a buffer once and matched whole
 /// (`eq_ignore_ascii_case` against each name in turn cost more than the rest of the scan).
+#[inline]
 fn risky(name: &str) -> bool {
     let b = name.as_bytes();
     let mut lower = [0u8; 16];
-    if b.len() > lower.len() {
+    // the lengths of those names
+    if !matches!(b.len(), 3..=8 | 13 | 16) {
         return false;
     }
     for (l, c) in lower.iter_mut().zip(b) {

@@ -390,13 +390,13 @@ pub(crate) fn plain_run(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // the high bit of each byte that is `"`, `\\` or below 0x20; the lowest one set is exact
-    // ("Bit Twiddling Hacks": haszero, hasless)
+    // ("Bit Twiddling Hacks": haszero(x ^ c) and hasless(x, 0x20), whose `& !v & HIGH` are all
+    // `& !x & HIGH`, since `"` and `\\` are below 0x80)
     let stops = |x: u64| {
-        let quote = x ^ (ONES * u64::from(b'"'));
-        let backslash = x ^ (ONES * u64::from(b'\\'));
-        (quote.wrapping_sub(ONES) & !quote
-            | backslash.wrapping_sub(ONES) & !backslash
-            | x.wrapping_sub(ONES * 0x20) & !x)
+        ((x ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES)
+            | (x ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES)
+            | x.wrapping_sub(ONES * 0x20))
+            & !x
             & HIGH
     };
     while let Some(words) = b.get(i..).and_then(<[u8]>::first_chunk::<16>) {
