@@ -175,6 +175,24 @@ fn take_stats(obj: &mut Map<String, Value>) -> Map<String, Value> {
         Some(Value::Object(s)) => s,
         _ => Map::new(),
     };
+    fill_stats(&mut s);
+    s
+}
+
+/// The document's `_stats` made as [`take_stats`] makes it, where it is (a page's, which needs
+/// nothing else: no key to take out and put back on every page).
+fn fix_stats(obj: &mut Map<String, Value>) {
+    match obj.get_mut("_stats") {
+        Some(Value::Object(s)) => fill_stats(s),
+        _ => {
+            let s = take_stats(obj);
+            obj.insert("_stats".into(), Value::Object(s));
+        }
+    }
+}
+
+/// The v13 `_stats` fields that are missing, as `null`.
+fn fill_stats(s: &mut Map<String, Value>) {
     for key in [
         "compendiumSource",
         "duplicateSource",
@@ -186,9 +204,8 @@ fn take_stats(obj: &mut Map<String, Value>) -> Map<String, Value> {
         "modifiedTime",
         "lastModifiedBy",
     ] {
-        or_insert(&mut s, key, || Value::Null);
+        or_insert(s, key, || Value::Null);
     }
-    s
 }
 
 /// The v13 `_stats.exportSource` from a v10–v12 `flags.exportSource` (or a v13 one, unchanged).
@@ -435,9 +452,10 @@ fn v9_pages(doc: &mut Map<String, Value>, id: &str, out: &mut Vec<Warning>) {
 }
 
 fn fix_title(p: &mut Map<String, Value>, at: At, out: &mut Vec<Warning>) {
-    let title = p
-        .entry("title")
-        .or_insert_with(|| json!({"show": true, "level": 1}));
+    or_insert(p, "title", || json!({"show": true, "level": 1}));
+    let Some(title) = p.get_mut("title") else {
+        return;
+    };
     if !title.is_object() {
         warn(
             out,
@@ -543,8 +561,7 @@ fn page(
         }
     }
     fix_ownership(&mut p, at, true, out);
-    let s = take_stats(&mut p);
-    p.insert("_stats".into(), Value::Object(s));
+    fix_stats(&mut p);
     p
 }
 
