@@ -142,19 +142,17 @@ fn fix_ownership(obj: &mut Map<String, Value>, at: At, page: bool, out: &mut Vec
         );
         return;
     };
-    let keys: Vec<String> = own.keys().cloned().collect();
-    for k in keys {
-        let Some(v) = own.get(&k).cloned() else {
-            continue;
-        };
-        let level = whole(&v).filter(|l| l.fract() == 0.0).map(|l| l as i64);
-        let problem = if k != "default" && !valid_id(&k) {
+    // in key order; only what is removed is copied (an owner's key, for its warning)
+    let mut removed: Vec<(String, String)> = Vec::new();
+    for (k, v) in own.iter_mut() {
+        let level = whole(v).filter(|l| l.fract() == 0.0).map(|l| l as i64);
+        let problem = if k != "default" && !valid_id(k) {
             Some(format!("the owner {k:?} is not a user id; it was removed"))
         } else {
             match level {
                 Some(l) if OWNERSHIP_LEVELS.contains(&l) => {
                     if !v.is_i64() {
-                        own.insert(k.clone(), json!(l));
+                        *v = json!(l);
                     }
                     None
                 }
@@ -162,9 +160,12 @@ fn fix_ownership(obj: &mut Map<String, Value>, at: At, page: bool, out: &mut Vec
             }
         };
         if let Some(detail) = problem {
-            own.remove(&k);
-            warn(out, at, "ownership", detail);
+            removed.push((k.clone(), detail));
         }
+    }
+    for (k, detail) in removed {
+        own.remove(&k);
+        warn(out, at, "ownership", detail);
     }
 }
 
