@@ -501,20 +501,6 @@ extern "C" {
     fn written(this: &EncodeIntoResult) -> u32;
 }
 
-/// Whether every byte is below 0x80, 32 at a time.
-fn all_ascii(bytes: &[u8]) -> bool {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut i = 0;
-    while let Some(c) = bytes.get(i..).and_then(<[u8]>::first_chunk::<32>) {
-        let word = |at: usize| u64::from_le_bytes(c[at..at + 8].try_into().unwrap_or([0x80; 8]));
-        if (word(0) | word(8) | word(16) | word(24)) & HIGH != 0 {
-            return false;
-        }
-        i += 32;
-    }
-    bytes[i..].is_ascii()
-}
-
 /// A string argument of megabytes (a whole pack), as [`string_arg`] but several times faster:
 /// the generated glue copies a string's ASCII prefix one `charCodeAt` at a time in JS (about
 /// 100 ms for a 10 MB log), while `TextEncoder.encodeInto` writes all of it into wasm memory
@@ -554,13 +540,10 @@ fn long_string_arg(what: &str, value: &JsValue) -> Result<String, JsError> {
         unsafe { bytes.set_len(bytes.len() + written) };
         read = read.saturating_add(done.read()).min(units);
         if read == units {
-            if all_ascii(&bytes) {
-                // SAFETY: bytes below 0x80 are ASCII, which is UTF-8 (most packs; the check is
-                // faster in wasm than `from_utf8`'s)
-                return Ok(unsafe { String::from_utf8_unchecked(bytes) });
-            }
-            return String::from_utf8(bytes)
-                .map_err(|e| JsError::new(&format!("{what} could not be read as UTF-8: {e}")));
+            // SAFETY: `encodeInto` writes UTF-8 (whole code points, lone surrogates as U+FFFD),
+            // and each round starts at a code point; wasm-bindgen's own string arguments rely on
+            // the same (the glue's `encodeInto`, then `String::from_utf8_unchecked`)
+            return Ok(unsafe { String::from_utf8_unchecked(bytes) });
         }
         bytes.reserve((units - read) as usize * 3);
     }

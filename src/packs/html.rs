@@ -381,7 +381,7 @@ pub fn dangers(html: &str) -> Vec<Danger> {
 /// Whether [`scan`] looks at a tag by its name: `script`, frames, `object`, `applet`, `embed`,
 /// `meta` and the SVG animations. Lowercased into a buffer once and matched whole
 /// (`eq_ignore_ascii_case` against each name in turn cost more than the rest of the scan).
-#[inline]
+#[inline(always)]
 fn risky(name: &str) -> bool {
     let b = name.as_bytes();
     let mut lower = [0u8; 16];
