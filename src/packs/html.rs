@@ -379,34 +379,27 @@ pub fn dangers(html: &str) -> Vec<Danger> {
 }
 
 /// Whether [`scan`] looks at a tag by its name: `script`, frames, `object`, `applet`, `embed`,
-/// `meta` and the SVG animations. Lowercased into a buffer once and matched whole
-/// (`eq_ignore_ascii_case` against each name in turn cost more than the rest of the scan).
+/// `meta` and the SVG animations. By length first, then letter by letter, stopping at the first
+/// difference (`strong` is not `script` after two letters; `eq_ignore_ascii_case` compares
+/// whole names, and this runs for every bare tag).
 #[inline(always)]
 fn risky(name: &str) -> bool {
-    let b = name.as_bytes();
-    let mut lower = [0u8; 16];
-    // the lengths of those names
-    if !matches!(b.len(), 3..=8 | 13 | 16) {
-        return false;
+    let is = |word: &[u8]| {
+        name.bytes()
+            .zip(word)
+            .all(|(c, w)| c.to_ascii_lowercase() == *w)
+    };
+    match name.len() {
+        3 => is(b"set"),
+        4 => is(b"meta"),
+        5 => is(b"frame") || is(b"embed"),
+        6 => is(b"script") || is(b"iframe") || is(b"object") || is(b"applet"),
+        7 => is(b"animate"),
+        8 => is(b"frameset"),
+        13 => is(b"animatemotion"),
+        16 => is(b"animatetransform"),
+        _ => false,
     }
-    for (l, c) in lower.iter_mut().zip(b) {
-        *l = c.to_ascii_lowercase();
-    }
-    matches!(
-        &lower[..b.len()],
-        b"script"
-            | b"iframe"
-            | b"frame"
-            | b"frameset"
-            | b"object"
-            | b"applet"
-            | b"embed"
-            | b"meta"
-            | b"animate"
-            | b"set"
-            | b"animatemotion"
-            | b"animatetransform"
-    )
 }
 
 fn scan(html: &str, context: &str, depth: usize, out: &mut Vec<Danger>) {
