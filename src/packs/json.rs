@@ -130,6 +130,7 @@ fn write_whole(out: &mut String, n: i64) {
 }
 
 /// A JSON string: `"` and `\` escaped, control characters as `serde_json` writes them.
+#[inline(always)]
 fn write_string(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');

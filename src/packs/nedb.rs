@@ -313,6 +313,7 @@ fn scan_object(text: &str) -> Option<(Top<'_>, usize)> {
 /// Reads a key and its colon at `i`; at the top level, notes the keys the replay reads (a key
 /// with escapes is left to `serde_json`). A key given twice is read twice, the last one winning,
 /// as in `serde_json`'s map.
+#[inline(always)]
 fn key_end(b: &[u8], i: usize, depth: u32, pending: &mut Option<Key>) -> Option<usize> {
     if b.get(i) != Some(&b'"') {
         return None;
@@ -343,12 +344,14 @@ fn ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+#[inline(always)]
 fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
     b[i..].starts_with(word).then_some(i + word.len())
 }
 
 /// The end of the string that opens at `i` (after its closing quote) and whether it has
 /// escapes; `None` for a control character, a bad escape, a surrogate escape or no end.
+#[inline(always)]
 fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
     if b.get(i) != Some(&b'"') {
         return None;
