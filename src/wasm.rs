@@ -475,9 +475,10 @@ pub fn import_pack(
 ) -> Result<JsValue, JsError> {
     let options = import_options(options)?;
     let text = long_string_arg("text", &text)?;
-    let imported = crate::packs::import_pack(&text, &options).map_err(js_error)?;
-    // what `to_js` does, with a writer made for text that is mostly page HTML
-    js_sys::JSON::parse(&crate::packs::json::to_text(&imported))
+    // what `to_js` does, the text written entry by entry as the import goes
+    let json = crate::packs::import_pack_json(&text, &options).map_err(js_error)?;
+    drop(text);
+    js_sys::JSON::parse(&json)
         .map_err(|_| JsError::new("cannot hand the result to JavaScript: JSON.parse refused it"))
 }
 

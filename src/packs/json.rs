@@ -5,7 +5,7 @@
 //! `_id` supersedes an earlier one, as in a log.
 
 use super::nedb::{plain_run, Replay};
-use super::Imported;
+use super::{Imported, Report};
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -59,18 +59,40 @@ pub fn read(text: &str) -> Result<Replay> {
 /// every byte). Numbers are written as `serde_json` writes them.
 pub fn to_text(imported: &Imported) -> String {
     let mut out = String::with_capacity(1024);
-    out.push_str("{\"documents\":[");
+    out.push_str(DOCUMENTS_START);
     for (i, doc) in imported.documents.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         write_value(&mut out, doc);
     }
+    write_report_end(&mut out, &imported.report);
+    out
+}
+
+/// What [`to_text`] starts with: the documents follow, separated by commas.
+pub(crate) const DOCUMENTS_START: &str = "{\"documents\":[";
+
+/// What [`to_text`] ends with after the documents: the report.
+pub(crate) fn write_report_end(out: &mut String, report: &Report) {
     out.push_str("],\"report\":");
     // small, and its field names are serde's to give
-    out.push_str(&serde_json::to_string(&imported.report).unwrap_or_else(|_| "null".into()));
+    out.push_str(&serde_json::to_string(report).unwrap_or_else(|_| "null".into()));
     out.push('}');
-    out
+}
+
+/// A document, as [`write_value`] writes it as a `Value::Object`.
+pub(crate) fn write_object(out: &mut String, map: &Map<String, Value>) {
+    out.push('{');
+    for (i, (key, item)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_string(out, key);
+        out.push(':');
+        write_value(out, item);
+    }
+    out.push('}');
 }
 
 fn write_value(out: &mut String, value: &Value) {
@@ -96,18 +118,7 @@ fn write_value(out: &mut String, value: &Value) {
             }
             out.push(']');
         }
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (key, item)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(out, key);
-                out.push(':');
-                write_value(out, item);
-            }
-            out.push('}');
-        }
+        Value::Object(map) => write_object(out, map),
     }
 }
 

@@ -245,8 +245,15 @@ fn is_journal(doc: &Map<String, Value>) -> bool {
 
 /// Ids every document or page keeps (valid ones), so replacements never take them.
 pub fn valid_ids<'a>(docs: impl IntoIterator<Item = &'a Map<String, Value>>) -> HashSet<String> {
-    docs.into_iter()
-        .filter_map(|d| d.get("_id").and_then(Value::as_str))
+    valid_id_set(
+        docs.into_iter()
+            .filter_map(|d| d.get("_id").and_then(Value::as_str)),
+    )
+}
+
+/// [`valid_ids`] from the documents' `_id` strings.
+pub fn valid_id_set<'a>(ids: impl IntoIterator<Item = &'a str>) -> HashSet<String> {
+    ids.into_iter()
         .filter(|id| valid_id(id))
         .map(str::to_string)
         .collect()

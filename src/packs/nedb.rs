@@ -31,15 +31,75 @@ pub struct Replay {
     pub bad: Vec<(usize, String)>,
 }
 
-/// A document the replay keeps: built already (a line the scan was not sure of), or its line,
-/// built once it has won.
+/// A document the replay keeps: built already (a line the scan was not sure of), or its line
+/// (with its number and the `_id` the scan read), built once it has won.
 enum Kept<'a> {
     Built(Map<String, Value>),
-    Line(usize, &'a str),
+    Line(usize, &'a str, &'a str),
+}
+
+/// A replay whose winning lines are not built yet: the importer builds, migrates and writes
+/// them one at a time ([`Lazy::into_documents`]), so each is still in cache when written and
+/// its memory is reused by the next (faster than building them all first).
+pub struct Lazy<'a> {
+    /// The accounting; `documents` is empty.
+    pub replay: Replay,
+    kept: Vec<Kept<'a>>,
+}
+
+impl<'a> Lazy<'a> {
+    /// The `_id` of each document, in order, where it is a string (for the ids the migration
+    /// must not hand out), without building them.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.kept.iter().filter_map(|kept| match kept {
+            Kept::Built(doc) => doc.get("_id").and_then(Value::as_str),
+            Kept::Line(_, _, id) => Some(*id),
+        })
+    }
+
+    /// The accounting, and the documents in order, each built when it is reached. A line that
+    /// does not build (the scan passed it, so this cannot happen) is `Err((line, error))`, to
+    /// be reported rather than lost or panicked on.
+    #[allow(clippy::type_complexity)]
+    pub fn into_documents(
+        self,
+    ) -> (
+        Replay,
+        impl Iterator<Item = std::result::Result<Map<String, Value>, (usize, String)>> + 'a,
+    ) {
+        let documents = self.kept.into_iter().map(|kept| match kept {
+            Kept::Built(doc) => Ok(doc),
+            Kept::Line(number, line, _) => match serde_json::from_str::<Value>(line) {
+                Ok(Value::Object(doc)) => Ok(doc),
+                Ok(_) => Err((number, "not a JSON object".to_string())),
+                Err(e) => Err((number, format!("not JSON ({e})"))),
+            },
+        });
+        (self.replay, documents)
+    }
 }
 
 /// Replays an NeDB log.
 pub fn replay(text: &str) -> Replay {
+    let (mut r, documents) = replay_lazy(text).into_documents();
+    let mut late_bad = false;
+    for doc in documents {
+        match doc {
+            Ok(doc) => r.documents.push(doc),
+            Err(bad) => {
+                r.bad.push(bad);
+                late_bad = true;
+            }
+        }
+    }
+    if late_bad {
+        r.bad.sort_by_key(|(n, _)| *n);
+    }
+    r
+}
+
+/// Replays an NeDB log, building only the lines the scan was not sure of.
+pub fn replay_lazy(text: &str) -> Lazy<'_> {
     let mut state = State::default();
     let mut pos = 0;
     let mut number = 0;
@@ -64,7 +124,10 @@ pub fn replay(text: &str) -> Replay {
             state.line(number, line, top_level(line));
         }
     }
-    state.finish()
+    Lazy {
+        replay: state.r,
+        kept: state.slots.into_iter().flatten().collect(),
+    }
 }
 
 /// The replay so far.
@@ -91,7 +154,7 @@ impl<'a> State<'a> {
                 id: Some(id),
                 deleted,
                 ..
-            }) => (Cow::Borrowed(id), deleted, Kept::Line(number, line)),
+            }) => (Cow::Borrowed(id), deleted, Kept::Line(number, line, id)),
             None => match built(line) {
                 Ok(Some((id, deletion, doc))) => (Cow::Owned(id), deletion, Kept::Built(doc)),
                 Ok(None) => return,
@@ -121,39 +184,6 @@ impl<'a> State<'a> {
                 self.slots.push(Some(doc));
             }
         }
-    }
-
-    /// The documents that are left, the winning lines built now.
-    fn finish(self) -> Replay {
-        let mut r = self.r;
-        let mut late_bad = false;
-        r.documents = self
-            .slots
-            .into_iter()
-            .flatten()
-            .filter_map(|kept| match kept {
-                Kept::Built(doc) => Some(doc),
-                // the scan passed this line, so it parses; if it ever did not, it is reported
-                // rather than lost or panicked on
-                Kept::Line(number, line) => match serde_json::from_str::<Value>(line) {
-                    Ok(Value::Object(doc)) => Some(doc),
-                    Ok(_) => {
-                        r.bad.push((number, "not a JSON object".to_string()));
-                        late_bad = true;
-                        None
-                    }
-                    Err(e) => {
-                        r.bad.push((number, format!("not JSON ({e})")));
-                        late_bad = true;
-                        None
-                    }
-                },
-            })
-            .collect();
-        if late_bad {
-            r.bad.sort_by_key(|(n, _)| *n);
-        }
-        r
     }
 }
 
