@@ -192,19 +192,27 @@ fn fix_stats(obj: &mut Map<String, Value>) {
     }
 }
 
-/// The v13 `_stats` fields that are missing, as `null`.
+/// The v13 `_stats` fields.
+const STATS: [&str; 9] = [
+    "compendiumSource",
+    "duplicateSource",
+    "exportSource",
+    "coreVersion",
+    "systemId",
+    "systemVersion",
+    "createdTime",
+    "modifiedTime",
+    "lastModifiedBy",
+];
+
+/// The v13 `_stats` fields that are missing, as `null` (an empty one, as most pages of v10
+/// exports have, is built in one go rather than by nine insertions).
 fn fill_stats(s: &mut Map<String, Value>) {
-    for key in [
-        "compendiumSource",
-        "duplicateSource",
-        "exportSource",
-        "coreVersion",
-        "systemId",
-        "systemVersion",
-        "createdTime",
-        "modifiedTime",
-        "lastModifiedBy",
-    ] {
+    if s.is_empty() {
+        *s = STATS.iter().map(|k| (k.to_string(), Value::Null)).collect();
+        return;
+    }
+    for key in STATS {
         or_insert(s, key, || Value::Null);
     }
 }
