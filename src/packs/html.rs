@@ -169,7 +169,6 @@ struct RawTag<'a> {
     span: (usize, usize),
     /// Where the attributes start.
     attrs_at: usize,
-    has_attrs: bool,
 }
 
 impl<'a> RawTag<'a> {
@@ -191,12 +190,27 @@ impl<'a> RawTag<'a> {
 
 /// The tags of `html`, in order, comments skipped.
 fn raw_tags(html: &str) -> RawTags<'_> {
-    RawTags { html, i: 0 }
+    RawTags {
+        html,
+        i: 0,
+        only_risky: false,
+    }
+}
+
+/// The start tags [`scan`] reads: with attributes or with a risky name. The others (most tags)
+/// are passed over inside the tokenizer's loop, not handed out one by one.
+fn risky_tags(html: &str) -> RawTags<'_> {
+    RawTags {
+        html,
+        i: 0,
+        only_risky: true,
+    }
 }
 
 struct RawTags<'a> {
     html: &'a str,
     i: usize,
+    only_risky: bool,
 }
 
 impl<'a> Iterator for RawTags<'a> {
@@ -235,13 +249,15 @@ impl<'a> Iterator for RawTags<'a> {
             };
             let close = (last + 1).min(html.len());
             self.i = close;
+            if self.only_risky && (end || !(has_attrs || risky(name))) {
+                continue;
+            }
             return Some(RawTag {
                 html,
                 name,
                 end,
                 span: (start, close),
                 attrs_at: j,
-                has_attrs,
             });
         }
     }
@@ -410,8 +426,7 @@ fn scan(html: &str, context: &str, depth: usize, out: &mut Vec<Danger>) {
         })
     };
     let mut nested: Vec<(String, String)> = Vec::new();
-    // most tags are ordinary and bare (`<p>`, `<strong>`): they cost no more than this test
-    for tag in raw_tags(html).filter(|t| !t.end && (t.has_attrs || risky(t.name))) {
+    for tag in risky_tags(html) {
         if risky(tag.name) {
             let name = tag.name.to_ascii_lowercase();
             let name = name.as_str();
