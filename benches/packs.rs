@@ -2,7 +2,7 @@
 //! shape of a world edited for years), the same entries as one JSON export, and the seed with its
 //! glossary. Prints markdown table rows (median of several runs) for BENCHMARKS.md.
 
-use icon_engine::packs::{glossary, import_pack, ImportOptions};
+use icon_engine::packs::{glossary, import_pack, import_pack_json, ImportOptions};
 use std::time::{Duration, Instant};
 
 const TARGET: usize = 10 * 1024 * 1024;
@@ -73,22 +73,27 @@ fn row(case: &str, text: &str) {
     let took = median(|| {
         let _ = std::hint::black_box(import_pack(std::hint::black_box(text), &options));
     });
+    // what the wasm side runs: the import written as JSON text, entry by entry
+    let as_json = median(|| {
+        let _ = std::hint::black_box(import_pack_json(std::hint::black_box(text), &options));
+    });
     let mb = text.len() as f64 / 1_048_576.0;
     println!(
-        "| {case} | {mb:.1} MB | {} | {} | {} | {} | {:.1} ms | {:.0} MB/s |",
+        "| {case} | {mb:.1} MB | {} | {} | {} | {} | {:.1} ms | {:.0} MB/s | {:.1} ms |",
         r.lines,
         r.documents,
         r.superseded,
         r.deleted,
         took.as_secs_f64() * 1e3,
-        mb / took.as_secs_f64()
+        mb / took.as_secs_f64(),
+        as_json.as_secs_f64() * 1e3
     );
 }
 
 fn main() {
     let html = "<p><strong>Term</strong>: a definition with some <em>markup</em> and a <a href=\"https://example.com\">link</a>.</p>";
-    println!("| input | size | lines | entries | superseded | deleted | import (median of {RUNS}) | throughput |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| input | size | lines | entries | superseded | deleted | import (median of {RUNS}) | throughput | import as JSON text |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
     let big = generated_log(200, 5, &html.repeat(8));
     row("NeDB log: 200 entries × 5 pages of ~1 KB, rewritten", &big);
     let small = generated_log(5_000, 1, html);

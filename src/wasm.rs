@@ -592,9 +592,10 @@ pub fn import_pack(
 ) -> Result<JsValue, JsError> {
     let options = import_options(options)?;
     let text = long_string_arg("text", &text)?;
-    let imported = crate::packs::import_pack(&text, &options).map_err(js_error)?;
-    // what `to_js` does, with a writer made for text that is mostly page HTML
-    js_sys::JSON::parse(&crate::packs::json::to_text(&imported))
+    // what `to_js` does, the text written entry by entry as the import goes
+    let json = crate::packs::import_pack_json(&text, &options).map_err(js_error)?;
+    drop(text);
+    js_sys::JSON::parse(&json)
         .map_err(|_| JsError::new("cannot hand the result to JavaScript: JSON.parse refused it"))
 }
 
@@ -629,31 +630,40 @@ fn long_string_arg(what: &str, value: &JsValue) -> Result<String, JsError> {
     let units = text.length();
     let encoder = TextEncoder::new();
     // ASCII takes one byte per unit; what does not fit is encoded again into room for the worst
-    // case (3 bytes per unit). A view over wasm memory is cut off if the memory grows (a view of
-    // a detached buffer takes nothing), so a round that makes no progress is tried again, and
-    // after a few the glue's way is taken.
-    let mut bytes = vec![0u8; units as usize];
-    let (mut read, mut written) = (0u32, 0usize);
+    // case (3 bytes per unit). The encoder writes into the vector's spare capacity through a
+    // view of wasm memory made from its address (no Rust reference to the unwritten bytes). A
+    // view is cut off if the memory grows (a detached buffer takes nothing), so a round that
+    // makes no progress is tried again, and after a few the glue's way is taken.
+    let mut bytes: Vec<u8> = Vec::with_capacity(units as usize);
+    let mut read = 0u32;
     for _ in 0..4 {
         let rest = if read == 0 {
             text.clone()
         } else {
             text.slice(read, units)
         };
-        let room = bytes.len() - written;
-        // SAFETY: the view covers initialised bytes of `bytes` (nothing else reads or writes
-        // them while it lives) and is dropped before `bytes` is touched again.
-        let view = unsafe { js_sys::Uint8Array::view_mut_raw(bytes[written..].as_mut_ptr(), room) };
+        let room = bytes.capacity() - bytes.len();
+        let (Ok(at), Ok(len)) = (
+            u32::try_from(bytes.as_ptr() as usize + bytes.len()),
+            u32::try_from(room),
+        ) else {
+            break;
+        };
+        let memory = wasm_bindgen::memory().unchecked_into::<js_sys::WebAssembly::Memory>();
+        let view = js_sys::Uint8Array::new_with_byte_offset_and_length(&memory.buffer(), at, len);
         let done = encoder.encode_into(&rest, &view);
-        drop(view);
-        written += (done.written() as usize).min(room);
+        let written = (done.written() as usize).min(room);
+        // SAFETY: the encoder initialised `written` bytes (at most the spare capacity) right
+        // after the vector's initialised ones
+        unsafe { bytes.set_len(bytes.len() + written) };
         read = read.saturating_add(done.read()).min(units);
         if read == units {
-            bytes.truncate(written);
-            return String::from_utf8(bytes)
-                .map_err(|e| JsError::new(&format!("{what} could not be read as UTF-8: {e}")));
+            // SAFETY: `encodeInto` writes UTF-8 (whole code points, lone surrogates as U+FFFD),
+            // and each round starts at a code point; wasm-bindgen's own string arguments rely on
+            // the same (the glue's `encodeInto`, then `String::from_utf8_unchecked`)
+            return Ok(unsafe { String::from_utf8_unchecked(bytes) });
         }
-        bytes.resize(written + (units - read) as usize * 3, 0);
+        bytes.reserve((units - read) as usize * 3);
     }
     string_arg(what, value)
 }

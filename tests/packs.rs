@@ -719,16 +719,22 @@ fn the_glossary_page_defines_its_terms() {
 }
 
 /// What the wasm side hands to JS is exactly `serde_json`'s text of the import (the seed, whose
-/// pages are HTML with quotes and non-ASCII text, and a log with warnings and a bad line).
+/// pages are HTML with quotes and non-ASCII text, a log with warnings and a bad line, and a JSON
+/// export).
 #[test]
 fn the_text_handed_to_js_is_serde_jsons() {
-    for imported in [
-        import_pack(&seed(), &auto()).unwrap(),
-        import_pack(&hand_made_log(), &options(Format::Nedb, false)).unwrap(),
+    let export = serde_json::to_string(&import_pack(&seed(), &auto()).unwrap().documents).unwrap();
+    for (text, options) in [
+        (seed(), auto()),
+        (hand_made_log(), options(Format::Nedb, false)),
+        (export, auto()),
     ] {
+        let imported = import_pack(&text, &options).unwrap();
+        let serde = serde_json::to_string(&imported).unwrap();
+        assert_eq!(icon_engine::packs::json::to_text(&imported), serde);
         assert_eq!(
-            icon_engine::packs::json::to_text(&imported),
-            serde_json::to_string(&imported).unwrap()
+            icon_engine::packs::import_pack_json(&text, &options).unwrap(),
+            serde
         );
     }
 }

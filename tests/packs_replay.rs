@@ -6,6 +6,10 @@
 //! corrupt lines.
 
 use icon_engine::packs::nedb::{replay, top_level, Replay};
+use icon_engine::packs::{
+    import_pack, import_pack_json, migrate, BadLine, Format, ImportOptions, Imported, Report,
+    BAD_LINE_LIMIT,
+};
 use proptest::prelude::*;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -74,6 +78,35 @@ fn reference(text: &str) -> Replay {
     }
     r.documents = slots.into_iter().flatten().collect();
     r
+}
+
+/// The import of a log as it was: every line parsed ([`reference`]), then every document
+/// migrated; `None` where it refuses (more than 10% bad lines, unforced).
+fn reference_import(text: &str, force: bool) -> Option<Imported> {
+    let r = reference(text);
+    if r.bad.len() as f64 / r.lines.max(1) as f64 > BAD_LINE_LIMIT && !force {
+        return None;
+    }
+    let mut report = Report {
+        lines: r.lines,
+        superseded: r.superseded,
+        deleted: r.deleted,
+        bad: r
+            .bad
+            .into_iter()
+            .map(|(line, error)| BadLine { line, error })
+            .collect(),
+        ..Report::default()
+    };
+    let mut taken = migrate::valid_ids(&r.documents);
+    let documents: Vec<Value> = r
+        .documents
+        .into_iter()
+        .filter_map(|d| migrate::journal_entry(d, &mut taken, &mut report.warnings))
+        .map(Value::Object)
+        .collect();
+    report.documents = documents.len();
+    Some(Imported { documents, report })
 }
 
 /// JSON texts for values: plain and tricky scalars (escapes, surrogate pairs, lone surrogates,
@@ -269,6 +302,26 @@ proptest! {
     #[test]
     fn the_replay_equals_parsing_every_line(text in log()) {
         prop_assert_eq!(replay(&text), reference(&text), "log:\n{}", text);
+    }
+
+    /// The text the wasm side hands to JS (entries written as they are migrated) is the import's
+    /// `serde_json` text, or the same error.
+    #[test]
+    fn the_streamed_import_is_the_import(text in log(), force in any::<bool>(), nedb in any::<bool>()) {
+        let options = ImportOptions { format: if nedb { Format::Nedb } else { Format::Auto }, force };
+        let streamed = import_pack_json(&text, &options).map_err(|e| e.to_string());
+        let whole = import_pack(&text, &options)
+            .map(|i| serde_json::to_string(&i).unwrap())
+            .map_err(|e| e.to_string());
+        prop_assert_eq!(streamed, whole);
+    }
+
+    /// The import of a log (built line by line as it is migrated) is the import that parsed
+    /// every line first.
+    #[test]
+    fn the_import_equals_parsing_every_line_first(text in log(), force in any::<bool>()) {
+        let options = ImportOptions { format: Format::Nedb, force };
+        prop_assert_eq!(import_pack(&text, &options).ok(), reference_import(&text, force));
     }
 
     /// The scan reads what `serde_json` writes (so the logs Foundry writes take the fast path):

@@ -169,7 +169,6 @@ struct RawTag<'a> {
     span: (usize, usize),
     /// Where the attributes start.
     attrs_at: usize,
-    has_attrs: bool,
 }
 
 impl<'a> RawTag<'a> {
@@ -190,47 +189,108 @@ impl<'a> RawTag<'a> {
 }
 
 /// The tags of `html`, in order, comments skipped.
-fn raw_tags(html: &str) -> impl Iterator<Item = RawTag<'_>> {
-    let bytes = html.as_bytes();
+fn raw_tags(html: &str) -> RawTags<'_> {
+    RawTags {
+        html,
+        i: 0,
+        only_risky: false,
+    }
+}
+
+/// The start tags [`scan`] reads: with attributes or with a risky name. The others (most tags)
+/// are passed over inside the tokenizer's loop, not handed out one by one.
+fn risky_tags(html: &str) -> RawTags<'_> {
+    RawTags {
+        html,
+        i: 0,
+        only_risky: true,
+    }
+}
+
+struct RawTags<'a> {
+    html: &'a str,
+    i: usize,
+    only_risky: bool,
+}
+
+impl<'a> Iterator for RawTags<'a> {
+    type Item = RawTag<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<RawTag<'a>> {
+        let html = self.html;
+        let bytes = html.as_bytes();
+        loop {
+            let start = find_lt(bytes, self.i)?;
+            if bytes[start + 1..].starts_with(b"!--") {
+                self.i = comment_end(html, start);
+                continue;
+            }
+            let mut j = start + 1;
+            let end = bytes.get(j) == Some(&b'/');
+            if end {
+                j += 1;
+            }
+            let name_start = j;
+            if !bytes.get(j).is_some_and(u8::is_ascii_alphabetic) {
+                self.i = start + 1;
+                continue;
+            }
+            while bytes.get(j).is_some_and(|&c| !NAME_END[usize::from(c)]) {
+                j += 1;
+            }
+            let name = &html[name_start..j];
+            // a bare tag (`<p>`, most of them) has nothing more to read
+            let (has_attrs, last) = if bytes.get(j) == Some(&b'>') {
+                (false, j)
+            } else {
+                let mut attrs = RawAttrs { html, j };
+                (attrs.by_ref().count() > 0, attrs.j)
+            };
+            let close = (last + 1).min(html.len());
+            self.i = close;
+            if self.only_risky && (end || !(has_attrs || risky(name))) {
+                continue;
+            }
+            return Some(RawTag {
+                html,
+                name,
+                end,
+                span: (start, close),
+                attrs_at: j,
+            });
+        }
+    }
+}
+
+/// The bytes that end a tag name: ASCII white space (`u8::is_ascii_whitespace`), `>` and `/`.
+const NAME_END: [bool; 256] = {
+    let mut end = [false; 256];
     let mut i = 0;
-    std::iter::from_fn(move || loop {
-        // a byte loop: tags are a few bytes apart, too close for `find`'s set-up to pay
-        let start = i + bytes.get(i..)?.iter().position(|&c| c == b'<')?;
-        if bytes[start + 1..].starts_with(b"!--") {
-            i = comment_end(html, start);
-            continue;
+    while i < 256 {
+        let c = i as u8;
+        end[i] = c.is_ascii_whitespace() || c == b'>' || c == b'/';
+        i += 1;
+    }
+    end
+};
+
+/// The first `<` at or after `i`, eight bytes a step (most of a page is text between tags, and
+/// the gaps are too short for `str::find`'s set-up to pay).
+#[inline(always)]
+fn find_lt(b: &[u8], mut i: usize) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(word) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        let x = u64::from_le_bytes(*word) ^ (ONES * u64::from(b'<'));
+        // the lowest high bit set marks the first zero byte, that is the first `<`
+        let found = x.wrapping_sub(ONES) & !x & HIGH;
+        if found != 0 {
+            return Some(i + found.trailing_zeros() as usize / 8);
         }
-        let mut j = start + 1;
-        let end = bytes.get(j) == Some(&b'/');
-        if end {
-            j += 1;
-        }
-        let name_start = j;
-        while j < bytes.len()
-            && !bytes[j].is_ascii_whitespace()
-            && bytes[j] != b'>'
-            && bytes[j] != b'/'
-        {
-            j += 1;
-        }
-        let name = &html[name_start..j];
-        if !name.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
-            i = start + 1;
-            continue;
-        }
-        let mut attrs = RawAttrs { html, j };
-        let has_attrs = attrs.by_ref().count() > 0;
-        let close = (attrs.j + 1).min(html.len());
-        i = close;
-        return Some(RawTag {
-            html,
-            name,
-            end,
-            span: (start, close),
-            attrs_at: j,
-            has_attrs,
-        });
-    })
+        i += 8;
+    }
+    Some(i + b.get(i..)?.iter().position(|&c| c == b'<')?)
 }
 
 /// The attributes of a tag from `j` (after its name) to its `>`: `(name, value)` as written.
@@ -334,21 +394,29 @@ pub fn dangers(html: &str) -> Vec<Danger> {
     out
 }
 
-/// The tag names [`scan`] looks at by name (lowercase).
-const RISKY_TAGS: [&str; 12] = [
-    "script",
-    "iframe",
-    "frame",
-    "frameset",
-    "object",
-    "applet",
-    "embed",
-    "meta",
-    "animate",
-    "set",
-    "animatemotion",
-    "animatetransform",
-];
+/// Whether [`scan`] looks at a tag by its name: `script`, frames, `object`, `applet`, `embed`,
+/// `meta` and the SVG animations. By length first, then letter by letter, stopping at the first
+/// difference (`strong` is not `script` after two letters; `eq_ignore_ascii_case` compares
+/// whole names, and this runs for every bare tag).
+#[inline(always)]
+fn risky(name: &str) -> bool {
+    let is = |word: &[u8]| {
+        name.bytes()
+            .zip(word)
+            .all(|(c, w)| c.to_ascii_lowercase() == *w)
+    };
+    match name.len() {
+        3 => is(b"set"),
+        4 => is(b"meta"),
+        5 => is(b"frame") || is(b"embed"),
+        6 => is(b"script") || is(b"iframe") || is(b"object") || is(b"applet"),
+        7 => is(b"animate"),
+        8 => is(b"frameset"),
+        13 => is(b"animatemotion"),
+        16 => is(b"animatetransform"),
+        _ => false,
+    }
+}
 
 fn scan(html: &str, context: &str, depth: usize, out: &mut Vec<Danger>) {
     let mut push = |kind: &'static str, what: String| {
@@ -358,14 +426,7 @@ fn scan(html: &str, context: &str, depth: usize, out: &mut Vec<Danger>) {
         })
     };
     let mut nested: Vec<(String, String)> = Vec::new();
-    // most tags are ordinary and bare (`<p>`, `<strong>`): they cost no more than this test
-    let risky = |name: &str| {
-        name.as_bytes()
-            .first()
-            .is_some_and(|c| matches!(c | 0x20, b'a' | b'e' | b'f' | b'i' | b'm' | b'o' | b's'))
-            && RISKY_TAGS.iter().any(|r| name.eq_ignore_ascii_case(r))
-    };
-    for tag in raw_tags(html).filter(|t| !t.end && (t.has_attrs || risky(t.name))) {
+    for tag in risky_tags(html) {
         if risky(tag.name) {
             let name = tag.name.to_ascii_lowercase();
             let name = name.as_str();

@@ -5,7 +5,7 @@
 //! `_id` supersedes an earlier one, as in a log.
 
 use super::nedb::{plain_run, Replay};
-use super::Imported;
+use super::{Imported, Report};
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -59,28 +59,54 @@ pub fn read(text: &str) -> Result<Replay> {
 /// every byte). Numbers are written as `serde_json` writes them.
 pub fn to_text(imported: &Imported) -> String {
     let mut out = String::with_capacity(1024);
-    out.push_str("{\"documents\":[");
+    out.push_str(DOCUMENTS_START);
     for (i, doc) in imported.documents.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         write_value(&mut out, doc);
     }
+    write_report_end(&mut out, &imported.report);
+    out
+}
+
+/// What [`to_text`] starts with: the documents follow, separated by commas.
+pub(crate) const DOCUMENTS_START: &str = "{\"documents\":[";
+
+/// What [`to_text`] ends with after the documents: the report.
+pub(crate) fn write_report_end(out: &mut String, report: &Report) {
     out.push_str("],\"report\":");
     // small, and its field names are serde's to give
-    out.push_str(&serde_json::to_string(&imported.report).unwrap_or_else(|_| "null".into()));
+    out.push_str(&serde_json::to_string(report).unwrap_or_else(|_| "null".into()));
     out.push('}');
-    out
+}
+
+/// A document, as [`write_value`] writes it as a `Value::Object`.
+pub(crate) fn write_object(out: &mut String, map: &Map<String, Value>) {
+    out.push('{');
+    for (i, (key, item)) in map.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_string(out, key);
+        out.push(':');
+        write_value(out, item);
+    }
+    out.push('}');
 }
 
 fn write_value(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        // serde_json's Display of a number is its JSON
-        Value::Number(n) => {
-            let _ = write!(out, "{n}");
-        }
+        // whole numbers (sort, levels, times: most of them) without the formatting machinery;
+        // serde_json's Display of any number is its JSON
+        Value::Number(n) => match n.as_i64() {
+            Some(whole) => write_whole(out, whole),
+            None => {
+                let _ = write!(out, "{n}");
+            }
+        },
         Value::String(s) => write_string(out, s),
         Value::Array(items) => {
             out.push('[');
@@ -92,22 +118,30 @@ fn write_value(out: &mut String, value: &Value) {
             }
             out.push(']');
         }
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (key, item)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                write_string(out, key);
-                out.push(':');
-                write_value(out, item);
-            }
-            out.push('}');
-        }
+        Value::Object(map) => write_object(out, map),
     }
 }
 
+fn write_whole(out: &mut String, n: i64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = n.unsigned_abs();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if n < 0 {
+        out.push('-');
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+}
+
 /// A JSON string: `"` and `\` escaped, control characters as `serde_json` writes them.
+#[inline(always)]
 fn write_string(out: &mut String, s: &str) {
     out.reserve(s.len() + 2);
     out.push('"');
@@ -149,6 +183,7 @@ mod tests {
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),
             any::<i64>().prop_map(Value::from),
+            prop::sample::select(vec![0, -1, 9, 10, -10, i64::MIN, i64::MAX]).prop_map(Value::from),
             any::<u64>().prop_map(Value::from),
             any::<f64>().prop_map(Value::from),
             any::<String>().prop_map(Value::String),

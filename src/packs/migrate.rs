@@ -142,19 +142,17 @@ fn fix_ownership(obj: &mut Map<String, Value>, at: At, page: bool, out: &mut Vec
         );
         return;
     };
-    let keys: Vec<String> = own.keys().cloned().collect();
-    for k in keys {
-        let Some(v) = own.get(&k).cloned() else {
-            continue;
-        };
-        let level = whole(&v).filter(|l| l.fract() == 0.0).map(|l| l as i64);
-        let problem = if k != "default" && !valid_id(&k) {
+    // in key order; only what is removed is copied (an owner's key, for its warning)
+    let mut removed: Vec<(String, String)> = Vec::new();
+    for (k, v) in own.iter_mut() {
+        let level = whole(v).filter(|l| l.fract() == 0.0).map(|l| l as i64);
+        let problem = if k != "default" && !valid_id(k) {
             Some(format!("the owner {k:?} is not a user id; it was removed"))
         } else {
             match level {
                 Some(l) if OWNERSHIP_LEVELS.contains(&l) => {
                     if !v.is_i64() {
-                        own.insert(k.clone(), json!(l));
+                        *v = json!(l);
                     }
                     None
                 }
@@ -162,9 +160,12 @@ fn fix_ownership(obj: &mut Map<String, Value>, at: At, page: bool, out: &mut Vec
             }
         };
         if let Some(detail) = problem {
-            own.remove(&k);
-            warn(out, at, "ownership", detail);
+            removed.push((k.clone(), detail));
         }
+    }
+    for (k, detail) in removed {
+        own.remove(&k);
+        warn(out, at, "ownership", detail);
     }
 }
 
@@ -175,20 +176,45 @@ fn take_stats(obj: &mut Map<String, Value>) -> Map<String, Value> {
         Some(Value::Object(s)) => s,
         _ => Map::new(),
     };
-    for key in [
-        "compendiumSource",
-        "duplicateSource",
-        "exportSource",
-        "coreVersion",
-        "systemId",
-        "systemVersion",
-        "createdTime",
-        "modifiedTime",
-        "lastModifiedBy",
-    ] {
-        or_insert(&mut s, key, || Value::Null);
-    }
+    fill_stats(&mut s);
     s
+}
+
+/// The document's `_stats` made as [`take_stats`] makes it, where it is (a page's, which needs
+/// nothing else: no key to take out and put back on every page).
+fn fix_stats(obj: &mut Map<String, Value>) {
+    match obj.get_mut("_stats") {
+        Some(Value::Object(s)) => fill_stats(s),
+        _ => {
+            let s = take_stats(obj);
+            obj.insert("_stats".into(), Value::Object(s));
+        }
+    }
+}
+
+/// The v13 `_stats` fields.
+const STATS: [&str; 9] = [
+    "compendiumSource",
+    "duplicateSource",
+    "exportSource",
+    "coreVersion",
+    "systemId",
+    "systemVersion",
+    "createdTime",
+    "modifiedTime",
+    "lastModifiedBy",
+];
+
+/// The v13 `_stats` fields that are missing, as `null` (an empty one, as most pages of v10
+/// exports have, is built in one go rather than by nine insertions).
+fn fill_stats(s: &mut Map<String, Value>) {
+    if s.is_empty() {
+        *s = STATS.iter().map(|k| (k.to_string(), Value::Null)).collect();
+        return;
+    }
+    for key in STATS {
+        or_insert(s, key, || Value::Null);
+    }
 }
 
 /// The v13 `_stats.exportSource` from a v10–v12 `flags.exportSource` (or a v13 one, unchanged).
@@ -227,8 +253,15 @@ fn is_journal(doc: &Map<String, Value>) -> bool {
 
 /// Ids every document or page keeps (valid ones), so replacements never take them.
 pub fn valid_ids<'a>(docs: impl IntoIterator<Item = &'a Map<String, Value>>) -> HashSet<String> {
-    docs.into_iter()
-        .filter_map(|d| d.get("_id").and_then(Value::as_str))
+    valid_id_set(
+        docs.into_iter()
+            .filter_map(|d| d.get("_id").and_then(Value::as_str)),
+    )
+}
+
+/// [`valid_ids`] from the documents' `_id` strings.
+pub fn valid_id_set<'a>(ids: impl IntoIterator<Item = &'a str>) -> HashSet<String> {
+    ids.into_iter()
         .filter(|id| valid_id(id))
         .map(str::to_string)
         .collect()
@@ -435,9 +468,10 @@ fn v9_pages(doc: &mut Map<String, Value>, id: &str, out: &mut Vec<Warning>) {
 }
 
 fn fix_title(p: &mut Map<String, Value>, at: At, out: &mut Vec<Warning>) {
-    let title = p
-        .entry("title")
-        .or_insert_with(|| json!({"show": true, "level": 1}));
+    or_insert(p, "title", || json!({"show": true, "level": 1}));
+    let Some(title) = p.get_mut("title") else {
+        return;
+    };
     if !title.is_object() {
         warn(
             out,
@@ -543,8 +577,7 @@ fn page(
         }
     }
     fix_ownership(&mut p, at, true, out);
-    let s = take_stats(&mut p);
-    p.insert("_stats".into(), Value::Object(s));
+    fix_stats(&mut p);
     p
 }
 

@@ -31,15 +31,75 @@ pub struct Replay {
     pub bad: Vec<(usize, String)>,
 }
 
-/// A document the replay keeps: built already (a line the scan was not sure of), or its line,
-/// built once it has won.
+/// A document the replay keeps: built already (a line the scan was not sure of), or its line
+/// (with its number and the `_id` the scan read), built once it has won.
 enum Kept<'a> {
     Built(Map<String, Value>),
-    Line(usize, &'a str),
+    Line(usize, &'a str, &'a str),
+}
+
+/// A replay whose winning lines are not built yet: the importer builds, migrates and writes
+/// them one at a time ([`Lazy::into_documents`]), so each is still in cache when written and
+/// its memory is reused by the next (faster than building them all first).
+pub struct Lazy<'a> {
+    /// The accounting; `documents` is empty.
+    pub replay: Replay,
+    kept: Vec<Kept<'a>>,
+}
+
+impl<'a> Lazy<'a> {
+    /// The `_id` of each document, in order, where it is a string (for the ids the migration
+    /// must not hand out), without building them.
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.kept.iter().filter_map(|kept| match kept {
+            Kept::Built(doc) => doc.get("_id").and_then(Value::as_str),
+            Kept::Line(_, _, id) => Some(*id),
+        })
+    }
+
+    /// The accounting, and the documents in order, each built when it is reached. A line that
+    /// does not build (the scan passed it, so this cannot happen) is `Err((line, error))`, to
+    /// be reported rather than lost or panicked on.
+    #[allow(clippy::type_complexity)]
+    pub fn into_documents(
+        self,
+    ) -> (
+        Replay,
+        impl Iterator<Item = std::result::Result<Map<String, Value>, (usize, String)>> + 'a,
+    ) {
+        let documents = self.kept.into_iter().map(|kept| match kept {
+            Kept::Built(doc) => Ok(doc),
+            Kept::Line(number, line, _) => match serde_json::from_str::<Value>(line) {
+                Ok(Value::Object(doc)) => Ok(doc),
+                Ok(_) => Err((number, "not a JSON object".to_string())),
+                Err(e) => Err((number, format!("not JSON ({e})"))),
+            },
+        });
+        (self.replay, documents)
+    }
 }
 
 /// Replays an NeDB log.
 pub fn replay(text: &str) -> Replay {
+    let (mut r, documents) = replay_lazy(text).into_documents();
+    let mut late_bad = false;
+    for doc in documents {
+        match doc {
+            Ok(doc) => r.documents.push(doc),
+            Err(bad) => {
+                r.bad.push(bad);
+                late_bad = true;
+            }
+        }
+    }
+    if late_bad {
+        r.bad.sort_by_key(|(n, _)| *n);
+    }
+    r
+}
+
+/// Replays an NeDB log, building only the lines the scan was not sure of.
+pub fn replay_lazy(text: &str) -> Lazy<'_> {
     let mut state = State::default();
     let mut pos = 0;
     let mut number = 0;
@@ -64,7 +124,10 @@ pub fn replay(text: &str) -> Replay {
             state.line(number, line, top_level(line));
         }
     }
-    state.finish()
+    Lazy {
+        replay: state.r,
+        kept: state.slots.into_iter().flatten().collect(),
+    }
 }
 
 /// The replay so far.
@@ -91,7 +154,7 @@ impl<'a> State<'a> {
                 id: Some(id),
                 deleted,
                 ..
-            }) => (Cow::Borrowed(id), deleted, Kept::Line(number, line)),
+            }) => (Cow::Borrowed(id), deleted, Kept::Line(number, line, id)),
             None => match built(line) {
                 Ok(Some((id, deletion, doc))) => (Cow::Owned(id), deletion, Kept::Built(doc)),
                 Ok(None) => return,
@@ -121,39 +184,6 @@ impl<'a> State<'a> {
                 self.slots.push(Some(doc));
             }
         }
-    }
-
-    /// The documents that are left, the winning lines built now.
-    fn finish(self) -> Replay {
-        let mut r = self.r;
-        let mut late_bad = false;
-        r.documents = self
-            .slots
-            .into_iter()
-            .flatten()
-            .filter_map(|kept| match kept {
-                Kept::Built(doc) => Some(doc),
-                // the scan passed this line, so it parses; if it ever did not, it is reported
-                // rather than lost or panicked on
-                Kept::Line(number, line) => match serde_json::from_str::<Value>(line) {
-                    Ok(Value::Object(doc)) => Some(doc),
-                    Ok(_) => {
-                        r.bad.push((number, "not a JSON object".to_string()));
-                        late_bad = true;
-                        None
-                    }
-                    Err(e) => {
-                        r.bad.push((number, format!("not JSON ({e})")));
-                        late_bad = true;
-                        None
-                    }
-                },
-            })
-            .collect();
-        if late_bad {
-            r.bad.sort_by_key(|(n, _)| *n);
-        }
-        r
     }
 }
 
@@ -313,6 +343,7 @@ fn scan_object(text: &str) -> Option<(Top<'_>, usize)> {
 /// Reads a key and its colon at `i`; at the top level, notes the keys the replay reads (a key
 /// with escapes is left to `serde_json`). A key given twice is read twice, the last one winning,
 /// as in `serde_json`'s map.
+#[inline(always)]
 fn key_end(b: &[u8], i: usize, depth: u32, pending: &mut Option<Key>) -> Option<usize> {
     if b.get(i) != Some(&b'"') {
         return None;
@@ -343,12 +374,14 @@ fn ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+#[inline(always)]
 fn literal(b: &[u8], i: usize, word: &[u8]) -> Option<usize> {
     b[i..].starts_with(word).then_some(i + word.len())
 }
 
 /// The end of the string that opens at `i` (after its closing quote) and whether it has
 /// escapes; `None` for a control character, a bad escape, a surrogate escape or no end.
+#[inline(always)]
 fn string_end(b: &[u8], i: usize) -> Option<(usize, bool)> {
     if b.get(i) != Some(&b'"') {
         return None;
@@ -390,13 +423,13 @@ pub(crate) fn plain_run(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     // the high bit of each byte that is `"`, `\\` or below 0x20; the lowest one set is exact
-    // ("Bit Twiddling Hacks": haszero, hasless)
+    // ("Bit Twiddling Hacks": haszero(x ^ c) and hasless(x, 0x20), whose `& !v & HIGH` are all
+    // `& !x & HIGH`, since `"` and `\\` are below 0x80)
     let stops = |x: u64| {
-        let quote = x ^ (ONES * u64::from(b'"'));
-        let backslash = x ^ (ONES * u64::from(b'\\'));
-        (quote.wrapping_sub(ONES) & !quote
-            | backslash.wrapping_sub(ONES) & !backslash
-            | x.wrapping_sub(ONES * 0x20) & !x)
+        ((x ^ (ONES * u64::from(b'"'))).wrapping_sub(ONES)
+            | (x ^ (ONES * u64::from(b'\\'))).wrapping_sub(ONES)
+            | x.wrapping_sub(ONES * 0x20))
+            & !x
             & HIGH
     };
     while let Some(words) = b.get(i..).and_then(<[u8]>::first_chunk::<16>) {

@@ -38,3 +38,21 @@ test("the compiled rules reference holds 2 entries and 17 pages in order, with t
     }
   }
 });
+
+// importPack takes the text into wasm with TextEncoder.encodeInto (one byte per UTF-16 unit
+// first, then again with room for the rest): every string must arrive as the glue would pass it,
+// lone surrogates as U+FFFD.
+test("importPack reads any text as JS holds it: non-ASCII at either end, astral, lone surrogates", () => {
+  const names = ["plain", "é".repeat(3000), "😀 and ✓", `${"x".repeat(5000)}ß`, "ß".repeat(2) + "x".repeat(9), "lone \ud800 high", "lone \udc00 low", "end \ud83d"];
+  for (const name of names) {
+    for (const prefix of ["", "a".repeat(1000), "€"]) {
+      const full = prefix + name;
+      // written by hand: JSON.stringify would escape a lone surrogate
+      const log = `{"_id":"aaaaaaaaaaaaaaa1","name":"${full}","pages":[]}\n{"_id":"bbbbbbbbbbbbbbb2","name":"after","pages":[]}\n`;
+      const { documents, report } = core.importPack(log);
+      assert.deepEqual(report.bad, []);
+      assert.deepEqual(documents.map(d => d.name), [full.toWellFormed(), "after"], JSON.stringify(full.slice(0, 40)));
+    }
+  }
+  assert.throws(() => core.importPack(7), /text must be a string, not a number/);
+});
