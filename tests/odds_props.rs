@@ -301,3 +301,37 @@ fn exact_means_equal_term_by_term_sums() {
         assert_eq!(d.exact_mean().unwrap(), want, "{src}");
     }
 }
+
+/// The float budget is calibrated to about 40 ms of wasm (issue 9): the largest plain pools it
+/// accepts come out right (mean and spread of n dice), and work beyond it is refused as a clear
+/// error instead of taking a second.
+#[test]
+fn the_budget_accepts_large_pools_and_refuses_beyond_them() {
+    for (src, n, faces) in [
+        ("1000d6", 1000.0, 6.0),
+        ("300d100", 300.0, 100.0),
+        ("100d1000", 100.0, 1000.0),
+    ] {
+        let d = distribution(&parse(src).unwrap()).unwrap();
+        let f: f64 = faces;
+        assert!(
+            (d.mean() - n * (f + 1.0) / 2.0).abs() < 1e-6 * n * f,
+            "{src}"
+        );
+        assert!(
+            (d.sd() - (n * (f * f - 1.0) / 12.0).sqrt()).abs() < 1e-6 * n * f,
+            "{src}"
+        );
+        // n·(f+1) − v is as likely as v (the totals below f64's range are left out at both ends)
+        let (first, last) = (d.totals[0], d.totals[d.totals.len() - 1]);
+        assert_eq!((first.0 + last.0) as f64, n * (f + 1.0), "{src}");
+        for ((v, p), (w, q)) in d.totals.iter().zip(d.totals.iter().rev()) {
+            assert_eq!(v + w, first.0 + last.0);
+            assert!((p - q).abs() <= 1e-12 * p, "{src} at {v}");
+        }
+    }
+    for src in ["1000d20", "10d6x", "1000d4xo", "1000d6 + 1000d6"] {
+        let e = distribution(&parse(src).unwrap()).unwrap_err();
+        assert!(e.message().contains("too long"), "{src}: {}", e.message());
+    }
+}
