@@ -9,7 +9,9 @@
 //! With keep/drop, the modifiers before it leave one active result per die, so the term is an
 //! order statistic: a dynamic programme over the face values, highest (or lowest) first, counting
 //! how many dice show each value with binomial probabilities. The modifiers after it apply per
-//! kept result again.
+//! kept result again. When each kept die adds one number (no explosion after the keep), the
+//! programme's state is only (dice placed, kept total): [`kernel::keep_counts`] /
+//! [`kernel::keep_f64`].
 
 use super::dist::{ok, span, too_wide, Budget, Dist, Fail, Res};
 use super::kernel::{self, Face};
