@@ -167,61 +167,95 @@ impl Test {
         distribution(&parse(&formula)?)
     }
 
-    /// P(profit, waste) jointly, where both are 0 on a fail, computed combinatorially over the
-    /// highest FOCUS `a` and highest BURDEN `b`: with `n` dice of `x` faces, the number of rolls
-    /// whose highest is `a` and that have exactly `k` dice in `[t, a]` is
-    /// `C(n, k)·((a−t+1)^k − (a−t)^k)·(t−1)^(n−k)`.
-    fn profit_waste<N: Num>(&self, opp: &[(i64, N)]) -> Option<BTreeMap<(u32, u32), N>> {
+    /// The FOCUS×BURDEN rolls counted by margin and (profit, waste), computed combinatorially
+    /// over the highest FOCUS `a` and highest BURDEN `b`: with `n` dice of `x` faces, the number
+    /// of rolls whose highest is `a` and that have exactly `k` dice in `[t, a]` is
+    /// `C(n, k)·((a−t+1)^k − (a−t)^k)·(t−1)^(n−k)`. The opposition only sees `a − b`, so the
+    /// probabilities later take one multiplication per (`a − b`, cell), not one per roll class.
+    fn rolls_by_margin(&self) -> Option<RollCounts> {
         let x = i64::from(self.die);
         let (nf, nb) = (self.focus + 1, self.burden + 1);
         let pow = |base: i64, e: u32| -> Option<u64> { u64::try_from(base).ok()?.checked_pow(e) };
-        // rolls of n dice with highest a and exactly k of them in [t, a]
-        let ways = |n: u32, a: i64, t: i64, k: u32| -> Option<u64> {
-            let c = u64::try_from(binomial_coefficient(n, k)?).ok()?;
-            let inside = pow(a - t + 1, k)?.checked_sub(pow(a - t, k)?)?;
-            c.checked_mul(inside)?.checked_mul(pow(t - 1, n - k)?)
+        let choose: Vec<Vec<u64>> = (0..=nf.max(nb))
+            .map(|n| {
+                (0..=n)
+                    .map(|k| u64::try_from(binomial_coefficient(n, k)?).ok())
+                    .collect::<Option<Vec<u64>>>()
+            })
+            .collect::<Option<_>>()?;
+        // rolls of n dice with highest a and exactly k (1..=n) of them in [t, a]
+        let ways = |n: u32, a: i64, t: i64| -> Option<Vec<u64>> {
+            (1..=n)
+                .map(|k| {
+                    let inside = pow(a - t + 1, k)?.checked_sub(pow(a - t, k)?)?;
+                    choose[n as usize][k as usize]
+                        .checked_mul(inside)?
+                        .checked_mul(pow(t - 1, n - k)?)
+                })
+                .collect()
         };
-        let (tf, tb) = (pow(x, nf)?, pow(x, nb)?);
+        let cells = (nf * nb) as usize;
+        let mut counts = vec![0u64; (2 * x - 1) as usize * cells];
+        for a in 1..=x {
+            for b in 1..=x {
+                let row = (a - b + x - 1) as usize * cells;
+                // the counted die is one of the k; the others are profit or waste
+                let (wf, wb) = (ways(nf, a, b.min(a))?, ways(nb, b, a.min(b))?);
+                for (kf, wf) in (1..=nf).zip(wf).filter(|(_, w)| *w != 0) {
+                    for (kb, wb) in (1..=nb).zip(&wb).filter(|(_, w)| **w != 0) {
+                        let profit = if a >= b { kf - 1 } else { 0 };
+                        let waste = if b >= a { kb - 1 } else { 0 };
+                        let slot = &mut counts[row + (profit * nb + waste) as usize];
+                        *slot = slot.checked_add(wf.checked_mul(*wb)?)?;
+                    }
+                }
+            }
+        }
+        Some(RollCounts {
+            counts,
+            burden_dice: nb,
+            all: pow(x, nf)?.checked_mul(pow(x, nb)?)?,
+        })
+    }
+
+    /// P(profit, waste) jointly, where both are 0 on a fail.
+    fn profit_waste<N: Num>(
+        &self,
+        rolls: &RollCounts,
+        opp: &[(i64, N)],
+    ) -> Option<BTreeMap<(u32, u32), N>> {
+        let x = i64::from(self.die);
+        let nb = rolls.burden_dice;
+        let cells = rolls.counts.len() / (2 * x - 1) as usize;
+        // P(opposition ≤ v), from its ascending totals
+        let mut at_most: Vec<(i64, N)> = Vec::with_capacity(opp.len());
+        let mut run = N::zero();
+        for (o, p) in opp {
+            run = run.add(*p)?;
+            at_most.push((*o, run));
+        }
         let mut out: BTreeMap<(u32, u32), N> = BTreeMap::new();
         let mut add = |key: (u32, u32), p: N| -> Option<()> {
             let slot = out.entry(key).or_insert(N::zero());
             *slot = slot.add(p)?;
             Some(())
         };
-        for a in 1..=x {
-            for b in 1..=x {
-                // P(opposition ≤ our value): a match or a win
-                let value = self.rank + a - b;
-                let mut success = N::zero();
-                for (_, p) in opp.iter().filter(|(o, _)| *o <= value) {
-                    success = success.add(*p)?;
-                }
-                let failure = N::one().sub(success)?;
-                // the counted die is one of the k; the others are profit or waste
-                let (focus_t, burden_t) = if a > b {
-                    (b, a)
-                } else if a == b {
-                    (a, b)
-                } else {
-                    (b, a)
-                };
-                for kf in 1..=nf {
-                    let wf = ways(nf, a, focus_t.min(a), kf)?;
-                    if wf == 0 {
-                        continue;
-                    }
-                    for kb in 1..=nb {
-                        let wb = ways(nb, b, burden_t.min(b), kb)?;
-                        if wb == 0 {
-                            continue;
-                        }
-                        let p = N::ratio(wf, tf)?.mul(N::ratio(wb, tb)?)?;
-                        let profit = if a >= b { kf - 1 } else { 0 };
-                        let waste = if b >= a { kb - 1 } else { 0 };
-                        add((profit, waste), p.mul(success)?)?;
-                        add((0, 0), p.mul(failure)?)?;
-                    }
-                }
+        for (d, row) in (1 - x..x).zip(rolls.counts.chunks_exact(cells)) {
+            // P(opposition ≤ our value): a match or a win
+            let value = self.rank + d;
+            let success = match at_most.partition_point(|(o, _)| *o <= value) {
+                0 => N::zero(),
+                i => at_most[i - 1].1,
+            };
+            let failure = N::one().sub(success)?;
+            let mut all = 0u64;
+            for (i, w) in row.iter().enumerate().filter(|(_, w)| **w != 0) {
+                all += w;
+                let key = (i as u32 / nb, i as u32 % nb);
+                add(key, N::ratio(*w, rolls.all)?.mul(success)?)?;
+            }
+            if all != 0 {
+                add((0, 0), N::ratio(all, rolls.all)?.mul(failure)?)?;
             }
         }
         Some(out)
@@ -231,13 +265,16 @@ impl Test {
     pub fn joint(&self) -> Result<Vec<ProfitWaste>> {
         self.check()?;
         let opp = self.opposition_dist()?;
+        let rolls = self
+            .rolls_by_margin()
+            .ok_or_else(|| Error::odds("the profit and waste odds are out of range"))?;
         let floats = self
-            .profit_waste::<f64>(&opp.totals)
+            .profit_waste::<f64>(&rolls, &opp.totals)
             .ok_or_else(|| Error::odds("the profit and waste odds are out of range"))?;
         let exact = opp
             .exact
             .as_ref()
-            .and_then(|e| self.profit_waste::<Ratio>(e));
+            .and_then(|e| self.profit_waste::<Ratio>(&rolls, e));
         Ok(floats
             .into_iter()
             .filter(|(_, p)| *p > 0.0)
@@ -252,6 +289,14 @@ impl Test {
             })
             .collect())
     }
+}
+
+/// FOCUS×BURDEN rolls by margin `a − b` (rows from `1 − die`) and (profit, waste) cell
+/// (`profit · burden_dice + waste`), out of `all`.
+struct RollCounts {
+    counts: Vec<u64>,
+    burden_dice: u32,
+    all: u64,
 }
 
 /// One cell of the joint distribution of profit and waste.

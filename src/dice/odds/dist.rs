@@ -1,6 +1,7 @@
 //! Dense probability distributions over consecutive integers, and the limits on computing them.
 
-use super::num::{Convolved, Num};
+use super::kernel;
+use super::num::{Num, View};
 use crate::error::Error;
 
 /// Why a distribution could not be computed.
@@ -23,6 +24,12 @@ pub fn ok<T>(v: Option<T>) -> Res<T> {
 pub const MAX_SUPPORT: usize = 1 << 22;
 
 /// A count of elementary steps left; running out is a limit, not a wrong answer.
+///
+/// A step is about one float multiply-add of a kernel in wasm (2–4 ns in node on a shared 2 GHz
+/// Xeon, measured with `bench/run.mjs`); the kernels charge before they work, so a refusal is
+/// quick. The cost of handing a large answer over (each of up to [`MAX_SUPPORT`] totals becomes
+/// a fraction, a float and, in `odds`, strings) is not counted here: that is bounded by
+/// [`MAX_SUPPORT`].
 #[derive(Debug, Clone)]
 pub struct Budget {
     left: u64,
@@ -30,10 +37,18 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// Steps allowed for float arithmetic (about a second of work in wasm).
-    pub const FLOAT: u64 = 300_000_000;
+    /// Steps allowed for float arithmetic: about 40 ms of wasm, so that accepted requests stay
+    /// under 50 ms (issue 9): `1000d6` takes 5 M steps, `300d100` 9 M, `100d1000` 10 M, while
+    /// `1000d20`, `10d6x` and `1000d4xo` (50–70 ms of work) are refused. Before the kernels this
+    /// was 300 M steps of slower work (about a second).
+    pub const FLOAT: u64 = 12_000_000;
     /// Steps allowed for exact arithmetic, which costs more per step; beyond it floats take over.
+    /// Overflow is found before the work (every kernel bounds its counts first), so a failed
+    /// exact attempt costs little.
     pub const EXACT: u64 = 8_000_000;
+    /// Steps per pair of possible values of a product or quotient (the function, a slot, a
+    /// multiply-add).
+    pub const PER_PAIR: u64 = 1;
 
     pub fn new(exact: bool) -> Self {
         Self {
@@ -57,10 +72,19 @@ impl Budget {
     }
 }
 
-fn too_wide() -> Fail {
+pub(super) fn too_wide() -> Fail {
     Fail::Limit(Error::odds(format!(
         "the exact odds of this formula span more than {MAX_SUPPORT} possible totals"
     )))
+}
+
+/// The number of values in `[lo, hi]`, or the "too wide" limit.
+pub fn span(lo: i64, hi: i64) -> Res<usize> {
+    hi.checked_sub(lo)
+        .and_then(|d| usize::try_from(d).ok())
+        .and_then(|d| d.checked_add(1))
+        .filter(|l| *l <= MAX_SUPPORT)
+        .ok_or_else(too_wide)
 }
 
 /// `p[i]` is the probability of `offset + i`. May be a sub-distribution while being built.
@@ -80,12 +104,7 @@ impl<N: Num> Dist<N> {
 
     /// An all-zero distribution over `[lo, hi]`.
     pub fn zeros(lo: i64, hi: i64) -> Res<Self> {
-        let len = hi
-            .checked_sub(lo)
-            .and_then(|d| usize::try_from(d).ok())
-            .and_then(|d| d.checked_add(1))
-            .filter(|l| *l <= MAX_SUPPORT)
-            .ok_or_else(too_wide)?;
+        let len = span(lo, hi)?;
         Ok(Self {
             offset: lo,
             p: vec![N::zero(); len],
@@ -131,18 +150,12 @@ impl<N: Num> Dist<N> {
         } else {
             (other, self)
         };
-        let nonzero: Vec<(usize, N)> = small
-            .p
-            .iter()
-            .enumerate()
-            .filter(|(_, q)| !q.is_zero())
-            .map(|(i, q)| (i, *q))
-            .collect();
-        budget.spend((nonzero.len() as u64).saturating_mul(large.p.len() as u64))?;
-        if let [(i, q)] = nonzero.as_slice() {
-            if *q == N::one() {
+        let nonzero = small.p.iter().filter(|q| !q.is_zero()).count();
+        budget.spend((nonzero as u64).saturating_mul(large.p.len() as u64))?;
+        if nonzero == 1 {
+            if let Some(i) = small.p.iter().position(|q| *q == N::one()) {
                 // adding a constant: a shift, not a pass of multiplications
-                let offset = (small.lo() + *i as i64)
+                let offset = (small.lo() + i as i64)
                     .checked_add(large.lo())
                     .ok_or_else(too_wide)?;
                 return Ok(Self {
@@ -151,37 +164,65 @@ impl<N: Num> Dist<N> {
                 });
             }
         }
+        if nonzero == 0 || large.p.is_empty() {
+            return Ok(Self {
+                offset: 0,
+                p: Vec::new(),
+            });
+        }
         let lo = small.lo().checked_add(large.lo()).ok_or_else(too_wide)?;
         let hi = small.hi().checked_add(large.hi()).ok_or_else(too_wide)?;
-        let mut out = Self::zeros(lo, hi)?;
-        match N::convolve_slices(&small.p, &large.p) {
-            Convolved::Done(p) => {
-                out.p = p;
-                return Ok(out);
+        span(lo, hi)?;
+        let p = match (N::view(&small.p), N::view(&large.p)) {
+            (Some(View::Counts { den: da, nums: a }), Some(View::Counts { den: db, nums: b })) => {
+                let den = ok(da.checked_mul(db))?;
+                ok(N::from_counts(ok(kernel::convolve_counts(&a, &b))?, den))?
             }
-            Convolved::Overflow => return Err(Fail::Inexact),
-            Convolved::Unsupported => {}
-        }
-        for (i, q) in nonzero {
-            for (slot, r) in out.p[i..].iter_mut().zip(&large.p) {
-                if !r.is_zero() {
-                    *slot = ok(slot.add(ok(q.mul(*r))?))?;
-                }
+            (Some(View::Float(a)), Some(View::Float(b))) => {
+                ok(N::from_floats(kernel::convolve_f64(&a, &b)))?
             }
-        }
-        Ok(out)
+            _ => return Err(Fail::Inexact),
+        };
+        Ok(Self { offset: lo, p })
     }
 
-    /// The `n`-fold sum of independent draws (`n = 0` is the point 0).
+    /// The `n`-fold sum of independent draws (`n = 0` is the point 0): a plain die by window
+    /// sums, anything else die by die, exact in counts over `den^n`. The budget is charged for
+    /// the whole power before any work, so a refusal costs nothing.
     pub fn power(&self, n: u32, budget: &mut Budget) -> Res<Self> {
         if n == 0 {
             return Ok(Self::point(0));
         }
-        let mut acc = self.clone();
-        for _ in 1..n {
-            acc = acc.convolve(self, budget)?;
+        if n == 1 || self.p.is_empty() {
+            return Ok(self.clone());
         }
-        Ok(acc)
+        let view = ok(N::view(&self.p))?;
+        let (uniform, nonzero) = match &view {
+            View::Counts { nums, .. } => (
+                kernel::is_uniform(nums),
+                nums.iter().filter(|x| **x != 0).count(),
+            ),
+            View::Float(v) => (
+                kernel::is_uniform(v),
+                v.iter().filter(|x| **x != 0.0).count(),
+            ),
+        };
+        // exact: every count is at most den^n, the number of all rolls, which must fit
+        let total = match &view {
+            View::Counts { den, .. } => ok(den.checked_pow(n))?,
+            View::Float(_) => 0,
+        };
+        budget.spend(kernel::power_cost(self.p.len(), nonzero, uniform, n))?;
+        let lo = self.lo().checked_mul(i64::from(n)).ok_or_else(too_wide)?;
+        let hi = self.hi().checked_mul(i64::from(n)).ok_or_else(too_wide)?;
+        span(lo, hi)?;
+        let p = match view {
+            View::Counts { nums, .. } => {
+                ok(N::from_counts(ok(kernel::power_counts(&nums, n))?, total))?
+            }
+            View::Float(v) => ok(N::from_floats(kernel::power_f64(&v, n)))?,
+        };
+        Ok(Self { offset: lo, p })
     }
 
     pub fn negate(&self) -> Self {
@@ -193,22 +234,59 @@ impl<N: Num> Dist<N> {
         }
     }
 
-    /// The distribution of `f(a, b)` for independent `a ~ self`, `b ~ other`.
+    /// The distribution of `f(a, b)` for independent `a ~ self`, `b ~ other`: the values first
+    /// (one pass of `f`, which also gives the range), then the probabilities as products of
+    /// counts or floats ([`kernel::combine_counts`]).
     pub fn combine(
         &self,
         other: &Self,
         budget: &mut Budget,
         f: impl Fn(i64, i64) -> Result<i64, Fail>,
     ) -> Res<Self> {
-        budget.spend((self.p.len() as u64).saturating_mul(other.p.len() as u64))?;
-        let mut points: Vec<(i64, N)> = Vec::new();
-        for (i, a) in self.p.iter().enumerate().filter(|(_, a)| !a.is_zero()) {
-            for (j, b) in other.p.iter().enumerate().filter(|(_, b)| !b.is_zero()) {
-                let v = f(self.offset + i as i64, other.offset + j as i64)?;
-                points.push((v, ok(a.mul(*b))?));
+        let support = |d: &Self| -> Vec<usize> {
+            d.p.iter()
+                .enumerate()
+                .filter(|(_, q)| !q.is_zero())
+                .map(|(i, _)| i)
+                .collect()
+        };
+        let (ia, ib) = (support(self), support(other));
+        budget.spend(
+            (ia.len() as u64)
+                .saturating_mul(ib.len() as u64)
+                .saturating_mul(Budget::PER_PAIR),
+        )?;
+        let mut values = Vec::with_capacity(ia.len() * ib.len());
+        for i in &ia {
+            for j in &ib {
+                values.push(f(self.offset + *i as i64, other.offset + *j as i64)?);
             }
         }
-        Self::from_points(points)
+        let (Some(lo), Some(hi)) = (values.iter().min().copied(), values.iter().max().copied())
+        else {
+            return Ok(Self {
+                offset: 0,
+                p: Vec::new(),
+            });
+        };
+        let len = span(lo, hi)?;
+        // the slot of each pair's value, row by row
+        let slots: Vec<usize> = values.iter().map(|v| (v - lo) as usize).collect();
+        let pick = |d: &Self, idx: &[usize]| -> Vec<N> { idx.iter().map(|i| d.p[*i]).collect() };
+        let p = match (N::view(&pick(self, &ia)), N::view(&pick(other, &ib))) {
+            (Some(View::Counts { den: da, nums: a }), Some(View::Counts { den: db, nums: b })) => {
+                let den = ok(da.checked_mul(db))?;
+                ok(N::from_counts(
+                    ok(kernel::combine_counts(&a, &b, &slots, len))?,
+                    den,
+                ))?
+            }
+            (Some(View::Float(a)), Some(View::Float(b))) => {
+                ok(N::from_floats(kernel::combine_f64(&a, &b, &slots, len)))?
+            }
+            _ => return Err(Fail::Inexact),
+        };
+        Ok(Self { offset: lo, p })
     }
 
     /// Builds a distribution from weighted points (repeated values add up).

@@ -5,6 +5,7 @@
 //! `u128` rationals and, when those overflow or take too long, again in `f64`.
 
 pub mod dist;
+pub mod kernel;
 pub mod num;
 mod term;
 
@@ -37,6 +38,9 @@ impl Distribution {
     /// The exact mean as a reduced fraction string (`"15869/1296"`, `"-7/2"`).
     pub fn exact_mean(&self) -> Option<String> {
         let exact = self.exact.as_ref()?;
+        if let Some(mean) = mean_over_common_denominator(exact) {
+            return Some(mean);
+        }
         let (mut pos, mut neg) = (Ratio::zero(), Ratio::zero());
         for (v, p) in exact {
             let term = p.mul(Ratio::big(u128::from(v.unsigned_abs()))?)?;
@@ -69,6 +73,27 @@ impl Distribution {
     }
 }
 
+/// `Σ v·p` as integer multiply-adds over the least common denominator (one reduction in all,
+/// instead of a reduced multiplication and addition per total); `None` when it leaves `u128`.
+fn mean_over_common_denominator(exact: &[(i64, Ratio)]) -> Option<String> {
+    let probabilities: Vec<Ratio> = exact.iter().map(|(_, p)| *p).collect();
+    let (den, nums) = num::common_denominator(&probabilities)?;
+    let (mut pos, mut neg) = (0u128, 0u128);
+    for ((v, _), n) in exact.iter().zip(nums) {
+        let term = u128::from(v.unsigned_abs()).checked_mul(n)?;
+        if *v >= 0 {
+            pos = pos.checked_add(term)?;
+        } else {
+            neg = neg.checked_add(term)?;
+        }
+    }
+    Some(if pos >= neg {
+        Ratio::ratio_u128(pos - neg, den)?.to_string()
+    } else {
+        format!("-{}", Ratio::ratio_u128(neg - pos, den)?)
+    })
+}
+
 impl Distribution {
     /// Wraps an exact distribution computed by a rule of its own.
     pub fn from_exact(d: &Dist<Ratio>) -> Self {
@@ -84,7 +109,10 @@ impl Distribution {
 pub fn distribution(formula: &Formula) -> Result<Distribution> {
     match expr_dist::<Ratio>(formula, &formula.expr, &mut Budget::new(true)) {
         Ok(d) => {
-            let exact: Vec<(i64, Ratio)> = d.points().collect();
+            // sized up front: a million totals (1d1000000) should not grow a vector twenty times
+            let mut exact: Vec<(i64, Ratio)> = Vec::with_capacity(d.p.len());
+            exact.extend(d.points());
+            drop(d);
             Ok(Distribution {
                 totals: exact.iter().map(|(v, p)| (*v, p.to_f64())).collect(),
                 exact: Some(exact),

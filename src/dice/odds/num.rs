@@ -1,6 +1,7 @@
 //! Probability arithmetic, generic over a float (always succeeds) and an exact rational (fails
 //! cleanly when a numerator or denominator leaves `u128`). The same distribution code runs with
-//! both, so the exact answer and the float answer come from one algorithm.
+//! both; its inner loops ([`super::kernel`]) see exact vectors as integer counts over one
+//! denominator ([`View`]), so exact odds cost checked multiply-adds, not a gcd per operation.
 
 use std::fmt::Debug;
 
@@ -36,20 +37,24 @@ pub trait Num: Copy + Debug + PartialEq {
     /// A large integer (a binomial coefficient beyond `u64`).
     fn big(n: u128) -> Option<Self>;
 
-    /// Convolves two whole vectors when the type has a faster way than element by element.
-    fn convolve_slices(_a: &[Self], _b: &[Self]) -> Convolved<Self> {
-        Convolved::Unsupported
-    }
+    /// How the kernels ([`super::kernel`]) see a vector: exact probabilities as counts over
+    /// their least common denominator (`None` when it leaves `u128`), floats as they are.
+    fn view(v: &[Self]) -> Option<View>;
+    /// Back from a kernel's counts over `den` (`None`: does not fit).
+    fn from_counts(nums: Vec<u128>, den: u128) -> Option<Vec<Self>>;
+    /// Back from a kernel's floats (`None` for an exact type, which never asks).
+    fn from_floats(v: Vec<f64>) -> Option<Vec<Self>>;
 }
 
-/// The answer of [`Num::convolve_slices`].
+/// A vector of probabilities as the kernels compute with it.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Convolved<N> {
-    /// Use the generic loop.
-    Unsupported,
-    /// The exact result does not fit.
-    Overflow,
-    Done(Vec<N>),
+pub enum View {
+    /// Exact: `nums[i] / den`.
+    Counts {
+        den: u128,
+        nums: Vec<u128>,
+    },
+    Float(Vec<f64>),
 }
 
 /// `C(n, k)` exactly, or `None` beyond `u128`.
@@ -63,9 +68,9 @@ pub fn binomial_coefficient(n: u32, k: u32) -> Option<u128> {
         // c * (n - i) / (i + 1) stays integral at every step
         let num = u128::from(n - i);
         let g = gcd(c, u128::from(i + 1));
-        let c_red = c / g;
-        let den = u128::from(i + 1) / g;
-        c = c_red.checked_mul(num / den)?;
+        let c_red = div(c, g);
+        let den = div(u128::from(i + 1), g);
+        c = c_red.checked_mul(div(num, den))?;
         if num % den != 0 {
             // den divides c_red * num; since gcd(c_red, den) = 1 it divides num
             return None;
@@ -74,8 +79,13 @@ pub fn binomial_coefficient(n: u32, k: u32) -> Option<u128> {
     Some(c)
 }
 
-/// Greatest common divisor (binary algorithm).
-pub fn gcd(mut a: u128, mut b: u128) -> u128 {
+/// Greatest common divisor (binary algorithm), in `u64` when both fit: in wasm a `u128` shift or
+/// subtraction is two `i64` operations and every probability here is usually far below 2^64.
+pub fn gcd(a: u128, b: u128) -> u128 {
+    if (a | b) >> 64 == 0 {
+        return u128::from(gcd64(a as u64, b as u64));
+    }
+    let (mut a, mut b) = (a, b);
     if a == 0 {
         return b;
     }
@@ -93,6 +103,41 @@ pub fn gcd(mut a: u128, mut b: u128) -> u128 {
         if b == 0 {
             return a << shift;
         }
+        if (a | b) >> 64 == 0 {
+            return u128::from(gcd64(a as u64, b as u64)) << shift;
+        }
+    }
+}
+
+fn gcd64(mut a: u64, mut b: u64) -> u64 {
+    if a == 0 {
+        return b;
+    }
+    if b == 0 {
+        return a;
+    }
+    let shift = (a | b).trailing_zeros();
+    a >>= a.trailing_zeros();
+    loop {
+        b >>= b.trailing_zeros();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        if b == 0 {
+            return a << shift;
+        }
+    }
+}
+
+/// `a / b` (`b > 0`), in `u64` when both fit: `u128` division is a library call (`__udivti3`),
+/// the hottest function of exact odds before this.
+#[inline]
+pub fn div(a: u128, b: u128) -> u128 {
+    if (a | b) >> 64 == 0 {
+        u128::from(a as u64 / b as u64)
+    } else {
+        a / b
     }
 }
 
@@ -127,6 +172,16 @@ impl Num for f64 {
     fn big(n: u128) -> Option<Self> {
         Some(n as f64)
     }
+    fn view(v: &[Self]) -> Option<View> {
+        Some(View::Float(v.to_vec()))
+    }
+    fn from_counts(nums: Vec<u128>, den: u128) -> Option<Vec<Self>> {
+        let d = den as f64;
+        Some(nums.into_iter().map(|n| n as f64 / d).collect())
+    }
+    fn from_floats(v: Vec<f64>) -> Option<Vec<Self>> {
+        Some(v)
+    }
     /// In log space, so `C(1000, 500)·q^500` neither overflows nor underflows on the way.
     fn binomial(n: u32, j: u32, q: Self) -> Option<Self> {
         if j > n {
@@ -159,14 +214,19 @@ pub struct Ratio {
 }
 
 impl Ratio {
+    /// `num / den` reduced (`None` for `den = 0`).
+    pub fn ratio_u128(num: u128, den: u128) -> Option<Self> {
+        Self::new(num, den)
+    }
+
     fn new(num: u128, den: u128) -> Option<Self> {
         if den == 0 {
             return None;
         }
         let g = gcd(num, den);
         Some(Self {
-            num: num / g,
-            den: den / g,
+            num: div(num, g),
+            den: div(den, g),
         })
     }
 }
@@ -174,11 +234,14 @@ impl Ratio {
 impl Ratio {
     /// Both numerators over the least common denominator: `(a, b, lcd)`.
     fn over_common(self, o: Self) -> Option<(u128, u128, u128)> {
+        if self.den == o.den {
+            return Some((self.num, o.num, self.den));
+        }
         let g = gcd(self.den, o.den);
-        let l = (self.den / g).checked_mul(o.den)?;
+        let l = div(self.den, g).checked_mul(o.den)?;
         Some((
-            self.num.checked_mul(l / self.den)?,
-            o.num.checked_mul(l / o.den)?,
+            self.num.checked_mul(div(l, self.den))?,
+            o.num.checked_mul(div(l, o.den))?,
             l,
         ))
     }
@@ -186,7 +249,12 @@ impl Ratio {
 
 impl std::fmt::Display for Ratio {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}/{}", self.num, self.den)
+        // u128 formatting divides in u128 (a library call in wasm); most parts fit u64
+        if (self.num | self.den) >> 64 == 0 {
+            write!(f, "{}/{}", self.num as u64, self.den as u64)
+        } else {
+            write!(f, "{}/{}", self.num, self.den)
+        }
     }
 }
 
@@ -223,8 +291,8 @@ impl Num for Ratio {
         }
         let g1 = gcd(self.num, o.den);
         let g2 = gcd(o.num, self.den);
-        let num = (self.num / g1).checked_mul(o.num / g2)?;
-        let den = (self.den / g2).checked_mul(o.den / g1)?;
+        let num = div(self.num, g1).checked_mul(div(o.num, g2))?;
+        let den = div(self.den, g2).checked_mul(div(o.den, g1))?;
         Some(Self { num, den })
     }
     fn div(self, o: Self) -> Option<Self> {
@@ -242,6 +310,10 @@ impl Num for Ratio {
     fn to_f64(self) -> f64 {
         // Both parts may exceed f64's exact range; the quotient of the rounded parts is within
         // 2 ulp, and when both are huge, scale them down first so neither becomes infinite.
+        if (self.num | self.den) >> 64 == 0 {
+            // u128 to f64 is a library call in wasm
+            return self.num as u64 as f64 / self.den as u64 as f64;
+        }
         let (mut n, mut d) = (self.num, self.den);
         while d > (1u128 << 100) {
             n >>= 1;
@@ -253,45 +325,44 @@ impl Num for Ratio {
         Some(Self { num: n, den: 1 })
     }
 
-    /// Over a common denominator the convolution is integer multiply-adds, with one reduction per
-    /// output instead of one per product.
-    fn convolve_slices(a: &[Self], b: &[Self]) -> Convolved<Self> {
-        let (Some((da, na)), Some((db, nb))) = (common_denominator(a), common_denominator(b))
-        else {
-            return Convolved::Overflow;
-        };
-        let Some(den) = da.checked_mul(db) else {
-            return Convolved::Overflow;
-        };
-        let mut out = vec![0u128; a.len() + b.len() - 1];
-        for (i, x) in na.iter().enumerate().filter(|(_, x)| **x != 0) {
-            for (slot, y) in out[i..].iter_mut().zip(&nb) {
-                let Some(v) = x.checked_mul(*y).and_then(|p| slot.checked_add(p)) else {
-                    return Convolved::Overflow;
-                };
-                *slot = v;
-            }
-        }
-        match out.into_iter().map(|n| Self::new(n, den)).collect() {
-            Some(v) => Convolved::Done(v),
-            None => Convolved::Overflow,
-        }
+    fn view(v: &[Self]) -> Option<View> {
+        let (den, nums) = common_denominator(v)?;
+        Some(View::Counts { den, nums })
+    }
+    /// One reduction per value, and none for the zeros.
+    fn from_counts(nums: Vec<u128>, den: u128) -> Option<Vec<Self>> {
+        nums.into_iter()
+            .map(|n| {
+                if n == 0 {
+                    Some(Self::zero())
+                } else {
+                    Self::new(n, den)
+                }
+            })
+            .collect()
+    }
+    fn from_floats(_: Vec<f64>) -> Option<Vec<Self>> {
+        None
     }
 }
 
 /// The least common denominator of `v` and the numerators over it.
-fn common_denominator(v: &[Ratio]) -> Option<(u128, Vec<u128>)> {
+pub fn common_denominator(v: &[Ratio]) -> Option<(u128, Vec<u128>)> {
     let mut l: u128 = 1;
     for r in v.iter().filter(|r| r.num != 0) {
-        l = (l / gcd(l, r.den)).checked_mul(r.den)?;
+        if r.den != l {
+            l = div(l, gcd(l, r.den)).checked_mul(r.den)?;
+        }
     }
     let nums = v
         .iter()
         .map(|r| {
             if r.num == 0 {
                 Some(0)
+            } else if r.den == l {
+                Some(r.num)
             } else {
-                r.num.checked_mul(l / r.den)
+                r.num.checked_mul(div(l, r.den))
             }
         })
         .collect::<Option<Vec<u128>>>()?;

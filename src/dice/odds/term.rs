@@ -9,10 +9,13 @@
 //! With keep/drop, the modifiers before it leave one active result per die, so the term is an
 //! order statistic: a dynamic programme over the face values, highest (or lowest) first, counting
 //! how many dice show each value with binomial probabilities. The modifiers after it apply per
-//! kept result again.
+//! kept result again. When each kept die adds one number (no explosion after the keep), the
+//! programme's state is only (dice placed, kept total): [`kernel::keep_counts`] /
+//! [`kernel::keep_f64`].
 
-use super::dist::{ok, Budget, Dist, Fail, Res};
-use super::num::Num;
+use super::dist::{ok, span, too_wide, Budget, Dist, Fail, Res};
+use super::kernel::{self, Face};
+use super::num::{Num, View};
 use crate::dice::ast::*;
 use crate::dice::resolve::{apply_simple, DieResult};
 use crate::error::Error;
@@ -232,8 +235,9 @@ impl<'a, N: Num> Backward<'a, N> {
                 a.add(w, c);
             }
         }
-        let (a, b) = (a.finish(budget)?, b.finish(budget)?);
         let q = ok(N::ratio(hits, u64::from(self.die.faces())))?;
+        chain_fits(q)?;
+        let (a, b) = (a.finish(budget)?, b.finish(budget)?);
         let mut e = a.clone();
         e.add_scaled(&b, N::one())?;
         for _ in 1..MAX_CHAIN {
@@ -277,6 +281,11 @@ pub(super) fn term_dist<N: Num>(term: &DiceTerm, n: u32, budget: &mut Budget) ->
         [] => {
             let mut back = Backward::new(term.die, mods);
             let one = back.fresh(0, budget)?;
+            drop(back);
+            if n == 1 {
+                // one die (1d1000000): the distribution itself, not a copy of it
+                return Ok(Rc::try_unwrap(one).unwrap_or_else(|shared| (*shared).clone()));
+            }
             one.power(n, budget)
         }
         [k] => {
@@ -341,10 +350,24 @@ fn add_to<N: Num>(map: &mut HashMap<State, N>, s: State, p: N) -> Res<()> {
     Ok(())
 }
 
+/// A chain of re-rolls or explosions with chance `q` each reaches its last result ([`MAX_CHAIN`]
+/// deep) with chance `q^99`, a factor of the deepest totals' probabilities: when its denominator
+/// leaves `u128` the exact attempt would only find that out after a hundred passes of exact
+/// arithmetic, so it gives way to floats at once.
+fn chain_fits<N: Num>(q: N) -> Res<()> {
+    match N::view(&[q]) {
+        Some(View::Counts { den, .. }) if den.checked_pow(MAX_CHAIN - 1).is_none() => {
+            Err(Fail::Inexact)
+        }
+        _ => Ok(()),
+    }
+}
+
 /// Where a die re-rolled by `rr` ends up: `G(d) = [v ∉ C]/faces + q·G(d+1)`, `G(cap)` uniform.
 fn reroll_chain<N: Num>(die: Die, cond: Condition, w: N) -> Res<HashMap<State, N>> {
     let hits = die.values().filter(|v| cond.test(*v)).count() as u64;
     let q = ok(N::ratio(hits, u64::from(die.faces())))?;
+    chain_fits(q)?;
     let mut g: Vec<(i64, N)> = die.values().map(|v| (v, w)).collect();
     for _ in 1..MAX_CHAIN {
         g = g
@@ -356,6 +379,82 @@ fn reroll_chain<N: Num>(die: Die, cond: Condition, w: N) -> Res<HashMap<State, N
             .collect::<Res<_>>()?;
     }
     Ok(g.into_iter().map(|(v, p)| (State::fresh(v), p)).collect())
+}
+
+/// Each value's probability and the one number a kept die with it adds, when no modifier after
+/// the keep/drop spreads a kept die over several (the common case: `10d10kh3`, `4d6kh3cs>=5`).
+fn point_faces<N: Num>(
+    order: &[(i64, Vec<(State, N)>)],
+    post: &mut Backward<'_, N>,
+    budget: &mut Budget,
+) -> Res<Option<Vec<Face<N>>>> {
+    let mut faces = Vec::with_capacity(order.len());
+    for (_, states) in order {
+        let mut weight = N::zero();
+        let mut add = None;
+        for (s, p) in states {
+            weight = ok(weight.add(*p))?;
+            match post.contribution(0, *s, budget)? {
+                Contrib::Point(x) if add.is_none() || add == Some(x) => add = Some(x),
+                _ => return Ok(None),
+            }
+        }
+        let Some(add) = add else {
+            return Ok(None);
+        };
+        faces.push(Face { add, weight });
+    }
+    Ok(Some(faces))
+}
+
+/// Keep the first `kept` of `n` dice over `faces` (in keeping order) with the kernels: counts
+/// over `den^n` when exact, conditioned floats otherwise.
+fn keep_points<N: Num>(faces: &[Face<N>], n: u32, kept: u32, budget: &mut Budget) -> Res<Dist<N>> {
+    let lo = faces.iter().map(|f| f.add).min().unwrap_or(0);
+    let hi = faces.iter().map(|f| f.add).max().unwrap_or(0);
+    let width = hi
+        .checked_sub(lo)
+        .and_then(|w| u64::try_from(w).ok())
+        .ok_or_else(too_wide)?;
+    let k = i64::from(kept);
+    let (Some(total_lo), Some(total_hi)) = (lo.checked_mul(k), hi.checked_mul(k)) else {
+        return Err(too_wide());
+    };
+    span(total_lo, total_hi)?;
+    if lo == hi {
+        // every kept die adds the same
+        return Ok(Dist::point(total_lo));
+    }
+    if kept == n {
+        // keeping every die (4d6kh4, 1000d6dl0) is a plain sum
+        let one = Dist::from_points(faces.iter().map(|f| (f.add, f.weight)).collect())?;
+        return one.power(n, budget);
+    }
+    budget.spend(kernel::keep_cost(n, kept, width).saturating_mul(faces.len() as u64))?;
+    let weights: Vec<N> = faces.iter().map(|f| f.weight).collect();
+    let p = match ok(N::view(&weights))? {
+        View::Counts { den, nums } => {
+            let faces: Vec<Face<u128>> = faces
+                .iter()
+                .zip(nums)
+                .map(|(f, weight)| Face { add: f.add, weight })
+                .collect();
+            let counts = ok(kernel::keep_counts(&faces, n, kept))?;
+            ok(N::from_counts(counts, ok(den.checked_pow(n))?))?
+        }
+        View::Float(v) => {
+            let faces: Vec<Face<f64>> = faces
+                .iter()
+                .zip(v)
+                .map(|(f, weight)| Face { add: f.add, weight })
+                .collect();
+            ok(N::from_floats(ok(kernel::keep_f64(&faces, n, kept))?))?
+        }
+    };
+    Ok(Dist {
+        offset: total_lo,
+        p,
+    })
 }
 
 /// The order-statistics programme for keep/drop over `n` i.i.d. dice with states `pre`.
@@ -386,6 +485,9 @@ fn select_dist<N: Num>(
     let mut order: Vec<(i64, Vec<(State, N)>)> = by_value.into_iter().collect();
     if highest_first {
         order.reverse();
+    }
+    if let Some(faces) = point_faces(&order, post, budget)? {
+        return keep_points(&faces, n, kept, budget);
     }
     let mut remaining = N::one();
     let mut dp: Vec<Option<Dist<N>>> = vec![None; kept as usize];
