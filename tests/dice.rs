@@ -450,8 +450,11 @@ fn large_pools_fall_back_to_floats_and_stay_normalised() {
     assert!(d.exact.is_none());
     assert!((d.mean() - 3500.0).abs() < 1e-6);
     assert!((d.sd() - (1000.0f64 * 35.0 / 12.0).sqrt()).abs() < 1e-6);
-    let d = exact("1d1000000");
-    assert_eq!(d.totals.len(), 1_000_000);
+    // the widest answer allowed: every total of a d8192, each exactly 1/8192
+    let d = exact("1d8192");
+    assert_eq!(d.totals.len(), 8_192);
+    assert_eq!(d.totals[8_191], (8_192, 1.0 / 8_192.0));
+    assert_eq!(d.exact.as_ref().unwrap()[0].1, r(1, 8_192));
     let d = exact("100d6kh1");
     // P(max of 100 d6 = 6) = 1 - (5/6)^100
     let p6 = d.totals.iter().find(|t| t.0 == 6).unwrap().1;
@@ -461,13 +464,17 @@ fn large_pools_fall_back_to_floats_and_stay_normalised() {
 #[test]
 fn odds_beyond_the_limits_are_clear_errors() {
     for (src, words) in [
-        ("1000d1000000", "too long"),
+        ("1000d1000000", "span more than"),
+        ("10d6x", "too long"),
         ("3d6r1=1", "limited number"),
         ("4d6xkh3", "keep/drop after an explosion"),
         ("4d6kh3kl2", "more than one keep/drop"),
         ("1d6 / (1d2 - 1)", "divide by zero"),
-        ("1d1000000 * 1d1000000", "too long"),
+        ("1d1000000 * 1d1000000", "span more than"),
         ("1d2000 * 1d2000 * 1d3", "span more than"),
+        ("1d1000000", "span more than 8192 possible totals"),
+        ("1d8193", "span more than 8192 possible totals"),
+        ("10d1000", "span more than 8192 possible totals"),
     ] {
         let e = distribution(&parse(src).unwrap()).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Odds, "{src}");

@@ -309,8 +309,8 @@ fn exact_means_equal_term_by_term_sums() {
 fn the_budget_accepts_large_pools_and_refuses_beyond_them() {
     for (src, n, faces) in [
         ("1000d6", 1000.0, 6.0),
-        ("300d100", 300.0, 100.0),
-        ("100d1000", 100.0, 1000.0),
+        ("80d100", 80.0, 100.0),
+        ("8d1000", 8.0, 1000.0),
     ] {
         let d = distribution(&parse(src).unwrap()).unwrap();
         let f: f64 = faces;
@@ -330,7 +330,7 @@ fn the_budget_accepts_large_pools_and_refuses_beyond_them() {
             assert!((p - q).abs() <= 1e-12 * p, "{src} at {v}");
         }
     }
-    for src in ["1000d20", "10d6x", "1000d4xo", "1000d6 + 1000d6"] {
+    for src in ["1000d16", "10d6x", "1000d4xo", "1000d6 + 1000d6"] {
         let e = distribution(&parse(src).unwrap()).unwrap_err();
         assert!(e.message().contains("too long"), "{src}: {}", e.message());
     }

@@ -16,4 +16,7 @@ fuzz_target!(|data: &[u8]| {
     let _ = request::roll(&p, data.len() as u64);
     let _ = icon_engine::batch::roll_many(&p, 3, 1);
     let _ = request::resolve(&p, &[]);
+    // odds last: the budget bounds it (~40 ms at worst), so it slows the run but cannot hang it
+    let _ = request::odds(&p);
+    let _ = icon_engine::batch::odds_arrays(&p);
 });

@@ -142,8 +142,13 @@ describe("requests beyond the limits are refused up front, saying the limit", ()
     refuses(() => core.rollMany(dice("1000d6"), 1001, 1), /1000000 dice/);
     refuses(() => core.rollMany(dice("10d6x"), 2001, 1), /20000 dice/);
   });
-  test("odds past the work budget", () => {
-    refuses(() => core.odds(dice("1000d1000000")), /too long/);
+  test("odds past the work budget or wider than 8192 totals", () => {
+    refuses(() => core.odds(dice("10d6x")), /too long/);
+    for (const formula of ["1000d1000000", "1d1000000", "1d8193"]) {
+      refuses(() => core.odds(dice(formula)), /more than 8192 possible totals/);
+      refuses(() => core.oddsArrays(dice(formula)), /more than 8192 possible totals/);
+    }
+    assert.equal(core.oddsArrays(dice("1d8192")).p.length, 8192);
   });
   test("the module still answers", () => {
     assert.deepEqual(core.roll(dice("3d6"), 7), before.roll);

@@ -20,16 +20,19 @@ pub fn ok<T>(v: Option<T>) -> Res<T> {
     v.ok_or(Fail::Inexact)
 }
 
-/// No distribution may span more values than this.
-pub const MAX_SUPPORT: usize = 1 << 22;
+/// No distribution may span more values than this, in the answer or on the way to it.
+///
+/// Handing an answer over costs about 3 µs a total in `odds` (a fraction and a float written as
+/// JSON, then `JSON.parse` in JS), so 8,192 totals keep it near 25 ms, under the 50 ms bound of
+/// issue 9 with room for the work; a wider answer (`1d1000000`, `1d2000 * 1d2000`) is refused
+/// before any work. No game's dice come near it: `1000d6` spans 5,001 totals.
+pub const MAX_SUPPORT: usize = 1 << 13;
 
 /// A count of elementary steps left; running out is a limit, not a wrong answer.
 ///
 /// A step is about one float multiply-add of a kernel in wasm (2–4 ns in node on a shared 2 GHz
 /// Xeon, measured with `bench/run.mjs`); the kernels charge before they work, so a refusal is
-/// quick. The cost of handing a large answer over (each of up to [`MAX_SUPPORT`] totals becomes
-/// a fraction, a float and, in `odds`, strings) is not counted here: that is bounded by
-/// [`MAX_SUPPORT`].
+/// quick. The cost of handing the answer over is not counted here: [`MAX_SUPPORT`] bounds it.
 #[derive(Debug, Clone)]
 pub struct Budget {
     left: u64,
@@ -38,8 +41,8 @@ pub struct Budget {
 
 impl Budget {
     /// Steps allowed for float arithmetic: about 40 ms of wasm, so that accepted requests stay
-    /// under 50 ms (issue 9): `1000d6` takes 5 M steps, `300d100` 9 M, `100d1000` 10 M, while
-    /// `1000d20`, `10d6x` and `1000d4xo` (50–70 ms of work) are refused. Before the kernels this
+    /// under 50 ms (issue 9): `1000d6` takes 5 M steps and `80d100` fewer, while `1000d16`,
+    /// `10d6x` and `1000d4xo` (50–70 ms of work) are refused. Before the kernels this
     /// was 300 M steps of slower work (about a second).
     pub const FLOAT: u64 = 12_000_000;
     /// Steps allowed for exact arithmetic, which costs more per step; beyond it floats take over.

@@ -190,6 +190,7 @@ impl<'a, N: Num> Backward<'a, N> {
         let w = self.face_weight()?;
         let d = if i >= self.ops.len() {
             // no modifiers left: the die itself, without a detour through one point per face
+            span(self.die.min(), self.die.max())?;
             budget.spend(u64::from(self.die.faces()))?;
             Rc::new(Dist {
                 offset: self.die.min(),
