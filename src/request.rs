@@ -368,30 +368,32 @@ pub fn roll_with(request: &Prepared, rng: &mut DiceRng) -> Result<Done> {
     Err(Error::request("the roll kept asking for more dice"))
 }
 
-/// Rolls a plain formula from `rng`, every round, starting with its `plan` (round 0, from
-/// [`resolve::plan`]): the evaluation (term notations left empty) and the faces drawn, in the
-/// order [`roll_with`] draws them for a `dice` request, so the same stream gives the same roll.
-pub fn roll_formula(
-    formula: &Formula,
-    plan: &[DiceNeed],
-    rng: &mut DiceRng,
-) -> Result<(Evaluation, Vec<Vec<i64>>)> {
-    let mut faces: Vec<Vec<i64>> = Vec::with_capacity(plan.len());
-    let draw = |rng: &mut DiceRng, n: &DiceNeed| (0..n.count).map(|_| rng.die(n.die)).collect();
-    for n in plan {
-        faces.push(draw(rng, n));
+/// Rolls a plain formula from `rng`, every round, in one pass: the evaluation (term notations
+/// left empty) and the faces drawn, in the order [`roll_with`] draws them for a `dice` request,
+/// so the same stream gives the same roll.
+pub fn roll_formula(formula: &Formula, rng: &mut DiceRng) -> Result<(Evaluation, Vec<Vec<i64>>)> {
+    /// Draws each batch as resolution asks for it, keeping the faces for the outcome.
+    struct Drawn<'r> {
+        rng: &'r mut DiceRng,
+        faces: Vec<Vec<i64>>,
     }
-    for _ in 0..100_000 {
-        match resolve::resolve_unnamed(formula, &faces)? {
-            Step::Done(eval) => return Ok((eval, faces)),
-            Step::More(needs) => {
-                for n in &needs {
-                    faces.push(draw(rng, n));
-                }
-            }
+    impl resolve::FaceSource for Drawn<'_> {
+        fn supply(&mut self, need: &DiceNeed, take: &mut dyn FnMut(&[i64])) -> Result<bool> {
+            let values: Vec<i64> = (0..need.count).map(|_| self.rng.die(need.die)).collect();
+            take(&values);
+            self.faces.push(values);
+            Ok(true)
         }
     }
-    Err(Error::request("the roll kept asking for more dice"))
+    let mut drawn = Drawn {
+        rng,
+        faces: Vec::new(),
+    };
+    match resolve::resolve_from(formula, &mut drawn, false)? {
+        Step::Done(eval) => Ok((eval, drawn.faces)),
+        // a drawing source never runs out
+        Step::More(_) => Err(Error::request("the roll kept asking for more dice")),
+    }
 }
 
 /// `count` faces of a die with `faces` faces (a Fate die reads 1–3 as −1..+1).

@@ -105,7 +105,7 @@ impl FlatRoller {
             return self.roll_simple(&mut rng, seed, buf);
         }
         let out = &mut buf.numbers;
-        let (eval, faces) = roll_formula(&self.formula, &self.plan, &mut rng)?;
+        let (eval, faces) = roll_formula(&self.formula, &mut rng)?;
         out.clear();
         out.push(seed as f64);
         out.push(eval.total as f64);

@@ -120,6 +120,31 @@ pub fn plan(formula: &Formula) -> Result<Vec<DiceNeed>> {
     })
 }
 
+/// Where resolution takes each batch of dice it asks for, in request order.
+pub trait FaceSource {
+    /// Hands the faces for `need` to `take`, or says there are none yet (`Ok(false)`: the rest
+    /// of the round is then returned as [`Step::More`]).
+    fn supply(&mut self, need: &DiceNeed, take: &mut dyn FnMut(&[i64])) -> Result<bool>;
+}
+
+/// Faces given up front, one array per batch, checked against what each batch asked for.
+struct Given<'a> {
+    faces: &'a [Vec<i64>],
+    used: usize,
+}
+
+impl FaceSource for Given<'_> {
+    fn supply(&mut self, need: &DiceNeed, take: &mut dyn FnMut(&[i64])) -> Result<bool> {
+        let Some(values) = self.faces.get(self.used) else {
+            return Ok(false);
+        };
+        check_faces(self.used, need, values)?;
+        self.used += 1;
+        take(values);
+        Ok(true)
+    }
+}
+
 /// Resolves `formula` from `faces` (one array per requested batch, in request order).
 pub fn resolve(formula: &Formula, faces: &[Vec<i64>]) -> Result<Step<Evaluation>> {
     let (step, used) = resolve_prefix(formula, faces)?;
@@ -135,30 +160,31 @@ pub fn resolve(formula: &Formula, faces: &[Vec<i64>]) -> Result<Step<Evaluation>
 /// As [`resolve`], reading only the arrays the formula needs and saying how many that was, so a
 /// rule can ask for dice of its own after the formula's.
 pub fn resolve_prefix(formula: &Formula, faces: &[Vec<i64>]) -> Result<(Step<Evaluation>, usize)> {
-    run(formula, faces, true)
+    let mut given = Given { faces, used: 0 };
+    let step = run(formula, &mut given, true)?;
+    Ok((step, given.used))
 }
 
-/// As [`resolve_prefix`], with every term's `notation` left empty: for callers that know the
-/// formula's notations already (the fast roll path), so no strings are formatted per roll.
-pub fn resolve_unnamed(formula: &Formula, faces: &[Vec<i64>]) -> Result<Step<Evaluation>> {
-    let (step, used) = run(formula, faces, false)?;
-    if used < faces.len() {
-        return Err(Error::faces(format!(
-            "{} arrays of faces were given but the roll used only {used}",
-            faces.len()
-        )));
-    }
-    Ok(step)
+/// Resolves `formula` in one pass, taking each batch from `source` as it is asked for (rolling
+/// draws them on the spot, instead of replaying the formula once per round). With `named` false
+/// every term's `notation` is left empty: for callers that know the formula's notations already
+/// (the fast roll path), so no strings are formatted per roll.
+pub fn resolve_from(
+    formula: &Formula,
+    source: &mut dyn FaceSource,
+    named: bool,
+) -> Result<Step<Evaluation>> {
+    run(formula, source, named)
 }
 
-fn run(formula: &Formula, faces: &[Vec<i64>], named: bool) -> Result<(Step<Evaluation>, usize)> {
+fn run(formula: &Formula, source: &mut dyn FaceSource, named: bool) -> Result<Step<Evaluation>> {
     let mut states: Vec<TermState> = formula.terms.iter().map(|_| TermState::default()).collect();
-    let mut feed = faces.iter().enumerate();
     let mut rolled = 0u64;
     // kept in step with `states`: only `advance(i)` and `feed` change a term's total
     let mut totals: Vec<Option<i64>> = vec![None; states.len()];
+    let mut needs: Vec<(usize, DiceNeed)> = Vec::new();
     loop {
-        let mut needs: Vec<(usize, DiceNeed)> = Vec::new();
+        needs.clear();
         for i in 0..states.len() {
             let need = states[i].advance(formula, i, &totals)?;
             totals[i] = states[i].total;
@@ -176,16 +202,14 @@ fn run(formula: &Formula, faces: &[Vec<i64>], named: bool) -> Result<(Step<Evalu
             )));
         }
         for (k, (i, need)) in needs.iter().enumerate() {
-            let Some((entry, values)) = feed.next() else {
+            let (state, term) = (&mut states[*i], &formula.terms[*i]);
+            if !source.supply(need, &mut |values| state.feed(term, values))? {
                 let more = needs[k..].iter().map(|(_, n)| n.clone()).collect();
-                return Ok((Step::More(more), faces.len()));
-            };
-            check_faces(entry, need, values)?;
-            states[*i].feed(&formula.terms[*i], values);
+                return Ok(Step::More(more));
+            }
             totals[*i] = states[*i].total;
         }
     }
-    let used = faces.len() - feed.len();
     let total = eval(&formula.expr, &totals)?.ok_or_else(|| {
         Error::request("the formula could not be completed (a dice count depends on itself)")
     })?;
@@ -204,7 +228,7 @@ fn run(formula: &Formula, faces: &[Vec<i64>], named: bool) -> Result<(Step<Evalu
             results: s.results,
         })
         .collect();
-    Ok((Step::Done(Evaluation { total, terms }), used))
+    Ok(Step::Done(Evaluation { total, terms }))
 }
 
 pub(crate) fn check_safe(v: i64) -> Result<i64> {
