@@ -69,7 +69,7 @@ pub struct Entry {
 
 /// A combatant in the fight, with this round's bookkeeping.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", from = "CombatantFields")]
 pub struct Combatant {
     #[serde(flatten)]
     pub entry: Entry,
@@ -83,6 +83,46 @@ pub struct Combatant {
     /// Turns this round (see [`Snapshot::turns_per_round`]); kept up to date for display.
     #[serde(default)]
     pub turns: u32,
+}
+
+/// [`Combatant`] as it is read: the same JSON, its fields listed flat. Reading through
+/// `flatten` buffers every object before reading it, which was most of a combat event's time.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CombatantFields {
+    id: String,
+    side: Side,
+    #[serde(default)]
+    is_player_character: bool,
+    #[serde(default)]
+    template: Option<Template>,
+    #[serde(default)]
+    can_slow: bool,
+    defeated: bool,
+    taken: u32,
+    slow: u32,
+    delay: bool,
+    #[serde(default)]
+    turns: u32,
+}
+
+impl From<CombatantFields> for Combatant {
+    fn from(f: CombatantFields) -> Self {
+        Self {
+            entry: Entry {
+                id: f.id,
+                side: f.side,
+                is_player_character: f.is_player_character,
+                template: f.template,
+                can_slow: f.can_slow,
+            },
+            defeated: f.defeated,
+            taken: f.taken,
+            slow: f.slow,
+            delay: f.delay,
+            turns: f.turns,
+        }
+    }
 }
 
 /// Which part of the round it is.
@@ -132,7 +172,7 @@ pub struct Snapshot {
 
 /// The reducer's state: the snapshot plus the earlier snapshots for undo.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", from = "CombatStateFields")]
 pub struct CombatState {
     #[serde(flatten)]
     pub now: Snapshot,
@@ -142,6 +182,46 @@ pub struct CombatState {
     /// instead of undoing the start.
     #[serde(default)]
     pub forgotten: u32,
+}
+
+/// [`CombatState`] as it is read, its snapshot's fields listed flat (see [`CombatantFields`]).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CombatStateFields {
+    round: u32,
+    combatants: Vec<Combatant>,
+    regular_side: Side,
+    slow_side: Side,
+    current: Option<Turn>,
+    last_side: Option<Side>,
+    party_resolve: u32,
+    ended: bool,
+    #[serde(default)]
+    next: Option<Next>,
+    #[serde(default)]
+    history: Vec<Snapshot>,
+    #[serde(default)]
+    forgotten: u32,
+}
+
+impl From<CombatStateFields> for CombatState {
+    fn from(f: CombatStateFields) -> Self {
+        Self {
+            now: Snapshot {
+                round: f.round,
+                combatants: f.combatants,
+                regular_side: f.regular_side,
+                slow_side: f.slow_side,
+                current: f.current,
+                last_side: f.last_side,
+                party_resolve: f.party_resolve,
+                ended: f.ended,
+                next: f.next,
+            },
+            history: f.history,
+            forgotten: f.forgotten,
+        }
+    }
 }
 
 /// Things that happen in a fight.
