@@ -92,6 +92,8 @@ fn json_text(what: &str, value: &JsValue) -> Result<String, JsError> {
         )));
     }
     let text = match js_sys::JSON::stringify(value) {
+        // a combat state is hundreds of kilobytes: the glue would copy it a unit at a time
+        Ok(t) if t.length() > 4096 => long_string_arg(what, &t.into()).ok(),
         Ok(t) => JsValue::from(t).as_string(),
         Err(e) => {
             let why = unrepresentable(value, &mut String::new(), 0).unwrap_or_else(|| {
