@@ -117,6 +117,19 @@ describe("messages name the field", () => {
     ["statuses", () => core.iconSaveable(["dazed", 3]), /`\[1\]`/]
   ];
   for (const [label, fn, re] of cases) test(label, () => refuses(fn, re, label));
+  // arguments past 4 KB of JSON take another way into wasm (encodeInto); it must read the same
+  test("a large combat state: non-ASCII ids round-trip, and a NaN deep inside is named", () => {
+    const ids = Array.from({ length: 200 }, (_, i) => `Ærøskøbing 😀 ${i}`);
+    const combatants = ids.map((id, i) => ({ id, side: i % 2 ? "foes" : "party" }));
+    const { state } = core.combatApply(null, { type: "start", combatants });
+    assert.ok(JSON.stringify(state).length > 4096);
+    assert.deepEqual(state.combatants.map(c => c.id), ids);
+    const { state: begun } = core.combatApply(state, { type: "beginTurn", id: "Ærøskøbing 😀 0" });
+    assert.equal(begun.current.id, "Ærøskøbing 😀 0");
+    const bad = structuredClone(begun);
+    bad.combatants[150].taken = NaN;
+    refuses(() => core.combatApply(bad, { type: "endTurn" }), /`combatants\[150\]\.taken`.*NaN/);
+  });
   test("the module still answers", () => {
     assert.deepEqual(core.roll(dice("3d6"), 7), before.roll);
   });
