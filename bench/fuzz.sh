@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every cargo-fuzz target in fuzz/ for a time budget each (default 600 s), two at a time,
+# Runs every cargo-fuzz target in fuzz/ (or the ones named after the budget) for a time budget
+# each (default 600 s), two at a time,
 # and prints a markdown row per target: runs, corpus size, and whether it found anything.
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`). CI runs the proptest
 # equivalents instead (tests/hardening_props.rs).
@@ -17,6 +18,8 @@ run() {
     -rss_limit_mb=2048 -max_len=4096 >"$LOGS/$t.log" 2>&1 && echo ok >"$LOGS/$t.status" || echo failed >"$LOGS/$t.status"
 }
 TARGETS=(formula request_json resolve_faces import_pack combat)
+# `bash bench/fuzz.sh SECONDS TARGET...` runs only those (e.g. again after a change to their code)
+if [ $# -gt 1 ]; then TARGETS=("${@:2}"); fi
 for ((i = 0; i < ${#TARGETS[@]}; i += 2)); do
   run "${TARGETS[$i]}" &
   [ -n "${TARGETS[$((i + 1))]:-}" ] && run "${TARGETS[$((i + 1))]}" &
@@ -24,7 +27,7 @@ for ((i = 0; i < ${#TARGETS[@]}; i += 2)); do
 done
 {
   echo
-  echo "### cargo fuzz — $(date -u +%F), \`bash bench/fuzz.sh $SECONDS_EACH\` ($(rustc +nightly --version | cut -d' ' -f2))"
+  echo "### cargo fuzz — $(date -u +%F), \`bash bench/fuzz.sh $*\` ($(rustc +nightly --version | cut -d' ' -f2))"
   echo
   echo "| fuzz target | seconds | executions | corpus files | result |"
   echo "|---|---:|---:|---:|---|"

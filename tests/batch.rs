@@ -117,3 +117,18 @@ fn batches_beyond_the_limits_are_refused_up_front() {
     );
     assert!(roll_many(&dice("1d6"), 0, 1).unwrap().is_empty());
 }
+
+#[test]
+fn the_plain_sum_loop_at_the_edges_of_its_range() {
+    // constants are at most 10^12 and a term at most 1000 dice of 10^6 faces, so a plain sum
+    // always fits a JS number: the loop checks that range once, not total by total
+    for formula in [
+        "1000d1000000 + 1000000000000",
+        "1000d1000000 - 1000000000000",
+        "1000000000000 + 1d6",
+    ] {
+        let p = dice(formula);
+        let totals = roll_many(&p, 20, 9).unwrap();
+        assert_eq!(totals, by_roll(&p, 20, 9), "{formula}");
+    }
+}
