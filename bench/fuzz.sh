@@ -27,7 +27,7 @@ for ((i = 0; i < ${#TARGETS[@]}; i += 2)); do
 done
 {
   echo
-  echo "### cargo fuzz — $(date -u +%F), \`bash bench/fuzz.sh $*\` ($(rustc +nightly --version | cut -d' ' -f2))"
+  echo "### cargo fuzz — $(date -u +%F), \`bash bench/fuzz.sh ${*:-$SECONDS_EACH}\` ($(rustc +nightly --version | cut -d' ' -f2))"
   echo
   echo "| fuzz target | seconds | executions | corpus files | result |"
   echo "|---|---:|---:|---:|---|"
