@@ -84,3 +84,50 @@ proptest! {
         let _ = resolve(&f, &faces);
     }
 }
+
+/// Foundry's `_keepOrDrop` written out plainly: sort the active results by value (stably, so
+/// ties keep their order), and the first `number` of them in that order go, where the order is
+/// ascending for keep-highest/drop-lowest and descending otherwise. Which results stay active.
+fn keep_reference(values: &[i64], keep: bool, highest: bool, n: usize) -> Vec<bool> {
+    let ascending = keep == highest;
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| {
+        let by = values[a].cmp(&values[b]);
+        if ascending {
+            by
+        } else {
+            by.reverse()
+        }
+    });
+    let number = if keep {
+        values.len().saturating_sub(n)
+    } else {
+        n.min(values.len())
+    };
+    let mut active = vec![true; values.len()];
+    for &i in &order[..number] {
+        active[i] = false;
+    }
+    active
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Keep/drop on pools of 1–60 dice (past the 32 the resolver keeps on the stack) marks the
+    /// same results as the plain reference, ties included.
+    #[test]
+    fn keep_and_drop_match_the_plain_reference(
+        faces in prop::collection::vec(1i64..=6, 1..60),
+        which in 0usize..4,
+        n in 0usize..64,
+    ) {
+        let (code, keep, highest) = [("kh", true, true), ("kl", true, false), ("dh", false, true), ("dl", false, false)][which];
+        let formula = parse(&format!("{}d6{code}{n}", faces.len())).unwrap();
+        let icon_engine::dice::resolve::Step::Done(eval) = resolve(&formula, std::slice::from_ref(&faces)).unwrap() else {
+            panic!("one batch of faces should finish a keep/drop roll");
+        };
+        let got: Vec<bool> = eval.terms[0].results.iter().map(|r| r.active).collect();
+        prop_assert_eq!(got, keep_reference(&faces, keep, highest, n));
+    }
+}

@@ -441,15 +441,18 @@ pub(crate) fn mark_failure(r: &mut DieResult, c: Option<Condition>) {
 /// Foundry's `DiceTerm._keepOrDrop`: ties at the cut are discarded earliest first.
 fn keep_or_drop(results: &mut [DieResult], number: usize, keep: bool, highest: bool) {
     let ascending = keep == highest;
-    let mut values: Vec<i64> = results
-        .iter()
-        .filter(|r| r.active)
-        .map(|r| r.value)
-        .collect();
-    if ascending {
-        values.sort_unstable();
+    // the active values, on the stack for the usual pools (a roll allocates nothing for them)
+    let mut stack = [0i64; 32];
+    let mut heap = Vec::new();
+    let active = results.iter().filter(|r| r.active).count();
+    let values: &mut [i64] = if active <= stack.len() {
+        &mut stack[..active]
     } else {
-        values.sort_unstable_by(|a, b| b.cmp(a));
+        heap.resize(active, 0);
+        &mut heap
+    };
+    for (slot, r) in values.iter_mut().zip(results.iter().filter(|r| r.active)) {
+        *slot = r.value;
     }
     let len = values.len();
     let number = if keep {
@@ -457,20 +460,22 @@ fn keep_or_drop(results: &mut [DieResult], number: usize, keep: bool, highest: b
     } else {
         number.min(len)
     };
-    let Some(&cut) = values.get(number) else {
+    if number >= len {
         // everything goes
         for r in results.iter_mut().filter(|r| r.active) {
             r.discarded = true;
             r.active = false;
         }
         return;
+    }
+    // the value at the cut, as sorting would place it, without sorting the rest
+    let cut = if ascending {
+        *values.select_nth_unstable(number).1
+    } else {
+        *values.select_nth_unstable_by(number, |a, b| b.cmp(a)).1
     };
     let mut discarded = 0;
-    let mut ties = Vec::new();
-    for (i, r) in results.iter_mut().enumerate() {
-        if !r.active {
-            continue;
-        }
+    for r in results.iter_mut().filter(|r| r.active) {
         let wrong_side = if ascending {
             r.value < cut
         } else {
@@ -480,16 +485,15 @@ fn keep_or_drop(results: &mut [DieResult], number: usize, keep: bool, highest: b
             r.discarded = true;
             r.active = false;
             discarded += 1;
-        } else if r.value == cut {
-            ties.push(i);
         }
     }
-    for i in ties {
+    // ties at the cut go earliest first, as many as are still to go
+    for r in results.iter_mut().filter(|r| r.active && r.value == cut) {
         if discarded >= number {
             break;
         }
-        results[i].discarded = true;
-        results[i].active = false;
+        r.discarded = true;
+        r.active = false;
         discarded += 1;
     }
 }
