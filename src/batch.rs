@@ -51,6 +51,13 @@ pub fn roll_many(request: &Prepared, n: u32, seed: u64) -> Result<Vec<f64>> {
         return Fast::new(request.formula()).totals(&mut rng, n);
     }
     let mut out = Vec::with_capacity(n as usize);
+    if matches!(request.request(), Request::Dice { .. }) {
+        // re-rolls and explosions: resolution in one pass, no outcome strings
+        for _ in 0..n {
+            out.push(request::roll_formula(request.formula(), &mut rng)?.0.total as f64);
+        }
+        return Ok(out);
+    }
     for _ in 0..n {
         out.push(request::roll_with(request, &mut rng)?.total as f64);
     }
