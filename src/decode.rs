@@ -30,11 +30,57 @@ pub fn from_json_text<T: DeserializeOwned>(what: &str, text: &str) -> Result<T> 
         Ok(v) => return Ok(v),
         Err(e) => e,
     };
+    // `JSON.stringify` writes a lone UTF-16 surrogate (half of a cut emoji) as `\udXXX`, which
+    // no Rust string holds: it is read as U+FFFD, as `importPack` reads one in a pack's text
+    if let Some(mended) = lone_surrogates_replaced(text) {
+        return from_json_text(what, &mended);
+    }
     // not even JSON (the boundary always hands JSON over, so this is a native caller's text)
     let Ok(value) = serde_json::from_str::<Value>(text) else {
         return Err(Error::request(format!("invalid {what}: {first}")));
     };
     Err(Error::request(describe::<T>(what, &value)))
+}
+
+/// `text` with every `\uXXXX` escape of a lone surrogate written as `\ufffd`, or `None` when it
+/// has none.
+fn lone_surrogates_replaced(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let unit = |at: usize| -> Option<u16> {
+        let hex = bytes.get(at..at + 6)?;
+        if hex[0] != b'\\' || hex[1] != b'u' {
+            return None;
+        }
+        u16::from_str_radix(std::str::from_utf8(&hex[2..]).ok()?, 16).ok()
+    };
+    let mut out: Option<String> = None;
+    let (mut i, mut copied) = (0, 0);
+    while i < bytes.len() {
+        if bytes[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let Some(u) = unit(i) else {
+            i += 2; // another escape (`\\`, `\"`, ...), never the start of one
+            continue;
+        };
+        let paired = (0xD800..0xDC00).contains(&u)
+            && unit(i + 6).is_some_and(|low| (0xDC00..0xE000).contains(&low));
+        if paired {
+            i += 12;
+        } else if (0xD800..0xE000).contains(&u) {
+            let o = out.get_or_insert_with(|| String::with_capacity(text.len()));
+            o.push_str(&text[copied..i]);
+            o.push_str("\\ufffd");
+            i += 6;
+            copied = i;
+        } else {
+            i += 6;
+        }
+    }
+    let mut o = out?;
+    o.push_str(&text[copied..]);
+    Some(o)
 }
 
 /// `invalid {what}: `field`: {serde's message}`.

@@ -102,3 +102,34 @@ fn printed_formulas_with_negative_targets_read_back() {
     // a minus without a number is still an error
     assert!(parse("4dFcs>=-").is_err());
 }
+
+/// `JSON.stringify` escapes a lone surrogate (`"\ud800"`); it is read as U+FFFD, pairs as the
+/// character they make, and an escaped backslash before `ud800` as the text it is.
+#[test]
+fn lone_surrogates_from_json_stringify_read_as_the_replacement_character() {
+    let read = |text: &str| from_json_text::<Vec<String>>("names", text).unwrap();
+    assert_eq!(read(r#"["a\ud800b"]"#), ["a\u{fffd}b"]);
+    assert_eq!(
+        read(r#"["\udc00", "end \ud83d"]"#),
+        ["\u{fffd}", "end \u{fffd}"]
+    );
+    assert_eq!(
+        read(r#"["\ud83d\ude00 \ud83d\ud83d\ude00"]"#),
+        ["😀 \u{fffd}😀"]
+    );
+    assert_eq!(
+        read(r#"["\\ud800", "\"\ud800"]"#),
+        ["\\ud800", "\"\u{fffd}"]
+    );
+    assert_eq!(read(r#"["\u00e9\uD800"]"#), ["é\u{fffd}"]);
+    // a request's strings too, and other errors still name their field
+    let req: icon_engine::request::Request =
+        from_json_text("request", r#"{"kind":"dice","formula":"1d6[fire \ud83d]"}"#).unwrap();
+    assert_eq!(req.formula().unwrap(), "1d6[fire \u{fffd}]");
+    let e = from_json_text::<icon_engine::request::Request>(
+        "request",
+        r#"{"kind":"icon.attack","boons":"\ud800"}"#,
+    )
+    .unwrap_err();
+    assert!(e.message().contains("`boons`"), "{}", e.message());
+}
