@@ -124,8 +124,7 @@ describe("messages name the field", () => {
     const combatants = ids.map((id, i) => ({ id, side: i % 2 ? "foes" : "party" }));
     const { state } = core.combatApply(null, { type: "start", combatants });
     assert.ok(JSON.stringify(state).length > 4096);
-    assert.deepEqual(state.combatants.map(c => c.id), ids.map(id => id.replace("\ud83d", "\ufffd")));
-    assert.equal(state.combatants[7].id, "cut \ufffd");
+    assert.deepEqual(state.combatants.map(c => c.id), ids.map((id, i) => (i === 7 ? "cut \ufffd" : id)));
     const { state: begun } = core.combatApply(state, { type: "beginTurn", id: "Ærøskøbing 😀 0" });
     assert.equal(begun.current.id, "Ærøskøbing 😀 0");
     const bad = structuredClone(begun);
