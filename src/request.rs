@@ -352,17 +352,19 @@ pub fn roll(request: &Prepared, seed: u64) -> Result<Done> {
 
 /// As [`roll`], drawing from a stream the caller owns (batches draw many rolls from one).
 pub fn roll_with(request: &Prepared, rng: &mut DiceRng) -> Result<Done> {
-    let mut faces: Vec<Vec<i64>> = Vec::new();
-    let mut batch = plan(request)?;
-    // Each round adds at least one die and every lineage is capped, so this ends; the bound is a
-    // second guard against a rule that keeps asking.
-    for _ in 0..100_000 {
-        for die in &batch {
-            faces.push(draw(rng, die.faces, die.count, die.notation == "dF"));
-        }
+    // the formula's dice in one pass (every round drawn as resolution asks for it), then the
+    // rule's follow-up batch, if it has one; `resolve` builds the outcome from all the faces
+    let (_, mut faces) = roll_formula(&request.formula, rng)?;
+    // a rule asks for at most one batch after the formula's; the bound guards against a rule
+    // that keeps asking
+    for _ in 0..3 {
         match resolve(request, &faces)? {
             Resolution::Done(done) => return Ok(done),
-            Resolution::More { dice } => batch = dice,
+            Resolution::More { dice } => {
+                for die in &dice {
+                    faces.push(draw(rng, die.faces, die.count, die.notation == "dF"));
+                }
+            }
         }
     }
     Err(Error::request("the roll kept asking for more dice"))

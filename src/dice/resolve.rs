@@ -161,7 +161,7 @@ pub fn resolve(formula: &Formula, faces: &[Vec<i64>]) -> Result<Step<Evaluation>
 /// rule can ask for dice of its own after the formula's.
 pub fn resolve_prefix(formula: &Formula, faces: &[Vec<i64>]) -> Result<(Step<Evaluation>, usize)> {
     let mut given = Given { faces, used: 0 };
-    let step = run(formula, &mut given, true)?;
+    let step = resolve_from(formula, &mut given, true)?;
     Ok((step, given.used))
 }
 
@@ -174,10 +174,6 @@ pub fn resolve_from(
     source: &mut dyn FaceSource,
     named: bool,
 ) -> Result<Step<Evaluation>> {
-    run(formula, source, named)
-}
-
-fn run(formula: &Formula, source: &mut dyn FaceSource, named: bool) -> Result<Step<Evaluation>> {
     let mut states: Vec<TermState> = formula.terms.iter().map(|_| TermState::default()).collect();
     let mut rolled = 0u64;
     // kept in step with `states`: only `advance(i)` and `feed` change a term's total
