@@ -417,20 +417,11 @@ pub fn odds_arrays(
 ) -> Result<JsValue, JsError> {
     let a = crate::batch::odds_arrays(&prepare(request)?).map_err(js_error)?;
     // the labels as one JSON text: building the object field by field from wasm cost ~1 µs a
-    // property (a key string decoded, a Reflect.set), more than the odds of a small question
-    let mut outcomes = String::from("{");
-    for (i, (label, p)) in a.outcomes.iter().enumerate() {
-        if i > 0 {
-            outcomes.push(',');
-        }
-        let text = serde_json::to_string(label).and_then(|l| Ok((l, serde_json::to_string(p)?)));
-        let (label, p) =
-            text.map_err(|e| JsError::new(&format!("cannot hand the odds to JavaScript: {e}")))?;
-        outcomes.push_str(&label);
-        outcomes.push(':');
-        outcomes.push_str(&p);
-    }
-    outcomes.push('}');
+    // property (a key string decoded, a Reflect.set), more than the odds of a small question;
+    // sorted by label, as `odds` gives them
+    let outcomes: std::collections::BTreeMap<&str, f64> = a.outcomes.iter().copied().collect();
+    let outcomes = serde_json::to_string(&outcomes)
+        .map_err(|e| JsError::new(&format!("cannot hand the odds to JavaScript: {e}")))?;
     let (den, nums) = match &a.exact {
         None => (JsValue::UNDEFINED, JsValue::UNDEFINED),
         Some((den, nums)) => (

@@ -1,6 +1,8 @@
 //! Dice core: parsing, Foundry modifier semantics, exact odds against independent computations,
 //! and rolls against odds.
 
+mod support;
+
 use icon_engine::dice::odds::num::{Num, Ratio};
 use icon_engine::dice::odds::{distribution, Distribution};
 use icon_engine::dice::parse;
@@ -8,6 +10,7 @@ use icon_engine::dice::resolve::{plan, resolve, DiceNeed, Step};
 use icon_engine::request::{self, Prepared, Request, Resolution};
 use icon_engine::ErrorKind;
 use std::collections::BTreeMap;
+use support::enumerate;
 
 fn r(n: u128, d: u128) -> Ratio {
     Ratio::ratio(n as u64, d as u64).unwrap()
@@ -302,53 +305,6 @@ fn single_exploding_die_has_geometric_tail() {
     assert_eq!(last.0, 606);
     let sum: f64 = d.totals.iter().map(|t| t.1).sum();
     assert!((sum - 1.0).abs() < 1e-12);
-}
-
-/// An independent computation: every possible sequence of faces fed through the resolver
-/// (following its `more` requests), weighted exactly. Feasible for small formulas.
-fn enumerate<N: Num>(src: &str) -> BTreeMap<i64, N> {
-    let f = parse(src).unwrap();
-    let mut out = BTreeMap::new();
-    fn go<N: Num>(
-        f: &icon_engine::dice::Formula,
-        faces: &mut Vec<Vec<i64>>,
-        p: N,
-        out: &mut BTreeMap<i64, N>,
-    ) {
-        match resolve(f, faces).unwrap() {
-            Step::Done(e) => {
-                let slot = out.entry(e.total).or_insert(N::zero());
-                *slot = slot.add(p).unwrap();
-            }
-            Step::More(needs) => {
-                // take the first batch; the rest come back in the next call
-                let need = &needs[0];
-                let vals: Vec<i64> = need.die.values().collect();
-                let k = need.count as usize;
-                let mut idx = vec![0usize; k];
-                let w = N::ratio(1, (vals.len() as u64).pow(k as u32)).unwrap();
-                loop {
-                    faces.push(idx.iter().map(|i| vals[*i]).collect());
-                    go(f, faces, p.mul(w).unwrap(), out);
-                    faces.pop();
-                    let mut pos = 0;
-                    loop {
-                        if pos == k {
-                            return;
-                        }
-                        idx[pos] += 1;
-                        if idx[pos] < vals.len() {
-                            break;
-                        }
-                        idx[pos] = 0;
-                        pos += 1;
-                    }
-                }
-            }
-        }
-    }
-    go(&f, &mut Vec::new(), N::one(), &mut out);
-    out
 }
 
 #[test]

@@ -2,59 +2,15 @@
 //! computations: every face tuple enumerated (through the resolver, or weighted by hand), naive
 //! die-by-die convolution, and the exact kernels against the float ones.
 
+mod support;
+
 use icon_engine::dice::odds::kernel::{self, Face};
 use icon_engine::dice::odds::num::{Num, Ratio};
 use icon_engine::dice::odds::{distribution, Distribution};
 use icon_engine::dice::parse;
-use icon_engine::dice::resolve::{resolve, Step};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
-
-/// Every sequence of faces fed through the resolver (following its `more` requests), weighted
-/// exactly or in floats: the rolling code's own answer, independent of the odds code.
-fn enumerate<N: Num>(src: &str) -> BTreeMap<i64, N> {
-    let f = parse(src).unwrap();
-    let mut out = BTreeMap::new();
-    fn go<N: Num>(
-        f: &icon_engine::dice::Formula,
-        faces: &mut Vec<Vec<i64>>,
-        p: N,
-        out: &mut BTreeMap<i64, N>,
-    ) {
-        match resolve(f, faces).unwrap() {
-            Step::Done(e) => {
-                let slot = out.entry(e.total).or_insert(N::zero());
-                *slot = slot.add(p).unwrap();
-            }
-            Step::More(needs) => {
-                let need = &needs[0];
-                let vals: Vec<i64> = need.die.values().collect();
-                let k = need.count as usize;
-                let mut idx = vec![0usize; k];
-                let w = N::ratio(1, (vals.len() as u64).pow(k as u32)).unwrap();
-                loop {
-                    faces.push(idx.iter().map(|i| vals[*i]).collect());
-                    go(f, faces, p.mul(w).unwrap(), out);
-                    faces.pop();
-                    let mut pos = 0;
-                    loop {
-                        if pos == k {
-                            return;
-                        }
-                        idx[pos] += 1;
-                        if idx[pos] < vals.len() {
-                            break;
-                        }
-                        idx[pos] = 0;
-                        pos += 1;
-                    }
-                }
-            }
-        }
-    }
-    go(&f, &mut Vec::new(), N::one(), &mut out);
-    out
-}
+use support::enumerate;
 
 fn exact_of(d: &Distribution) -> BTreeMap<i64, Ratio> {
     d.exact.clone().expect("exact odds").into_iter().collect()

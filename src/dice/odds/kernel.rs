@@ -20,33 +20,24 @@ trait Word: Copy + PartialEq + Default {
     fn mul(self, o: Self) -> Self;
 }
 
-impl Word for u64 {
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    fn add(self, o: Self) -> Self {
-        self.wrapping_add(o)
-    }
-    fn sub(self, o: Self) -> Self {
-        self.wrapping_sub(o)
-    }
-    fn mul(self, o: Self) -> Self {
-        self.wrapping_mul(o)
-    }
+macro_rules! word {
+    ($($t:ty),*) => {$(
+        impl Word for $t {
+            const ZERO: Self = 0;
+            const ONE: Self = 1;
+            fn add(self, o: Self) -> Self {
+                self.wrapping_add(o)
+            }
+            fn sub(self, o: Self) -> Self {
+                self.wrapping_sub(o)
+            }
+            fn mul(self, o: Self) -> Self {
+                self.wrapping_mul(o)
+            }
+        }
+    )*};
 }
-
-impl Word for u128 {
-    const ZERO: Self = 0;
-    const ONE: Self = 1;
-    fn add(self, o: Self) -> Self {
-        self.wrapping_add(o)
-    }
-    fn sub(self, o: Self) -> Self {
-        self.wrapping_sub(o)
-    }
-    fn mul(self, o: Self) -> Self {
-        self.wrapping_mul(o)
-    }
-}
+word!(u64, u128);
 
 /// Runs a kernel on `v` in `u64` (`small`) when `bound` fits it, else in `u128` (`large`).
 fn counted(

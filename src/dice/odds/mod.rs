@@ -109,7 +109,7 @@ impl Distribution {
 pub fn distribution(formula: &Formula) -> Result<Distribution> {
     match expr_dist::<Ratio>(formula, &formula.expr, &mut Budget::new(true)) {
         Ok(d) => {
-            // sized up front: a million totals (1d1000000) should not grow a vector twenty times
+            // sized up front: the widest answer (1d8192) should not grow a vector a dozen times
             let mut exact: Vec<(i64, Ratio)> = Vec::with_capacity(d.p.len());
             exact.extend(d.points());
             drop(d);

@@ -284,7 +284,7 @@ pub(super) fn term_dist<N: Num>(term: &DiceTerm, n: u32, budget: &mut Budget) ->
             let one = back.fresh(0, budget)?;
             drop(back);
             if n == 1 {
-                // one die (1d1000000): the distribution itself, not a copy of it
+                // one die (1d8192): the distribution itself, not a copy of it
                 return Ok(Rc::try_unwrap(one).unwrap_or_else(|shared| (*shared).clone()));
             }
             one.power(n, budget)
