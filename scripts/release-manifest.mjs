@@ -27,8 +27,8 @@ export const MANIFEST_NAME = "system.json";
 
 /** The three README screenshots, published as the manifest's media (docs/screenshots/). */
 export const SCREENSHOTS = Object.freeze([
-  { file: "character-sheet.png", caption: "A character sheet: stats, actions and statuses" },
-  { file: "attack-card.png", caption: "An attack card: the dice, the result and its exact odds" },
+  { file: "character-sheet.png", caption: "A character sheet: stats, health and the rolls it makes" },
+  { file: "attack-card.png", caption: "An attack: each target's exact odds before the roll, and the card the roll makes" },
   { file: "combat-tracker.png", caption: "The combat tracker: sides taking turns in ICON's order" }
 ]);
 

@@ -118,6 +118,7 @@ describe("the repository base and the URLs derived from it", () => {
       ["screenshot", "v1.2.3/docs/screenshots/attack-card.png"],
       ["screenshot", "v1.2.3/docs/screenshots/combat-tracker.png"]
     ]);
+    for (const m of fields.media) assert.ok(existsSync(join(ROOT, "docs/screenshots", m.url.split("/").pop() ?? "")), m.url);
   });
 
   test("withRepositoryFields sets them for the manifest's version, drops them without a base, keeps other fields in place", () => {
