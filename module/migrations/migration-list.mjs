@@ -9,8 +9,10 @@
  *
  * where convertCombatState(source) gets a copy of one Combat's stored data (`toObject()`) and
  * returns it converted, or null when it is already in the new shape (a world made by a newer
- * version of the system runs the migration too). It must be pure: no document calls, no awaits;
- * the runner writes, and a throw leaves every document as it was. Add the label to lang/en.json.
+ * version of the system runs the migration too). It never writes (no document calls): the runner
+ * writes once every converter has run, so a throw leaves every document as it was. It may be async
+ * to wait for something it reads, e.g. the rules core (`await loadCore()` from module/core.mjs).
+ * Add the label to lang/en.json.
  * @type {readonly import("./migration-runner.mjs").Migration[]}
  */
 export const MIGRATIONS = Object.freeze([]);

@@ -5,7 +5,9 @@ import { MIGRATIONS } from "./migration-list.mjs";
 /**
  * @callback MigrateSource
  * @param {Record<string, unknown>} source  A copy of one document's stored data (toObject()).
- * @returns {Record<string, unknown>|null|undefined}  The converted data, or null when unchanged.
+ * @returns {Record<string, unknown>|null|undefined|Promise<Record<string, unknown>|null|undefined>}
+ *   The converted data, or null when unchanged; async when it needs to wait (e.g. for the rules
+ *   core: `await core.loadCore()`), but it never writes.
  */
 
 /**
@@ -185,7 +187,7 @@ export default class MigrationRunner {
         const label = `${documentName} ${name} [${id}]`;
         let result;
         try {
-          result = convert(structuredClone(source));
+          result = await convert(structuredClone(source));
         } catch (error) {
           throw new MigrationFailure(label, error);
         }

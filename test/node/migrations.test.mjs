@@ -122,12 +122,13 @@ const combatLog = {
     }
   }
 };
-/** 2: characters' `job` renamed `calling`. */
+/** 2: characters' `job` renamed `calling` (async, as a converter waiting for the rules core is). */
 const calling = {
   version: 2,
   label: "test: job is now calling",
   documents: {
-    Actor: (/** @type {any} */ source) => {
+    Actor: async (/** @type {any} */ source) => {
+      await new Promise(resolve => setTimeout(resolve, 1));
       if (source.type !== "character" || !("job" in source.system)) return null;
       const { job, ...system } = source.system;
       source.system = { ...system, calling: job };
