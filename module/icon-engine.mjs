@@ -10,6 +10,7 @@ import * as documents from "./documents/_module.mjs";
 import IconEnrichers from "./enrichers.mjs";
 import { registerRulesetSettings } from "./settings.mjs";
 import IconSocket from "./icon-socket.mjs";
+import { MigrationRunner } from "./migrations/_module.mjs";
 
 globalThis.iconEngine = { applications, core, data, dice, documents, CONFIG: ICONENGINE };
 
@@ -19,6 +20,9 @@ const coreLoaded = core.loadCore();
 // Requests to the active GM (apply damage to a target the user does not own); game.socket
 // exists once the game is ready.
 Hooks.once("ready", () => IconSocket.register());
+
+// The world's data version, and its migrations on `ready` for the active GM.
+Hooks.once("init", () => MigrationRunner.register());
 
 Hooks.once("init", () => {
   console.log(`${SYSTEM_ID} | Initializing the ICON Engine system`);

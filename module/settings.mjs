@@ -13,7 +13,8 @@ export const SETTINGS = Object.freeze({
   tributeDie: "tributeDie",
   narratorScale: "narratorScale",
   iconsLevelNames: "iconsLevelNames",
-  mnsCharts: "mnsCharts"
+  mnsCharts: "mnsCharts",
+  dataVersion: "dataVersion"
 });
 
 /**
@@ -91,6 +92,21 @@ export function registerRulesetSettings() {
     icon: "fa-solid fa-table",
     type: MnsChartsConfig,
     restricted: true
+  });
+}
+
+/**
+ * The world's data version: the number of the last data migration it has had
+ * (module/migrations/). Hidden; only the migration runner changes it.
+ */
+export function registerDataVersionSetting() {
+  game.settings.register(SYSTEM_ID, SETTINGS.dataVersion, {
+    name: "ICONENGINE.Settings.dataVersion.name",
+    hint: "ICONENGINE.Settings.dataVersion.hint",
+    scope: "world",
+    config: false,
+    type: Number,
+    default: 0
   });
 }
 

@@ -5,13 +5,21 @@
 # folder and the tests can load them, and builds the native CLI (target/release/icon-engine).
 # Does all set-up itself (scripts/setup.sh). A second run with nothing changed takes seconds and
 # writes byte-identical output.
+#   --dist-only  only steps 5 and 6: dist/ again from the wasm/ and packs already built, with no
+#                set-up and no compiling (the release test uses it; see scripts/release.mjs).
+# The manifest in dist/ carries url/manifest/download for the repository base
+# (ICON_ENGINE_REPOSITORY, else package.json's repository) and says so when there is none.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
-# shellcheck source=scripts/setup.sh
-source "$ROOT/scripts/setup.sh"
+DIST_ONLY=0
+[ "${1:-}" = "--dist-only" ] && DIST_ONLY=1
 BUILD_START=$SECONDS
 log() { printf '[build] %s\n' "$*" >&2; }
+PACKS_OUT="target/packs"
+if [ "$DIST_ONLY" = 0 ]; then # steps 1-4
+# shellcheck source=scripts/setup.sh
+source "$ROOT/scripts/setup.sh"
 
 # Copies $1 to $2 only when the bytes differ (atomically), so an unchanged build leaves wasm/ and
 # packs/ alone for whoever is serving or testing them.
@@ -99,7 +107,6 @@ if [ -f "$SEED" ]; then
   fi
   rm -rf target/seed-import
 fi
-PACKS_OUT="target/packs"
 if [ -d packs/_source ]; then
   STAMP="$( (cd packs/_source && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum)
             sha256sum scripts/compile-packs.mjs node_modules/@foundryvtt/foundryvtt-cli/package.json)"
@@ -123,12 +130,14 @@ if [ -d packs/_source ]; then
   done
 fi
 
+fi # steps 1-4
+
 # --- 5. the installable folder ----------------------------------------------------------------
 log "dist/icon-engine"
 OUT=dist/icon-engine
-rm -rf "$OUT" dist/icon-engine.zip
+rm -rf "$OUT" dist/icon-engine.zip dist/system.json dist/release-notes.md
 mkdir -p "$OUT/wasm"
-cp system.json "$OUT/"
+node scripts/release.mjs --manifest "$OUT/system.json"
 for f in README.md LICENSE LICENSE.md LICENSE.txt CHANGELOG.md; do
   [ -f "$f" ] && cp "$f" "$OUT/"
 done
@@ -179,7 +188,9 @@ with zipfile.ZipFile(dest + ".tmp", "w") as z:
                 z.writestr(info, f.read(), compresslevel=9)
 os.replace(dest + ".tmp", dest)
 PY
+# the manifest again beside the zip: a release attaches both
+cp "$OUT/system.json" dist/system.json
 
-log "done in $((SECONDS - BUILD_START))s: dist/icon-engine/ and dist/icon-engine.zip" \
+log "done in $((SECONDS - BUILD_START))s: dist/icon-engine/, dist/icon-engine.zip and dist/system.json" \
   "($(du -h dist/icon-engine.zip | cut -f1), sha256 $(sha256sum dist/icon-engine.zip | cut -c1-16)…)," \
   "wasm $(du -h wasm/icon_engine_bg.wasm | cut -f1)"

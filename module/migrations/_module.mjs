@@ -1,0 +1,2 @@
+export { default as MigrationRunner } from "./migration-runner.mjs";
+export { MIGRATIONS } from "./migration-list.mjs";

@@ -1,0 +1,18 @@
+/**
+ * The world data migrations, oldest first. Each brings a world from data version `version - 1` to
+ * `version`; the runner (migration-runner.mjs) runs the ones a world has not had yet, on `ready`,
+ * for the active GM, and records the version after each.
+ *
+ * To add one, append a line, e.g. for a new shape of the Combat's stored state:
+ *
+ *   { version: 1, label: 'ICONENGINE.Migration.label.combatState', documents: { Combat: convertCombatState } },
+ *
+ * where convertCombatState(source) gets a copy of one Combat's stored data (`toObject()`) and
+ * returns it converted, or null when it is already in the new shape (a world made by a newer
+ * version of the system runs the migration too). It never writes (no document calls): the runner
+ * writes once every converter has run, so a throw leaves every document as it was. It may be async
+ * to wait for something it reads, e.g. the rules core (`await loadCore()` from module/core.mjs).
+ * Add the label to lang/en.json.
+ * @type {readonly import("./migration-runner.mjs").Migration[]}
+ */
+export const MIGRATIONS = Object.freeze([]);
