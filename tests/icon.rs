@@ -1477,3 +1477,35 @@ fn fortune_rolls_take_an_actions_rating() {
         assert!(Prepared::new(&req).is_err(), "{bad}");
     }
 }
+
+#[test]
+fn a_successful_save_against_a_save_for_half_attack_halves_and_dodge_stops_it() {
+    let (total, _, steps) = changes(pc(30, 0, 1, &[]), 9, "save", json!({"savedHalf": true}));
+    assert_eq!(
+        triples(&steps),
+        [
+            ("amount", 9, 9),
+            ("savedHalf", -4, 5),
+            ("armor", -1, 4),
+            ("hp", -4, 4)
+        ]
+    );
+    assert_eq!(total, 4);
+    // "Dodge makes you immune to all damage from misses, successful saves, and area effects"
+    let (total, _, _) = changes(
+        pc(30, 0, 0, &["dodge"]),
+        9,
+        "save",
+        json!({"savedHalf": true}),
+    );
+    assert_eq!(total, 0);
+    let req: Request = serde_json::from_value(
+        json!({"kind": "icon.applyDamage", "target": pc(30, 0, 0, &[]),
+        "amount": 9, "source": "hit", "savedHalf": true}),
+    )
+    .unwrap();
+    assert!(Prepared::new(&req)
+        .unwrap_err()
+        .message()
+        .contains("source"));
+}

@@ -184,6 +184,10 @@ pub struct ApplyDamage {
     /// The damage comes from an ability (Counter and Pacified care); Slashed's is never one.
     #[serde(default = "yes")]
     pub ability: bool,
+    /// The target succeeded on its save against an ability that deals half damage on a save
+    /// (source `save`): the ability's damage is halved, rounded up as Resistance rounds.
+    #[serde(default)]
+    pub saved_half: bool,
     /// Vigilance spent by an ally in range 2: the highest d6 rolled, reducing "the damage by the
     /// amount rolled as if with armor" (0: none).
     #[serde(default)]
@@ -212,6 +216,11 @@ impl ApplyDamage {
         if self.vigilance > 0 && !(self.from_foe && self.ability) {
             return Err(Error::request(
                 "vigilance reduces damage from a foe's ability only (fromFoe and ability)",
+            ));
+        }
+        if self.saved_half && self.source != Source::Save {
+            return Err(Error::request(
+                "savedHalf is damage after a successful save: send source \"save\"",
             ));
         }
         if self.source == Source::Slashed {
@@ -254,6 +263,10 @@ impl ApplyDamage {
             && matches!(self.source, Source::Miss | Source::Save | Source::Area)
         {
             amount = to(&mut steps, "dodge", amount, 0);
+        }
+        // The ability's own half on a successful save (not a mitigation: divine or not).
+        if amount > 0 && self.saved_half {
+            amount = to(&mut steps, "savedHalf", amount, (amount + 1) / 2);
         }
         // Divine "cannot be reduced, mitigated, or negated in any way except immunity".
         let mitigable = !self.divine;
