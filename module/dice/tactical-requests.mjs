@@ -401,3 +401,21 @@ export function healRequest(target, healing) {
 export function saveRequest({ boons = 0, curses = 0, bonus = 0 } = {}) {
   return { kind: "icon.save", boons, curses, bonus };
 }
+
+/**
+ * What using an ability (any, basic attacks included) does to its user's statuses: Stunned "Your
+ * next ability used ends your turn, then end this status". The core says which statuses remain
+ * (`iconAfterAbility`: stunned ends); the turn ends when the user was stunned, an ongoing
+ * `stunned+` included (its cause keeps the status, not the turn).
+ * @param {Pick<CoreApi, "iconAfterAbility">} core
+ * @param {string[]} statuses  The user's core statuses (`id+` when ongoing).
+ * @returns {{ended: string[], endsTurn: boolean}}  `ended`: status ids to remove.
+ */
+export function abilityAftermath(core, statuses) {
+  const bare = (/** @type {string} */ s) => s.replace(/\+$/, "");
+  const left = new Set(core.iconAfterAbility(statuses));
+  return {
+    ended: statuses.filter(s => !left.has(s)).map(bare),
+    endsTurn: statuses.some(s => bare(s) === "stunned")
+  };
+}

@@ -4,7 +4,7 @@ import { healthChange, statusEffectData } from "../data/health-changes.mjs";
 import { coreStatuses } from "../data/rules.mjs";
 import "./cards/icon-tactical.mjs";
 import IconRoll from "./icon-roll.mjs";
-import { applyDamageRequest, attackResult, attackerOf, coreTarget, damageOptions, damageRequest, healRequest, planAttack,
+import { abilityAftermath, applyDamageRequest, attackResult, attackerOf, coreTarget, damageOptions, damageRequest, healRequest, planAttack,
   saveRequest } from "./tactical-requests.mjs";
 
 /**
@@ -133,18 +133,14 @@ export default class TacticalRolls {
 
   /**
    * After any ability (basic attacks included): Stunned "Your next ability used ends your turn,
-   * then end this status". The core says which statuses remain (`iconAfterAbility`); when it ends
-   * Stunned, the ability ended the turn, so the actor's open ICON turn ends.
+   * then end this status" ({@link abilityAftermath}); the actor's open ICON turn ends.
    * @param {Actor} actor
    * @returns {Promise<{endsTurn: boolean}>}
    */
   static async abilityUsed(actor) {
     const core = await loadCore();
-    const before = TacticalRolls.statusesOf(actor);
-    const after = new Set(core.iconAfterAbility(before).map(s => s.replace(/\+$/, "")));
-    const ended = before.map(s => s.replace(/\+$/, "")).filter(id => !after.has(id));
+    const { ended, endsTurn } = abilityAftermath(core, TacticalRolls.statusesOf(actor));
     for (const id of ended) await actor.toggleStatusEffect(id, { active: false });
-    const endsTurn = ended.includes("stunned");
     if (endsTurn) await TacticalRolls.#endTurnOf(actor);
     return { endsTurn };
   }

@@ -343,6 +343,12 @@ describe("issue 17: the ICON audit on the JS side", () => {
     assert.equal("resolve" in requests.coreTarget({ type: "foe", system: { ...actor.system } }, []), false);
   });
 
+  test("any ability, a basic attack included, ends Stunned and the turn", () => {
+    assert.deepEqual(requests.abilityAftermath(core, ["stunned", "dazed", "weakened+"]), { ended: ["stunned"], endsTurn: true });
+    assert.deepEqual(requests.abilityAftermath(core, ["dazed"]), { ended: [], endsTurn: false });
+    assert.deepEqual(requests.abilityAftermath(core, ["stunned+"]), { ended: [], endsTurn: true }, "ongoing: the turn ends, the status stays");
+  });
+
   test("the end of combat cures every status and mark; Hatred ends with its owner's turn", () => {
     const done = core.resolve(requests.healRequest(pcTarget(["dazed", "stunned", "hatred", "pacified", "marked", "dodge"]), "endCombat"), []);
     assert.deepEqual(done.target.statuses, ["dodge"]);
