@@ -334,9 +334,10 @@ fn action_results_and_consequences() {
         &[&[1, 1, 1, 1]],
     )
     .1;
+    // push + 2 aid is three boons, but the pool moves by +2 at most: the push and one aid count
     assert_eq!(
         (d["effort"].clone(), d["effortHelpers"].clone()),
-        (json!(3), json!(2))
+        (json!(2), json!(1))
     );
 }
 
@@ -742,11 +743,11 @@ fn healing_rules() {
             "rest from {hp} with {wounds} wounds"
         );
     }
-    // end of combat: ongoing effects end, HP up to the bloodied value
+    // end of combat: every status ends (ongoing or not), HP up to the bloodied value
     let d = heal(pc(7, 0, 0, &["dazed+", "slashed"]), "endCombat");
     assert_eq!(
         (d["target"]["hp"].clone(), d["target"]["statuses"].clone()),
-        (json!(20), json!(["slashed", "bloodied"]))
+        (json!(20), json!(["bloodied"]))
     );
     // camp: all HP up to the wound limit
     let mut t = pc(3, 0, 0, &[]);
@@ -971,7 +972,7 @@ fn shattered_blocks_vigor_and_combat_end_clears_it() {
         heal(pc(15, 0, 0, &["shattered"]), "regeneration")["target"]["vigor"],
         0
     );
-    // end of combat: vigor is lost, ongoing statuses end, HP rises to the bloodied value
+    // end of combat: vigor is lost, statuses end, HP rises to the bloodied value
     let d = heal(pc(12, 6, 0, &["weakened+", "dazed"]), "endCombat");
     assert_eq!(
         (
@@ -979,7 +980,7 @@ fn shattered_blocks_vigor_and_combat_end_clears_it() {
             d["target"]["vigor"].clone(),
             d["target"]["statuses"].clone()
         ),
-        (json!(20), json!(0), json!(["dazed", "bloodied"]))
+        (json!(20), json!(0), json!(["bloodied"]))
     );
     assert_eq!(d["total"], json!(2), "8 HP gained, 6 vigor lost");
     // ...but a defeated player character stays down until rescued
@@ -997,4 +998,514 @@ fn shattered_blocks_vigor_and_combat_end_clears_it() {
     .unwrap();
     let e = Prepared::new(&req).unwrap_err();
     assert!(e.message().contains("rescue them first"), "{}", e.message());
+}
+
+// ---------------------------------------------------------------- issue 17: the ICON audit
+
+/// The steps as (rule, change, running amount).
+fn changes(
+    target: Value,
+    amount: i64,
+    source: &str,
+    extra: Value,
+) -> (i64, Value, Vec<(String, i64, i64)>) {
+    let mut req =
+        json!({"kind": "icon.applyDamage", "target": target, "amount": amount, "source": source});
+    for (k, v) in extra.as_object().unwrap() {
+        req[k] = v.clone();
+    }
+    let (total, d) = done(req, &[]);
+    let steps = d["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["rule"].as_str().unwrap().to_string(),
+                s["change"].as_i64().unwrap(),
+                s["amount"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    (total, d, steps)
+}
+
+fn triples(steps: &[(String, i64, i64)]) -> Vec<(&str, i64, i64)> {
+    steps.iter().map(|(r, c, a)| (r.as_str(), *c, *a)).collect()
+}
+
+fn statuses(v: &Value) -> Vec<String> {
+    v["statuses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn every_step_says_what_its_rule_did_apart_from_the_running_total() {
+    // 9 into armor 2, resistant, vigor 3: +9; armor −2 (7); resistant −3 (4); vigor −3 (1); HP −1
+    let (total, _, steps) = changes(pc(30, 3, 2, &["resistant"]), 9, "hit", json!({}));
+    assert_eq!(
+        triples(&steps),
+        [
+            ("amount", 9, 9),
+            ("armor", -2, 7),
+            ("resistant", -3, 4),
+            ("vigor", -3, 1),
+            ("hp", -1, 1)
+        ]
+    );
+    assert_eq!(total, 4, "3 vigor and 1 HP taken");
+    // the Stormbender's 19 into a heavy foe: "Armor −1", 18 to go, 18 HP lost
+    let foe = json!({"hp": 40, "maxHp": 40, "armor": 1, "statuses": []});
+    let (_, _, steps) = changes(foe, 19, "hit", json!({}));
+    assert_eq!(
+        triples(&steps),
+        [("amount", 19, 19), ("armor", -1, 18), ("hp", -18, 18)]
+    );
+}
+
+#[test]
+fn defiance_reports_the_damage_actually_taken() {
+    // the audit's case: 10 into 2 HP and 3 vigor with Defiance: 3 vigor and 1 HP lost, total 4
+    let (total, d, steps) = changes(pc(2, 3, 0, &["defiance"]), 10, "hit", json!({}));
+    assert_eq!(total, 4);
+    assert_eq!(
+        triples(&steps),
+        [
+            ("amount", 10, 10),
+            ("vigor", -3, 7),
+            ("defiance", -6, 1),
+            ("hp", -1, 1)
+        ]
+    );
+    assert_eq!(
+        (d["target"]["hp"].clone(), d["target"]["vigor"].clone()),
+        (json!(1), json!(0))
+    );
+    // overkill: 9 into 5 HP takes 5
+    let foe = json!({"hp": 5, "maxHp": 20, "statuses": []});
+    let (total, _, steps) = changes(foe, 9, "hit", json!({}));
+    assert_eq!((total, steps.last().unwrap().0.as_str()), (5, "defeated"));
+}
+
+#[test]
+fn the_end_of_combat_cures_every_status_mark_and_blight() {
+    // "All ongoing effects (status, mark, blights) are cured": dazed, stunned, hatred, pacified and
+    // marks do not follow a character into the next fight; positive effects and traits stay
+    let d = heal(
+        pc(
+            30,
+            0,
+            0,
+            &[
+                "dazed",
+                "stunned",
+                "hatred",
+                "pacified",
+                "marked",
+                "slashed",
+                "vulnerable",
+                "weakened+",
+                "dodge",
+                "counter",
+                "regeneration",
+                "immune",
+            ],
+        ),
+        "endCombat",
+    );
+    assert_eq!(statuses(&d["target"]), ["dodge", "counter", "regeneration"]);
+    // an ongoing positive effect (a stance's) ends too
+    let d = heal(pc(30, 0, 0, &["dodge+", "evasion"]), "endCombat");
+    assert_eq!(statuses(&d["target"]), ["evasion"]);
+    // a defeated character stays down until rescued
+    let mut down = pc(0, 0, 0, &["incapacitated", "defeated"]);
+    down["wounds"] = json!(1);
+    let d = heal(down, "endCombat");
+    assert_eq!(statuses(&d["target"]), ["incapacitated", "defeated"]);
+}
+
+#[test]
+fn rest_and_camp_stand_a_defeated_character_up() {
+    for healing in ["rest", "camp"] {
+        let mut down = pc(0, 0, 0, &["incapacitated", "defeated"]);
+        down["wounds"] = json!(1);
+        let d = heal(down, healing);
+        let t = &d["target"];
+        assert!(t["hp"].as_i64().unwrap() > 0, "{healing}");
+        assert_eq!(
+            (
+                t["defeated"].clone(),
+                statuses(t).contains(&"incapacitated".to_string()),
+                statuses(t).contains(&"defeated".to_string())
+            ),
+            (json!(false), false, false),
+            "{healing}: HP and state agree"
+        );
+    }
+    // a fallen character (4 wounds) cannot heal, and stays defeated
+    let mut fallen = pc(0, 0, 0, &["fallen", "defeated"]);
+    fallen["wounds"] = json!(4);
+    let d = heal(fallen, "camp");
+    assert_eq!(
+        (d["target"]["hp"].clone(), d["target"]["defeated"].clone()),
+        (json!(0), json!(true))
+    );
+}
+
+#[test]
+fn personal_resolve_resets_at_camp() {
+    // "+1 Personal Resolve after every combat and resets to 0 after camp"
+    let mut t = pc(20, 0, 0, &[]);
+    t["resolve"] = json!(3);
+    let d = heal(t.clone(), "camp");
+    assert_eq!(d["target"]["resolve"], 0);
+    assert!(d["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|s| s["rule"] == "resolveReset" && s["change"] == -3));
+    // resting between combats keeps it; a target without it says null
+    assert_eq!(heal(t, "rest")["target"]["resolve"], 3);
+    assert_eq!(
+        heal(pc(20, 0, 0, &[]), "camp")["target"]["resolve"],
+        Value::Null
+    );
+}
+
+#[test]
+fn intangible_targets_take_nothing_from_foes() {
+    // "Intangible characters can be targeted, but are Immune to damage and effects from foes"
+    let (total, d, steps) = changes(
+        pc(30, 0, 0, &["intangible", "pacified"]),
+        9,
+        "hit",
+        json!({}),
+    );
+    assert_eq!((total, d["target"]["hp"].clone()), (0, json!(30)));
+    assert_eq!(triples(&steps)[1], ("intangible", -9, 0));
+    assert!(
+        statuses(&d["target"]).contains(&"pacified".to_string()),
+        "no effect either"
+    );
+    // damage that is not a foe's (an ally's area, terrain) still lands
+    let (total, _, _) = changes(
+        pc(30, 0, 0, &["intangible"]),
+        9,
+        "area",
+        json!({"fromFoe": false}),
+    );
+    assert_eq!(total, 9);
+}
+
+#[test]
+fn pacified_and_hatred_halve_the_damage_dealt() {
+    // "Pacified: Character deals half damage"; "Hatred of X: Deal half damage to all foes other
+    // than foe X" -- halved once, rounded up as resistance rounds, after a weakened attacker's −2
+    let (total, _, steps) = changes(
+        pc(30, 0, 0, &[]),
+        9,
+        "hit",
+        json!({"attackerPacified": true}),
+    );
+    assert_eq!((total, triples(&steps)[1]), (5, ("pacified", -4, 5)));
+    let (total, _, steps) = changes(
+        pc(30, 0, 1, &[]),
+        9,
+        "hit",
+        json!({"attackerHatred": true, "attackerWeakened": true}),
+    );
+    assert_eq!(
+        triples(&steps),
+        [
+            ("amount", 9, 9),
+            ("weakened", -2, 7),
+            ("hatred", -3, 4),
+            ("armor", -1, 3),
+            ("hp", -3, 3)
+        ]
+    );
+    assert_eq!(total, 3);
+    // both: still half once
+    let (total, _, _) = changes(
+        pc(30, 0, 0, &[]),
+        8,
+        "hit",
+        json!({"attackerPacified": true, "attackerHatred": true}),
+    );
+    assert_eq!(total, 4);
+    // divine damage "cannot be reduced ... in any way"
+    let (total, _, _) = changes(
+        pc(30, 0, 0, &[]),
+        8,
+        "hit",
+        json!({"attackerPacified": true, "divine": true}),
+    );
+    assert_eq!(total, 8);
+    // "Pacified ... Breaks when damaged by a foe's ability"; not by Slashed, nor when no damage
+    let (_, d, _) = changes(pc(30, 0, 0, &["pacified"]), 3, "hit", json!({}));
+    assert!(!statuses(&d["target"]).contains(&"pacified".to_string()));
+    let (_, d, _) = changes(pc(30, 0, 5, &["pacified"]), 3, "hit", json!({}));
+    assert!(
+        statuses(&d["target"]).contains(&"pacified".to_string()),
+        "armor took it all"
+    );
+    let (_, d, _) = changes(
+        pc(30, 0, 0, &["pacified", "slashed"]),
+        4,
+        "slashed",
+        json!({"ability": false, "fromFoe": false}),
+    );
+    assert!(statuses(&d["target"]).contains(&"pacified".to_string()));
+    let (_, d, _) = changes(pc(30, 0, 0, &["pacified+"]), 3, "hit", json!({}));
+    assert!(
+        statuses(&d["target"]).contains(&"pacified+".to_string()),
+        "ongoing waits for its cause"
+    );
+}
+
+#[test]
+fn counter_vigilance_and_slashed_reach_the_damage() {
+    // "Counter: When damaged by an ability, deal 2 damage back, each time damage is applied."
+    let (_, d, _) = changes(pc(30, 0, 0, &["counter"]), 3, "hit", json!({}));
+    assert_eq!(d["counter"], 2);
+    let (_, d, _) = changes(pc(30, 0, 5, &["counter"]), 3, "hit", json!({}));
+    assert_eq!(d["counter"], 0, "not damaged");
+    let (_, d, _) = changes(pc(30, 0, 0, &[]), 3, "hit", json!({}));
+    assert_eq!(d["counter"], 0);
+    // Vigilance: "reduce the damage by the amount rolled as if with armor" -- armor counts the
+    // highest value, so armor 1 with a vigilance roll of 4 reduces by 4
+    let (total, _, steps) = changes(pc(30, 0, 1, &[]), 9, "hit", json!({"vigilance": 4}));
+    assert_eq!((total, triples(&steps)[1]), (5, ("vigilance", -4, 5)));
+    let (total, _, steps) = changes(pc(30, 0, 3, &[]), 9, "hit", json!({"vigilance": 2}));
+    assert_eq!((total, triples(&steps)[1]), (6, ("armor", -3, 6)));
+    let (total, _, _) = changes(
+        pc(30, 0, 0, &[]),
+        9,
+        "hit",
+        json!({"vigilance": 4, "pierce": true}),
+    );
+    assert_eq!(total, 9, "as if with armor: piercing ignores it");
+    // Slashed: "Take 4 damage after you or an ally uses an ability that moves you"
+    let (total, d, _) = changes(
+        pc(30, 0, 1, &["slashed", "counter"]),
+        4,
+        "slashed",
+        json!({"ability": false, "fromFoe": false}),
+    );
+    assert_eq!((total, d["counter"].clone()), (3, json!(0)));
+    let refused = |target: Value, amount: i64, source: &str, extra: Value, words: &str| {
+        let mut req = json!({"kind": "icon.applyDamage", "target": target, "amount": amount, "source": source});
+        for (k, v) in extra.as_object().unwrap() {
+            req[k] = v.clone();
+        }
+        let req: Request = serde_json::from_value(req).unwrap();
+        let e = Prepared::new(&req).unwrap_err();
+        assert!(e.message().contains(words), "{}", e.message());
+    };
+    refused(
+        pc(30, 0, 0, &[]),
+        4,
+        "slashed",
+        json!({"ability": false}),
+        "slashed status",
+    );
+    refused(
+        pc(30, 0, 0, &["slashed"]),
+        5,
+        "slashed",
+        json!({"ability": false}),
+        "slashed deals 4",
+    );
+    refused(
+        pc(30, 0, 0, &["slashed"]),
+        4,
+        "slashed",
+        json!({}),
+        "ability false",
+    );
+    refused(
+        pc(30, 0, 0, &[]),
+        4,
+        "hit",
+        json!({"vigilance": 3, "fromFoe": false}),
+        "foe's ability",
+    );
+    refused(
+        pc(30, 0, 0, &[]),
+        4,
+        "hit",
+        json!({"vigilance": 7}),
+        "vigilance must be from 0 to 6",
+    );
+}
+
+/// The effort of an action by hand: pool with and without the bought boons.
+fn effort_by_hand(
+    rating: i64,
+    ticks: i64,
+    boons: i64,
+    curses: i64,
+    tempt: bool,
+    push: bool,
+    aid: i64,
+) -> (i64, i64) {
+    let pool = |net: i64| (rating - ticks + net.clamp(-2, 2)).max(0);
+    let free = boons + i64::from(tempt) - curses;
+    let bought = pool(free + i64::from(push) + aid) - pool(free);
+    let push_paid = i64::from(push && bought >= 1);
+    (push_paid + (bought - push_paid), bought - push_paid)
+}
+
+#[test]
+fn effort_is_spent_only_on_boons_that_change_the_pool() {
+    // "Boons (+1 die) and curses (-1 die) can further modify the final amount of dice rolled by up
+    // to +2 or -2 total": with two boons already, a push adds nothing and costs nothing
+    let d = done(
+        json!({"kind": "icon.action", "rating": 2, "boons": 2, "push": true}),
+        &[&[1, 1, 1, 1]],
+    )
+    .1;
+    assert_eq!(
+        (d["pool"].clone(), d["effort"].clone()),
+        (json!(4), json!(0))
+    );
+    for rating in 0..=3i64 {
+        for ticks in 0..=1 {
+            for boons in 0..=3 {
+                for curses in 0..=4 {
+                    for tempt in [false, true] {
+                        for push in [false, true] {
+                            for aid in 0..=3 {
+                                let req = json!({"kind": "icon.action", "rating": rating, "burdenTicks": ticks,
+                                    "boons": boons, "curses": curses, "temptFate": tempt, "push": push, "aid": aid});
+                                let pool = done_pool(req.clone()) as usize;
+                                let faces = vec![2; if pool == 0 { 2 } else { pool }];
+                                let d = done(req.clone(), &[&faces]).1;
+                                let (effort, helpers) =
+                                    effort_by_hand(rating, ticks, boons, curses, tempt, push, aid);
+                                assert_eq!(
+                                    (d["effort"].clone(), d["effortHelpers"].clone()),
+                                    (json!(effort), json!(helpers)),
+                                    "{req}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // acting while broken still costs its 1
+    let d = done(
+        json!({"kind": "icon.action", "rating": 2, "boons": 2, "push": true, "broken": true}),
+        &[&[1, 1, 1, 1]],
+    )
+    .1;
+    assert_eq!(d["effort"], 1);
+}
+
+#[test]
+fn adjacent_targets_ignore_cover_even_from_ranged_attacks() {
+    use icon_engine::rulesets::icon::situation::Situation;
+    let cover = |v: Value| {
+        serde_json::from_value::<Situation>(v)
+            .unwrap()
+            .modifiers()
+            .unwrap()
+            .cover
+    };
+    // "Attacks vs adjacent foes ignore cover"
+    assert!(!cover(
+        json!({"ranged": true, "targetAdjacent": true, "targetInCover": true})
+    ));
+    assert!(cover(json!({"ranged": true, "targetInCover": true})));
+}
+
+#[test]
+fn fortune_rolls_take_an_actions_rating() {
+    // "This is the same as a regular action roll, except the table of outcomes is different"
+    let pool = |v: Value| done_pool(v);
+    assert_eq!(pool(json!({"kind": "icon.fortune", "rating": 3})), 3);
+    assert_eq!(
+        pool(json!({"kind": "icon.fortune", "rating": 3, "boons": 4})),
+        5,
+        "+2 at most"
+    );
+    assert_eq!(
+        pool(json!({"kind": "icon.fortune", "rating": 2, "curses": 1, "burdenTicks": 1})),
+        0
+    );
+    assert_eq!(
+        plan(json!({"kind": "icon.fortune", "rating": 1, "curses": 1}))[0]["count"],
+        2,
+        "0 dice: roll 2d6 and pick the lowest"
+    );
+    // the odds are the action roll's of the same pool
+    for (rating, boons, curses) in [(0, 0, 0), (2, 1, 0), (4, 3, 0), (3, 0, 1)] {
+        let f = odds(
+            json!({"kind": "icon.fortune", "rating": rating, "boons": boons, "curses": curses}),
+        );
+        let a = odds(
+            json!({"kind": "icon.action", "rating": rating, "boons": boons, "curses": curses}),
+        );
+        for (fl, al) in [
+            ("poor", "fail"),
+            ("average", "partial"),
+            ("good", "success"),
+            ("excellent", "critical"),
+        ] {
+            assert_eq!(
+                exact(&f, fl),
+                exact(&a, al),
+                "{rating} {boons} {curses} {fl}"
+            );
+        }
+    }
+    // a raw pool still works; both or neither are refused
+    assert_eq!(pool(json!({"kind": "icon.fortune", "dice": 6})), 6);
+    for bad in [
+        json!({"kind": "icon.fortune", "dice": 2, "rating": 2}),
+        json!({"kind": "icon.fortune"}),
+        json!({"kind": "icon.fortune", "dice": 2, "boons": 1}),
+        json!({"kind": "icon.fortune", "rating": 5}),
+    ] {
+        let req: Request = serde_json::from_value(bad.clone()).unwrap();
+        assert!(Prepared::new(&req).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn a_successful_save_against_a_save_for_half_attack_halves_and_dodge_stops_it() {
+    let (total, _, steps) = changes(pc(30, 0, 1, &[]), 9, "save", json!({"savedHalf": true}));
+    assert_eq!(
+        triples(&steps),
+        [
+            ("amount", 9, 9),
+            ("savedHalf", -4, 5),
+            ("armor", -1, 4),
+            ("hp", -4, 4)
+        ]
+    );
+    assert_eq!(total, 4);
+    // "Dodge makes you immune to all damage from misses, successful saves, and area effects"
+    let (total, _, _) = changes(
+        pc(30, 0, 0, &["dodge"]),
+        9,
+        "save",
+        json!({"savedHalf": true}),
+    );
+    assert_eq!(total, 0);
+    let req: Request = serde_json::from_value(
+        json!({"kind": "icon.applyDamage", "target": pc(30, 0, 0, &[]),
+        "amount": 9, "source": "hit", "savedHalf": true}),
+    )
+    .unwrap();
+    assert!(Prepared::new(&req)
+        .unwrap_err()
+        .message()
+        .contains("source"));
 }

@@ -76,7 +76,7 @@ fn burdens_tick_two_actions_with_dots_at_most_twice_each() {
         assert!(e.message().contains(words), "{}", e.message());
     };
     refused(&character(), "smash", "tinker", 6, "only when breaking");
-    refused(&broken, "smash", "sneak", 6, "sneak has no dots");
+    refused(&broken, "smash", "sneak", 6, "sneak is at 0d");
     refused(&broken, "smash", "smash", 6, "two different actions");
     refused(&broken, "smash", "tinker", 8, "4, 6 or 10");
     refused(&broken, "smash", "juggle", 6, "juggle is not an action");
@@ -314,4 +314,27 @@ fn breaking_transitions_step_by_step() {
         serde_json::to_value(&fx).unwrap(),
         json!([{"type": "recovered"}])
     );
+}
+
+#[test]
+fn burdens_tick_only_actions_that_still_roll_dice() {
+    // "tick two actions which have more than 0d": charm has 1 dot; once a burden ticks it, it is at
+    // 0d and a second burden cannot tick it, though it is ticked only once
+    let (s, _) = character()
+        .apply(&ev(json!({"type": "takeStrain", "amount": 9})))
+        .unwrap();
+    let s = burden(&s, "tiredness", "charm", "smash");
+    assert_eq!(s.ticks("charm"), 1);
+    let (s, _) = s
+        .apply(&ev(json!({"type": "takeStrain", "amount": 6})))
+        .unwrap();
+    let e = s
+        .apply(&ev(json!({"type": "takeBurden", "name": "fear", "actions": ["charm", "tinker"], "clock": 4})))
+        .unwrap_err();
+    assert!(e.message().contains("charm is at 0d"), "{}", e.message());
+    // tinker (2 dots, no ticks) and smash (3 dots, one tick) still roll dice: allowed
+    let s = burden(&s, "fear", "tinker", "smash");
+    assert_eq!((s.ticks("tinker"), s.ticks("smash")), (1, 2));
+    // a rejected event leaves the state as it was: the burden is still pending there
+    assert!(s.burdens.len() == 2 && !s.burden_pending);
 }

@@ -458,7 +458,11 @@ fn narrator_knowledge_and_attack_bands() {
         ([3, 4, 4], "bonus", 15),
         ([6, 4, 3], "bonus", 18),
     ] {
-        let d = skill(json!({"use": "attack", "baseDamage": 12}), &[&faces]);
+        // one rank: a rank's damage is the whole base damage
+        let d = skill(
+            json!({"use": "attack", "baseDamage": 12, "ranks": 1}),
+            &[&faces],
+        );
         assert_eq!(
             (d["attack"].clone(), d["damage"].clone()),
             (json!(band), json!(damage)),
@@ -466,7 +470,7 @@ fn narrator_knowledge_and_attack_bands() {
         );
     }
     let d = skill(
-        json!({"use": "attack", "baseDamage": 12, "scale": "fine"}),
+        json!({"use": "attack", "baseDamage": 12, "ranks": 1, "scale": "fine"}),
         &[&[3, 4, 4]],
     );
     assert_eq!(d["damage"], 13);
@@ -661,8 +665,11 @@ fn mns_saves() {
         &[&[78]],
     );
     assert_eq!(d["success"], false);
-    // saves never re-roll 1s
-    let d = done(json!({"kind": "mns.save", "score": 10}), &[&[1, 1]]);
+    // a character that is not special never re-rolls 1s
+    let d = done(
+        json!({"kind": "mns.save", "score": 10, "special": false}),
+        &[&[1, 1]],
+    );
     assert_eq!(d["total"], 2);
     let o = odds(json!({"kind": "mns.save", "score": 68, "dice": "d100"}));
     assert_eq!(o["exact"]["outcomes"]["success"], r(68, 100));
@@ -1044,4 +1051,379 @@ fn tribute_odds_for_every_pool_up_to_six_and_six_d12() {
             assert_eq!(sum, Ratio::one(), "{nf}+{nb}");
         }
     }
+}
+
+// ---------------------------------------------------------------- issue 17: ICONS
+
+/// The ICONS rule written out plainly: effect = effort − (difficulty + penalty); massive cosmic
+/// success when the effective difficulty is 10 and the effort 15 or more.
+fn icons_by_hand(
+    ability: i64,
+    difficulty: i64,
+    bonus: i64,
+    penalty: i64,
+    result: i64,
+) -> (&'static str, bool) {
+    let effort = ability + bonus + result;
+    let effect = effort - (difficulty + penalty);
+    let outcome = match effect {
+        e if e < 0 => "failure",
+        0..=2 => "moderate",
+        3 | 4 => "major",
+        _ => "massive",
+    };
+    (outcome, difficulty + penalty == 10 && effort >= 15)
+}
+
+#[test]
+fn icons_cosmic_is_decided_on_the_effective_difficulty_and_is_always_massive() {
+    // difficulty 9 with a –1 penalty is a cosmic (10) test: effort 15 is a massive cosmic success
+    let d = done(
+        json!({"kind": "icons.test", "ability": 10, "difficulty": 9, "penalty": 1}),
+        &[&[6], &[1]],
+    );
+    assert_eq!(
+        (
+            d["effort"].clone(),
+            d["outcome"].clone(),
+            d["cosmic"].clone()
+        ),
+        (json!(15), json!("massive"), json!(true))
+    );
+    // difficulty 10 with a –1 penalty is 11: effort 15 is a major success, not cosmic
+    let d = done(
+        json!({"kind": "icons.test", "ability": 10, "difficulty": 10, "penalty": 1}),
+        &[&[6], &[1]],
+    );
+    assert_eq!(
+        (
+            d["effect"].clone(),
+            d["outcome"].clone(),
+            d["cosmic"].clone()
+        ),
+        (json!(4), json!("major"), json!(false))
+    );
+    // every test, every roll: resolve and odds agree with the rule by hand, and cosmic ⇒ massive
+    for ability in [3, 8, 10, 12] {
+        for difficulty in [7, 9, 10] {
+            for penalty in [0, 1, 3] {
+                for bonus in [0, 2] {
+                    let req = json!({"kind": "icons.test", "ability": ability,
+                        "difficulty": difficulty, "penalty": penalty, "bonus": bonus});
+                    let mut cosmic = 0u64;
+                    let mut massive = 0u64;
+                    for p in 1..=6 {
+                        for n in 1..=6 {
+                            let d = done(req.clone(), &[&[p], &[n]]);
+                            let (outcome, is_cosmic) =
+                                icons_by_hand(ability, difficulty, bonus, penalty, p - n);
+                            assert_eq!(d["outcome"], outcome, "{req} {p}-{n}");
+                            assert_eq!(d["cosmic"], is_cosmic, "{req} {p}-{n}");
+                            if is_cosmic {
+                                assert_eq!(d["outcome"], "massive", "{req}: cosmic is massive");
+                            }
+                            cosmic += u64::from(is_cosmic);
+                            massive += u64::from(outcome == "massive");
+                        }
+                    }
+                    let o = odds(req.clone());
+                    let e = &o["exact"]["outcomes"];
+                    assert_eq!(e["massive"], r(massive, 36), "{req}");
+                    if difficulty + penalty == 10 {
+                        assert_eq!(e["cosmic"], r(cosmic, 36), "{req}");
+                    } else {
+                        assert!(
+                            e.get("cosmic").is_none(),
+                            "{req}: no cosmic odds off a cosmic test"
+                        );
+                        assert_eq!(cosmic, 0);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn icons_negative_penalties_are_refused_with_the_reason() {
+    let bad: Request = serde_json::from_value(
+        json!({"kind": "icons.test", "ability": 3, "difficulty": 2, "penalty": -1}),
+    )
+    .unwrap();
+    let e = Prepared::new(&bad).unwrap_err();
+    assert!(e.message().contains("penalty"), "{}", e.message());
+    assert!(e.message().contains("enter it as 1"), "{}", e.message());
+    // a –2 penalty entered as 2 raises the difficulty by 2
+    let d = done(
+        json!({"kind": "icons.test", "ability": 3, "difficulty": 2, "penalty": 2}),
+        &[&[4], &[3]],
+    );
+    assert_eq!(d["effect"], 0);
+}
+
+// ---------------------------------------------------------------- issue 17: Men & Supermen
+
+/// Every special 2d10 roll with its re-rolls, by total, in 1/10,000ths.
+fn special_two_d10_counts() -> BTreeMap<i64, u64> {
+    let mut counts: BTreeMap<i64, u64> = BTreeMap::new();
+    let die = |v: i64| -> Vec<(i64, u64)> {
+        if v == 1 {
+            (1..=10).map(|r| (1 - r, 1)).collect()
+        } else {
+            vec![(v, 10)]
+        }
+    };
+    for a in 1..=10 {
+        for b in 1..=10 {
+            for (x, wx) in die(a) {
+                for (y, wy) in die(b) {
+                    *counts.entry(x + y).or_default() += wx * wy;
+                }
+            }
+        }
+    }
+    counts
+}
+
+#[test]
+fn mns_saves_on_2d10_reroll_ones_for_special_characters() {
+    // "if a 1 and a 9 is rolled, that is a 10. Re-roll the 1 and subtract that from 10": a save
+    // on 2d10 vs. Agility 8 by a special character (the default, as for actions)
+    let req = json!({"kind": "mns.save", "score": 8});
+    let Resolution::More { dice } =
+        request::resolve(&prepared(req.clone()), &[vec![1, 9]]).unwrap()
+    else {
+        panic!("a special character's 1 on a 2d10 save asks for a re-roll")
+    };
+    assert_eq!(
+        serde_json::to_value(&dice).unwrap(),
+        json!([{"faces": 10, "count": 1, "role": "reroll", "notation": "d10", "term": 0}])
+    );
+    let d = done(req.clone(), &[&[1, 9], &[4]]);
+    assert_eq!(
+        (
+            d["total"].clone(),
+            d["success"].clone(),
+            d["quality"].clone()
+        ),
+        (json!(6), json!(true), json!(2))
+    );
+    assert_eq!(
+        (d["dice"].clone(), d["rerolls"].clone()),
+        (json!([1, 9]), json!([4]))
+    );
+    // both 1s: both re-rolled, their total subtracted from 2
+    assert_eq!(done(req.clone(), &[&[1, 1], &[3, 5]])["total"], -6);
+    // "Ones do not reduce the die roll for Knowledge Rolls": d100 never re-rolls
+    let d = done(
+        json!({"kind": "mns.save", "score": 30, "dice": "d100"}),
+        &[&[1]],
+    );
+    assert_eq!(
+        (d["total"].clone(), d["quality"].clone()),
+        (json!(1), json!(29))
+    );
+    // odds: the special 2d10 enumerated with every re-roll
+    let counts = special_two_d10_counts();
+    for score in [2, 8, 12, 20] {
+        let o = odds(json!({"kind": "mns.save", "score": score}));
+        let success: u64 = counts
+            .iter()
+            .filter(|(t, _)| **t <= score)
+            .map(|(_, c)| c)
+            .sum();
+        assert_eq!(
+            o["exact"]["outcomes"]["success"],
+            r(success, 10_000),
+            "score {score}"
+        );
+    }
+    // rolls go through the re-roll round and replay
+    let p = prepared(json!({"kind": "mns.save", "score": 11}));
+    let mut rerolled = false;
+    for seed in 0..60 {
+        let a = request::roll(&p, seed).unwrap();
+        assert_eq!(request::roll(&p, seed).unwrap(), a);
+        let ones = a.faces[0].iter().filter(|v| **v == 1).count();
+        assert_eq!(a.faces.len(), 1 + usize::from(ones > 0), "{:?}", a.faces);
+        rerolled |= ones > 0;
+        let rerolls: i64 = a.faces.get(1).map_or(0, |f| f.iter().sum());
+        assert_eq!(a.total, a.faces[0].iter().sum::<i64>() - rerolls);
+    }
+    assert!(rerolled, "60 seeds roll at least one 1");
+}
+
+#[test]
+fn mns_saves_take_the_bonus_pool() {
+    // "save on a 2d10 vs. Agility ... there might well be a bonus of 1, 2, 3, or 4 to the bonus
+    // pool": Agility 12 with a bonus of 3 succeeds on 15
+    let d = done(
+        json!({"kind": "mns.save", "score": 12, "bonus": 3, "special": false}),
+        &[&[7, 8]],
+    );
+    assert_eq!(
+        (d["success"].clone(), d["quality"].clone()),
+        (json!(true), json!(0))
+    );
+    let d = done(
+        json!({"kind": "mns.save", "score": 62, "bonus": -6, "dice": "d100"}),
+        &[&[57]],
+    );
+    assert_eq!(
+        (d["success"].clone(), d["quality"].clone()),
+        (json!(false), json!(-1))
+    );
+    // odds: plain 2d10 at or under 15 is 1 − P(16..20) = 1 − 15/100
+    let o = odds(json!({"kind": "mns.save", "score": 12, "bonus": 3, "special": false}));
+    assert_eq!(o["exact"]["outcomes"]["success"], r(85, 100));
+    let o = odds(json!({"kind": "mns.save", "score": 62, "bonus": -6, "dice": "d100"}));
+    assert_eq!(o["exact"]["outcomes"]["success"], r(56, 100));
+    let counts = special_two_d10_counts();
+    let o = odds(json!({"kind": "mns.save", "score": 5, "bonus": 2}));
+    let success: u64 = counts
+        .iter()
+        .filter(|(t, _)| **t <= 7)
+        .map(|(_, c)| c)
+        .sum();
+    assert_eq!(o["exact"]["outcomes"]["success"], r(success, 10_000));
+}
+
+#[test]
+fn mns_the_two_d1000_procedures_disagree_whenever_tens_and_ones_are_zero() {
+    // "roll d10 and multiply by 100; add d100; if greater than 1000, subtract 1000" against
+    // "'Tens' mean '0' unless all three come up zero, which is 1,000"; a d10 face 10 is a "ten".
+    let first = |h: i64, t: i64, o: i64| {
+        let d100 = {
+            let v = (t % 10) * 10 + o % 10;
+            if v == 0 {
+                100
+            } else {
+                v
+            }
+        };
+        let v = h * 100 + d100;
+        if v > 1000 {
+            v - 1000
+        } else {
+            v
+        }
+    };
+    let second = |h: i64, t: i64, o: i64| {
+        let v = (h % 10) * 100 + (t % 10) * 10 + o % 10;
+        if v == 0 {
+            1000
+        } else {
+            v
+        }
+    };
+    let mut disagree = Vec::new();
+    for h in 1..=10 {
+        for t in 1..=10 {
+            for o in 1..=10 {
+                let read = done(
+                    json!({"kind": "mns.dice", "die": "d1000"}),
+                    &[&[h], &[t], &[o]],
+                );
+                assert_eq!(
+                    read["value"],
+                    second(h, t, o),
+                    "the core follows the second"
+                );
+                if first(h, t, o) != second(h, t, o) {
+                    disagree.push((h, t, o));
+                }
+            }
+        }
+    }
+    // exactly the ten rolls whose tens and ones both show 0, not only the all-zero roll
+    assert_eq!(disagree, (1..=10).map(|h| (h, 10, 10)).collect::<Vec<_>>());
+}
+
+#[test]
+fn mns_special_dice_outcomes_name_the_physical_dice() {
+    for (die, faces, want) in [
+        ("d2", vec![vec![5]], vec![6]),
+        ("d3", vec![vec![2]], vec![6]),
+        ("d5", vec![vec![7]], vec![10]),
+        ("d32", vec![vec![3], vec![5]], vec![4, 8]),
+        ("d%", vec![vec![2], vec![7]], vec![10, 10]),
+        ("d1000", vec![vec![2], vec![7], vec![1]], vec![10, 10, 10]),
+    ] {
+        let faces: Vec<&[i64]> = faces.iter().map(|f| f.as_slice()).collect();
+        let d = done(json!({"kind": "mns.dice", "die": die}), &faces);
+        assert_eq!(d["dieFaces"], json!(want), "{die}");
+    }
+}
+
+// ---------------------------------------------------------------- issue 17: 3d6 skill system
+
+#[test]
+fn narrator_bonus_damage_is_a_fraction_of_one_ranks_damage() {
+    // a 3-rank attack form of base damage 24 (8 per rank): each success level adds 1/4 of 8 (2)
+    // coarse or 1/8 of 8 (1) fine, capped at half the base (12)
+    for (faces, levels, coarse, fine) in [
+        ([3, 4, 4], 1, 24 + 2, 24 + 1),
+        ([4, 4, 5], 3, 24 + 6, 24 + 3),
+        ([6, 6, 4], 6, 24 + 12, 24 + 6),
+        ([6, 6, 6], 8, 24 + 12, 24 + 8),
+    ] {
+        for (scale, want) in [("coarse", coarse), ("fine", fine)] {
+            let d = skill(
+                json!({"use": "attack", "baseDamage": 24, "ranks": 3, "scale": scale}),
+                &[&faces],
+            );
+            assert_eq!(d["successLevels"], levels);
+            // by hand: ⌊levels · (24 / 3) / step⌋, at most 12
+            let step = if scale == "coarse" { 4 } else { 8 };
+            assert_eq!(want, 24 + (levels * 8 / step).min(12));
+            assert_eq!(d["damage"], want, "{scale} {faces:?}");
+        }
+    }
+    // the old reading (a quarter of the whole base per level) would give 24 + 6 at one level
+    let d = skill(
+        json!({"use": "attack", "baseDamage": 24, "ranks": 3}),
+        &[&[3, 4, 4]],
+    );
+    assert_ne!(d["damage"], 30);
+    // winged and hit do not depend on ranks
+    let d = skill(
+        json!({"use": "attack", "baseDamage": 25, "ranks": 5}),
+        &[&[3, 3, 3]],
+    );
+    assert_eq!(d["damage"], 12);
+    // without ranks a base damage cannot give bonus damage: refused, naming the field
+    let bad: Request = serde_json::from_value(json!({"kind": "narrator.skill", "skill": 10,
+        "difficulty": 20, "use": "attack", "baseDamage": 12}))
+    .unwrap();
+    let e = Prepared::new(&bad).unwrap_err();
+    assert!(e.message().contains("ranks"), "{}", e.message());
+    let bad: Request = serde_json::from_value(json!({"kind": "narrator.skill", "skill": 10,
+        "difficulty": 20, "use": "attack", "baseDamage": 12, "ranks": 0}))
+    .unwrap();
+    assert!(Prepared::new(&bad)
+        .unwrap_err()
+        .message()
+        .contains("ranks must be from 1"));
+}
+
+#[test]
+fn narrator_outcomes_carry_the_dice_rolled() {
+    // a card draws the formula's dice: 2d10 shows two d10s, the deterministic roll none
+    let d = skill(json!({"dice": "2d10"}), &[&[3, 9]]);
+    let terms = d["terms"].as_array().unwrap();
+    assert_eq!(terms.len(), 1);
+    assert!(
+        terms[0]["notation"].as_str().unwrap().contains("d10"),
+        "{}",
+        terms[0]
+    );
+    let values: Vec<i64> = terms[0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["value"].as_i64().unwrap())
+        .collect();
+    assert_eq!(values, [3, 9]);
+    let d = skill(json!({"dice": "deterministic"}), &[]);
+    assert_eq!(d["terms"], json!([]));
 }

@@ -71,7 +71,8 @@ export function dialogFields(kind, v, campaign, tables) {
         { name: "reaction", label: localize(`${L}.reaction`), type: "checkbox", value: Boolean(v.reaction), hint: localize(`${L}.reactionHint`) },
         selectField("difficulty", v, levels, v.reaction ? `${L}.gmAbility` : `${L}.difficulty`),
         numberField("bonus", v),
-        numberField("penalty", v)
+        // The seed writes penalties as "–1" but they raise the difficulty; the core refuses negatives.
+        numberField("penalty", v, { min: 0, hint: localize(`${L}.penaltyHint`) })
       ];
     }
     case "tribute.test": {
@@ -114,14 +115,26 @@ export function dialogFields(kind, v, campaign, tables) {
           break;
         default: fields.push(numberField("difficulty", v));
       }
-      if (v.use === "attack") fields.push(numberField("baseDamage", v, { min: 0 }));
+      if (v.use === "attack") {
+        fields.push(numberField("baseDamage", v, { min: 0 }),
+          numberField("ranks", v, { min: 1, hint: localize(`${L}.ranksHint`) }));
+      }
       return fields;
     }
     case "mns.action":
       return [numberField("target", v), numberField("bonus", v),
         { name: "special", label: localize(`${L}.special`), type: "checkbox", value: v.special !== false && v.special !== "false", hint: localize(`${L}.specialHint`) }];
-    case "mns.save":
-      return [numberField("score", v), selectField("saveDice", v, [{ value: "2d10", label: "2d10" }, { value: "d100", label: "d100" }])];
+    case "mns.save": {
+      /** @type {Field[]} */
+      const fields = [numberField("score", v), numberField("bonus", v),
+        selectField("saveDice", v, [{ value: "2d10", label: "2d10" }, { value: "d100", label: "d100" }])];
+      // "Ones do not reduce the die roll for Knowledge Rolls": only 2d10 saves re-roll.
+      if (v.saveDice !== "d100") {
+        fields.push({ name: "special", label: localize(`${L}.special`), type: "checkbox", value: v.special !== false && v.special !== "false",
+          hint: localize(`${L}.specialHint`) });
+      }
+      return fields;
+    }
     case "mns.dice":
       return [selectField("die", v, tables.mnsSpecialDice.map(d => ({ value: d, label: d })))];
     default:

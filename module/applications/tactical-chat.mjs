@@ -3,12 +3,22 @@ import { loadCore } from "../core.mjs";
 import { healthChange } from "../data/health-changes.mjs";
 import { TEMPLATES, appliedContext } from "../dice/cards/icon-tactical.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
-import { applyDamageRequest, coreTarget } from "../dice/tactical-requests.mjs";
+import { applyDamageRequest, coreTarget, savedOptions } from "../dice/tactical-requests.mjs";
+import IconRoll from "../dice/icon-roll.mjs";
 import IconSocket from "../icon-socket.mjs";
 
 /**
  * @import { AppliedDamage, TacticalOptions } from "../dice/cards/icon-tactical.mjs"
  */
+
+/**
+ * @typedef {object} ApplyChoice  How a target's damage is applied.
+ * @property {boolean} [saved]     The target saved against a save-for-half attack.
+ * @property {number} [vigilance]  An ally's Vigilance roll (highest d6), reducing as armor.
+ */
+
+/** Vigilance charges one spend rolls at most (d6 each, highest counts). */
+const MAX_VIGILANCE_CHARGES = 10;
 
 /**
  * The Apply damage / Undo buttons of attack cards. The card shows an Apply button per target; once
@@ -22,20 +32,21 @@ export default class TacticalChat {
     Hooks.on("renderChatMessageHTML", TacticalChat.#onRender);
     IconSocket.registerHandler("applyDamage", TacticalChat.#fromSocket(TacticalChat.applyDamage));
     IconSocket.registerHandler("undoDamage", TacticalChat.#fromSocket(TacticalChat.undoDamage));
+    IconSocket.registerHandler("counterDamage", TacticalChat.#fromSocket(TacticalChat.counterDamage));
   }
 
   /**
    * A socket handler that checks the asking user may act on the message.
-   * @param {(message: ChatMessage, key: number) => Promise<unknown>} action
+   * @param {(message: ChatMessage, key: number, choice: ApplyChoice) => Promise<unknown>} action
    * @returns {import("../icon-socket.mjs").SocketHandler}
    */
   static #fromSocket(action) {
-    return async ({ messageId, key }, userId) => {
+    return async ({ messageId, key, saved = false, vigilance = 0 }, userId) => {
       const message = /** @type {ChatMessage | undefined} */ (/** @type {unknown} */ (game.messages?.get(messageId)));
       if (!message) return;
       const user = game.users?.get(userId);
       if (!user?.isGM && /** @type {any} */ (message).author?.id !== userId) return;
-      await action(message, Number(key));
+      await action(message, Number(key), { saved: saved === true, vigilance: Number(vigilance) || 0 });
     };
   }
 
@@ -74,16 +85,25 @@ export default class TacticalChat {
    */
   static async #onAction(button, message) {
     const key = Number(button.dataset.key);
-    const undo = button.dataset.tacticalAction === "undo";
+    const action = button.dataset.tacticalAction ?? "apply";
     button.disabled = true;
     try {
       const roll = TacticalChat.damageRoll(message, key);
       const actor = roll ? await TacticalChat.#targetActor(roll) : null;
       if (!actor) throw new Error(game.i18n?.localize("ICONENGINE.Tactical.NoTarget") ?? "No target");
+      /** @type {ApplyChoice} */
+      const choice = { saved: action === "applySaved" };
+      if (action === "vigilance") {
+        const rolled = await TacticalChat.#rollVigilance(message);
+        if (rolled === null) return;
+        choice.vigilance = rolled;
+      }
+      const socketAction = action === "undo" ? "undoDamage" : action === "counter" ? "counterDamage" : "applyDamage";
+      const direct = { undoDamage: TacticalChat.undoDamage, counterDamage: TacticalChat.counterDamage, applyDamage: TacticalChat.applyDamage };
       if (game.user?.isGM || (message.isAuthor && actor.isOwner)) {
-        await (undo ? TacticalChat.undoDamage(message, key) : TacticalChat.applyDamage(message, key));
+        await direct[socketAction](message, key, choice);
       } else {
-        await IconSocket.executeAsGM(undo ? "undoDamage" : "applyDamage", { messageId: message.id, key });
+        await IconSocket.executeAsGM(socketAction, { messageId: message.id, key, ...choice });
       }
     } catch (error) {
       console.error(error);
@@ -119,12 +139,38 @@ export default class TacticalChat {
   }
 
   /**
+   * Vigilance: how many charges to spend (a prompt), then their d6s rolled through Foundry, the
+   * highest counting (the card of a plain `Nd6kh1`). Null when cancelled.
+   * @param {ChatMessage} message
+   * @returns {Promise<number | null>}
+   */
+  static async #rollVigilance(message) {
+    const localize = (/** @type {string} */ key) => game.i18n?.localize(key) ?? key;
+    const input = `<label>${localize("ICONENGINE.Tactical.VigilanceCharges")}
+      <input type="number" name="charges" value="1" min="1" max="${MAX_VIGILANCE_CHARGES}" step="1" autofocus></label>`;
+    const data = await foundry.applications.api.DialogV2.input({
+      window: { title: localize("ICONENGINE.Status.vigilance.name") },
+      content: input,
+      rejectClose: false
+    });
+    const charges = /** @type {Record<string, unknown> | null} */ (data)?.charges;
+    const n = Math.trunc(Number(charges));
+    if (!Number.isFinite(n) || n < 1) return null;
+    const roll = await IconRoll.fromRequest({ kind: "dice", formula: `${Math.min(n, MAX_VIGILANCE_CHARGES)}d6kh1` },
+      { flavor: localize("ICONENGINE.Status.vigilance.name") });
+    await roll.evaluate();
+    await roll.toMessage({ speaker: /** @type {any} */ (message).speaker, flavor: localize("ICONENGINE.Status.vigilance.name") });
+    return roll.total ?? 0;
+  }
+
+  /**
    * Apply a target's damage through the core's `icon.applyDamage` and remember how to undo it.
    * Runs on a user who owns the target and may edit the message (the GM, via the socket, else).
    * @param {ChatMessage} message
    * @param {number} key
+   * @param {ApplyChoice} [choice]  A successful save against a save-for-half attack, a Vigilance roll.
    */
-  static async applyDamage(message, key) {
+  static async applyDamage(message, key, { saved = false, vigilance = 0 } = {}) {
     if (/** @type {any} */ (message).getFlag(SYSTEM_ID, `damageApplied.${key}`)) return;
     const roll = TacticalChat.damageRoll(message, key);
     if (!roll) return;
@@ -133,9 +179,12 @@ export default class TacticalChat {
     const tactical = /** @type {TacticalOptions} */ (/** @type {any} */ (roll.options).tactical);
     const core = await loadCore();
     const statuses = TacticalRolls.statusesOf(actor);
-    const request = applyDamageRequest(coreTarget(/** @type {any} */ (actor), statuses), roll.total ?? 0,
-      /** @type {any} */ (tactical.apply));
-    const answer = /** @type {import("../types/core.js").Done & {target: any, steps: any[]}} */ (core.resolve(request, []));
+    const base = /** @type {import("../dice/tactical-requests.mjs").DamageOptions} */ (tactical.apply);
+    /** @type {Record<string, unknown>} */
+    const options = saved && tactical.saveForHalf ? savedOptions(base) : { ...base };
+    if (vigilance > 0) options.vigilance = vigilance;
+    const request = applyDamageRequest(coreTarget(/** @type {any} */ (actor), statuses), roll.total ?? 0, options);
+    const answer = /** @type {import("../types/core.js").Done & {target: any, steps: any[], counter?: number}} */ (core.resolve(request, []));
     const change = healthChange({ system: actor.system, effects: TacticalRolls.effectsOf(actor) }, statuses, answer.target);
     const undo = await TacticalRolls.applyHealth(actor, change);
     /** @type {AppliedDamage} */
@@ -144,12 +193,30 @@ export default class TacticalChat {
       targetName: actor.name ?? "",
       dealt: answer.total,
       steps: answer.steps,
+      counter: answer.counter ?? 0,
       after: { hp: answer.target.hp, vigor: answer.target.vigor, wounds: answer.target.wounds, defeated: answer.target.defeated,
         fallen: answer.target.fallen },
       undo,
       userId: game.user?.id ?? ""
     };
     await /** @type {any} */ (message).setFlag(SYSTEM_ID, `damageApplied.${key}`, applied);
+  }
+
+  /**
+   * Counter: the damaged target deals its Counter damage back to the attacker ("When damaged by an
+   * ability, deal 2 damage back"), as damage that is no ability's; once per applied damage.
+   * @param {ChatMessage} message
+   * @param {number} key
+   */
+  static async counterDamage(message, key) {
+    const applied = /** @type {AppliedDamage | undefined} */ (/** @type {any} */ (message).getFlag(SYSTEM_ID, `damageApplied.${key}`));
+    if (!applied?.counter || applied.counterDone) return;
+    const attackerUuid = /** @type {any} */ (message).getFlag(SYSTEM_ID, "tactical")?.attacker;
+    const attacker = attackerUuid ? /** @type {unknown} */ (await fromUuid(attackerUuid)) : null;
+    if (!(attacker instanceof Actor)) throw new Error(game.i18n?.localize("ICONENGINE.Tactical.NoTarget") ?? "No target");
+    await /** @type {any} */ (message).setFlag(SYSTEM_ID, `damageApplied.${key}.counterDone`, true);
+    await TacticalRolls.damage(attacker, applied.counter, { source: "effect", ability: false, fromFoe: true },
+      { label: "ICONENGINE.Status.counter.name" });
   }
 
   /**

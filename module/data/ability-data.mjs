@@ -17,7 +17,9 @@ function defineAbilitySchema() {
       frayOnMiss: new BooleanField({ initial: true }),
       bonusDice: integer(0),
       pierce: new BooleanField({ initial: false }),
-      divine: new BooleanField({ initial: false })
+      divine: new BooleanField({ initial: false }),
+      // Targets that succeed on a save take half damage (Dodge: none).
+      saveForHalf: new BooleanField({ initial: false })
     })
   };
 }

@@ -39,10 +39,11 @@ const AUTOMATIC = new Set(["bloodied"]);
 const bare = status => status.replace(/\+$/, "");
 
 /**
- * The change from an actor's current health to the core's new target.
+ * The change from an actor's current health to the core's new target (and its personal resolve,
+ * which camp resets, when the core was given one).
  * @param {{system: any, effects: EffectLike[]}} actor
  * @param {string[]} before  The core statuses the request was made with.
- * @param {{hp: number, vigor: number, wounds: number, statuses: string[]}} after  The core's new target.
+ * @param {{hp: number, vigor: number, wounds: number, statuses: string[], resolve?: number | null}} after  The core's new target.
  * @returns {HealthChange}
  */
 export function healthChange(actor, before, after) {
@@ -51,11 +52,14 @@ export function healthChange(actor, before, after) {
   const update = {};
   /** @type {Record<string, number>} */
   const previous = {};
-  for (const [key, old, now] of [
+  /** @type {[string, number, number][]} */
+  const fields = [
     ["system.hp.value", s.hp.value, after.hp],
     ["system.vigor.value", s.vigor.value, after.vigor],
     ["system.wounds", s.wounds, after.wounds]
-  ]) {
+  ];
+  if (typeof after.resolve === "number" && typeof s.resolve === "number") fields.push(["system.resolve", s.resolve, after.resolve]);
+  for (const [key, old, now] of fields) {
     if (old !== now) {
       update[key] = now;
       previous[key] = old;
@@ -97,15 +101,19 @@ export function statusEffectData(id, localize) {
 
 /**
  * The effects that end with the current turn: the immunity Defiance grants "for the rest of the
- * turn" (the plain `immune` state effect {@link statusEffectData} creates, never an ICON status).
+ * turn" (the plain `immune` state effect {@link statusEffectData} creates, never an ICON status),
+ * and Hatred ("End this status at the end of your turn"), unless it is ongoing (+).
  * @param {Iterable<{id: string | null, statuses: Iterable<string>, flags?: any}>} effects
  * @returns {string[]}  Effect ids to delete.
  */
 export function endOfTurnEffectIds(effects) {
   const ids = [];
   for (const effect of effects) {
-    const state = effect.flags?.[SYSTEM_ID]?.kind === "state";
-    if (state && effect.id && [...effect.statuses].includes("immune")) ids.push(effect.id);
+    const flags = effect.flags?.[SYSTEM_ID];
+    const statuses = [...effect.statuses];
+    if (!effect.id) continue;
+    if (flags?.kind === "state" && statuses.includes("immune")) ids.push(effect.id);
+    else if (statuses.includes("hatred") && !flags?.ongoing) ids.push(effect.id);
   }
   return ids;
 }

@@ -55,11 +55,17 @@ export const CLASSES = {
   },
   wright: {
     jobs: ["enochian", "geomancer", "spellblade", "stormbender"],
-    vit: 8, defense: 7, speed: 4, dash: 2, damageDie: 8, fray: 3, range: 6, armor: 0, trait: "aetherDie"
+    // Fray 4: the glossary's "if an ability says it does 2[D]+Fray, and you are a Stormbender, that
+    // ability does 2d8+4 damage".
+    vit: 8, defense: 7, speed: 4, dash: 2, damageDie: 8, fray: 4, range: 6, armor: 0, trait: "aetherDie"
   }
 };
 
-/** Foe classes: the same numbers as the matching player class, without range. */
+/**
+ * Foe classes: the matching player class's numbers, without range. The seed fixes only the
+ * Wright's fray (its Stormbender example), so the Artillery keeps fray 3 until a foe source says
+ * otherwise.
+ */
 export const FOE_CLASSES = {
   heavy: { vit: 10, defense: 6, damageDie: 6, fray: 4 },
   skirmisher: { vit: 7, defense: 10, damageDie: 10, fray: 2 },

@@ -38,9 +38,9 @@ export const DIALOG_DEFAULTS = Object.freeze({
   "icons.test": { ability: 3, difficulty: 3, bonus: 0, penalty: 0, reaction: false },
   "tribute.test": { rank: 0, focus: 0, burden: 0, oppositionMode: "fixed", opposition: 0, oppRank: 0, oppFocus: 0, oppBurden: 0, effectRank: "" },
   "narrator.skill": { skill: 10, dice: "3d6", modifiers: 0, use: "qualitative", difficultySource: "chart", chartDifficulty: 20,
-    knowledgeDifficulty: 20, opponentSkill: 10, opposedModifier: 0, difficulty: 20, baseDamage: 0 },
+    knowledgeDifficulty: 20, opponentSkill: 10, opposedModifier: 0, difficulty: 20, baseDamage: 0, ranks: 1 },
   "mns.action": { target: 14, bonus: 0, special: true },
-  "mns.save": { score: 10, saveDice: "2d10" },
+  "mns.save": { score: 10, bonus: 0, saveDice: "2d10", special: true },
   "mns.dice": { die: "d100" }
 });
 
@@ -101,13 +101,18 @@ export function requestFrom(kind, v, campaign, tables) {
       /** @type {RequestData} */
       const request = { kind, skill: integer(v.skill, 10), difficulty: narratorDifficulty(v, tables),
         dice: String(v.dice ?? "").trim() || "3d6", modifiers: integer(v.modifiers), use, scale: campaign.narratorScale };
-      if (use === "attack" && integer(v.baseDamage) > 0) request.baseDamage = integer(v.baseDamage);
+      if (use === "attack" && integer(v.baseDamage) > 0) {
+        // Bonus damage is a fraction of one rank's damage, so the core needs the form's ranks.
+        request.baseDamage = integer(v.baseDamage);
+        request.ranks = integer(v.ranks, 1);
+      }
       return request;
     }
     case "mns.action":
       return { kind, target: integer(v.target, 14), bonus: integer(v.bonus), special: v.special === undefined ? true : truthy(v.special) };
     case "mns.save":
-      return { kind, score: integer(v.score, 10), dice: v.saveDice === "d100" ? "d100" : "2d10" };
+      return { kind, score: integer(v.score, 10), bonus: integer(v.bonus), dice: v.saveDice === "d100" ? "d100" : "2d10",
+        special: v.special === undefined ? true : truthy(v.special) };
     case "mns.dice":
       return { kind, die: String(v.die || "d100") };
     default:

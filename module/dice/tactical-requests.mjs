@@ -21,6 +21,8 @@
  * @property {boolean} evasion     The target has the Evasion effect.
  * @property {number} heightDifference  Attacker's height minus the target's (−3..3).
  * @property {boolean} cover       The target is behind cover from the attacker.
+ * @property {boolean} adjacent    The target is adjacent to the attacker (cover does not count).
+ * @property {boolean} hated       The target is the attacker's Hatred's foe X (full damage).
  */
 
 /**
@@ -37,6 +39,10 @@
  * @property {boolean} foeAdjacent
  * @property {boolean} weakened   The attacker is weakened (−2 damage).
  * @property {boolean} dazed      The attacker is dazed (+1 curse on attack rolls).
+ * @property {boolean} pacified   The attacker is pacified (deals half damage).
+ * @property {boolean} hatred     The attacker has Hatred of X (half damage to foes other than X).
+ * @property {boolean} area       An area attack: Dodge makes its targets immune to its damage.
+ * @property {boolean} saveForHalf  Its targets may save for half damage (the damage card offers both).
  * @property {string} rollMode
  * @property {AttackTarget[]} targets
  */
@@ -86,7 +92,8 @@ export function attackerOf(actor) {
  * @returns {AttackTarget}
  */
 export function attackTargetOf({ uuid, name, img, system, statuses }) {
-  return { uuid, name, img, defense: system.defense, evasion: statuses.includes("evasion"), heightDifference: 0, cover: false };
+  return { uuid, name, img, defense: system.defense, evasion: statuses.includes("evasion"), heightDifference: 0, cover: false,
+    adjacent: false, hated: false };
 }
 
 /**
@@ -116,6 +123,11 @@ export function initialAttackState({ ability = null, heavy = false, attackerStat
     foeAdjacent: false,
     weakened: has("weakened"),
     dazed: has("dazed"),
+    pacified: has("pacified"),
+    hatred: has("hatred"),
+    // An ability tagged "area" applies area effects (Dodge is immune to their damage).
+    area: Array.isArray(ability?.system?.tags) && ability.system.tags.includes("area"),
+    saveForHalf: roll?.saveForHalf ?? false,
     rollMode,
     targets: targets.map(t => ({ ...t }))
   };
@@ -145,11 +157,17 @@ export function readAttackForm(state, data) {
     foeAdjacent: flag("foeAdjacent"),
     weakened: flag("weakened"),
     dazed: flag("dazed"),
+    pacified: flag("pacified"),
+    hatred: flag("hatred"),
+    area: flag("area"),
+    saveForHalf: flag("saveForHalf"),
     rollMode: typeof data.rollMode === "string" && data.rollMode ? data.rollMode : state.rollMode,
     targets: state.targets.map((target, i) => ({
       ...target,
       heightDifference: clampInt(data[`targets.${i}.heightDifference`], -3, 3, target.heightDifference),
-      cover: flag(`targets.${i}.cover`)
+      cover: flag(`targets.${i}.cover`),
+      adjacent: flag(`targets.${i}.adjacent`),
+      hated: flag(`targets.${i}.hated`)
     }))
   };
 }
@@ -169,6 +187,7 @@ export function attackRequest(core, state, attacker, target) {
     foeAdjacent: state.foeAdjacent,
     heightDifference: target?.heightDifference ?? 0,
     targetInCover: target?.cover ?? false,
+    targetAdjacent: target?.adjacent ?? false,
     attackerDazed: state.dazed
   });
   /** @type {CoreRequest & Record<string, any>} */
@@ -216,21 +235,48 @@ export function damageRequest(state, attacker, result) {
 }
 
 /**
+ * @typedef {object} DamageOptions  What `icon.applyDamage` takes besides the target and amount.
+ * @property {"hit"|"miss"|"area"|"save"} source
+ * @property {boolean} pierce
+ * @property {boolean} divine
+ * @property {boolean} attackerWeakened
+ * @property {boolean} attackerPacified
+ * @property {boolean} attackerHatred
+ * @property {boolean} cover
+ * @property {boolean} [savedHalf]
+ */
+
+/**
  * The options `icon.applyDamage` takes for a target hit by this attack: the source of the damage
- * (dodge cares whether it was a miss), piercing, divine, a weakened attacker and cover.
+ * (Dodge stops misses, area attacks and damage after a successful save), piercing, divine, the
+ * attacker's weakness, pacification and hatred (half damage unless this target is the hated foe),
+ * and cover.
  * @param {AttackState} state
  * @param {"hit"|"crit"|"miss"} result
  * @param {boolean} cover  Whether cover counts (from the core's situation).
- * @returns {{source: "hit"|"miss", pierce: boolean, divine: boolean, attackerWeakened: boolean, cover: boolean}}
+ * @param {AttackTarget | null} [target]
+ * @returns {DamageOptions}
  */
-export function damageOptions(state, result, cover) {
+export function damageOptions(state, result, cover, target = null) {
   return {
-    source: result === "miss" ? "miss" : "hit",
+    source: state.area ? "area" : result === "miss" ? "miss" : "hit",
     pierce: state.pierce,
     divine: state.divine,
     attackerWeakened: state.weakened,
+    attackerPacified: state.pacified,
+    attackerHatred: state.hatred && !target?.hated,
     cover
   };
+}
+
+/**
+ * The options for a target that saved against a save-for-half attack: the damage came despite a
+ * successful save (Dodge stops it), halved by the core.
+ * @param {DamageOptions} options
+ * @returns {DamageOptions}
+ */
+export function savedOptions(options) {
+  return { ...options, source: "save", savedHalf: true };
 }
 
 /**
@@ -305,13 +351,15 @@ export function planAttack(core, state, attacker) {
 }
 
 /**
- * The core target of an actor: HP, vigor, armor, wounds and statuses (`id+` when ongoing).
+ * The core target of an actor: HP, vigor, armor, wounds, statuses (`id+` when ongoing) and, for a
+ * player character, personal resolve (camp resets it).
  * @param {{type: string, system: any}} actor
  * @param {string[]} statuses  Core status ids (see `coreStatuses` in data/rules.mjs).
  */
 export function coreTarget(actor, statuses) {
   const s = actor.system;
-  return {
+  /** @type {{hp: number, maxHp: number, vigor: number, armor: number, wounds: number, isPlayerCharacter: boolean, statuses: string[], resolve?: number}} */
+  const target = {
     hp: s.hp.value,
     maxHp: s.hp.max,
     vigor: s.vigor.value,
@@ -320,13 +368,15 @@ export function coreTarget(actor, statuses) {
     isPlayerCharacter: actor.type === "character",
     statuses
   };
+  if (actor.type === "character" && typeof s.resolve === "number") target.resolve = s.resolve;
+  return target;
 }
 
 /**
  * The `icon.applyDamage` request for an amount of damage into a target.
  * @param {ReturnType<typeof coreTarget>} target
  * @param {number} amount
- * @param {ReturnType<typeof damageOptions>} options
+ * @param {Record<string, unknown>} options  {@link DamageOptions}, or a source of its own (slashed).
  * @returns {CoreRequest}
  */
 export function applyDamageRequest(target, amount, options) {
@@ -350,4 +400,22 @@ export function healRequest(target, healing) {
  */
 export function saveRequest({ boons = 0, curses = 0, bonus = 0 } = {}) {
   return { kind: "icon.save", boons, curses, bonus };
+}
+
+/**
+ * What using an ability (any, basic attacks included) does to its user's statuses: Stunned "Your
+ * next ability used ends your turn, then end this status". The core says which statuses remain
+ * (`iconAfterAbility`: stunned ends); the turn ends when the user was stunned, an ongoing
+ * `stunned+` included (its cause keeps the status, not the turn).
+ * @param {Pick<CoreApi, "iconAfterAbility">} core
+ * @param {string[]} statuses  The user's core statuses (`id+` when ongoing).
+ * @returns {{ended: string[], endsTurn: boolean}}  `ended`: status ids to remove.
+ */
+export function abilityAftermath(core, statuses) {
+  const bare = (/** @type {string} */ s) => s.replace(/\+$/, "");
+  const left = new Set(core.iconAfterAbility(statuses));
+  return {
+    ended: statuses.filter(s => !left.has(s)).map(bare),
+    endsTurn: statuses.some(s => bare(s) === "stunned")
+  };
 }

@@ -4,8 +4,20 @@ import { healthChange, statusEffectData } from "../data/health-changes.mjs";
 import { coreStatuses } from "../data/rules.mjs";
 import "./cards/icon-tactical.mjs";
 import IconRoll from "./icon-roll.mjs";
-import { attackResult, attackerOf, coreTarget, damageOptions, damageRequest, healRequest, planAttack,
+import { abilityAftermath, applyDamageRequest, attackResult, attackerOf, coreTarget, damageOptions, damageRequest, healRequest, planAttack,
   saveRequest } from "./tactical-requests.mjs";
+
+/**
+ * The damage Slashed deals; the core refuses any other amount for a `slashed` source.
+ */
+export const SLASHED_DAMAGE = 4;
+
+/**
+ * @typedef {object} IconTurnOrder  What this module uses of the ICON Combat (documents/icon-combat.mjs).
+ * @property {{current?: {id: string} | null} | null} iconState
+ * @property {{get(id: string): {actor?: {uuid: string} | null} | undefined}} combatants
+ * @property {(event: object) => Promise<void>} iconDispatch
+ */
 
 /**
  * @import { AttackState } from "./tactical-requests.mjs"
@@ -108,27 +120,72 @@ export default class TacticalRolls {
       const result = attackResult(attackOutcome, evaded);
       const damage = damageRequest(state, attacker, result);
       if (damage) {
-        rolls.push(await TacticalRolls.roll(damage, { role: "damage", key, target, apply: damageOptions(state, result, part.cover) }));
+        const apply = damageOptions(state, result, part.cover, part.target);
+        rolls.push(await TacticalRolls.roll(damage, { role: "damage", key, target, apply, saveForHalf: state.saveForHalf }));
       }
     }
     const flavor = ability?.name ?? game.i18n?.localize(state.dice >= 2 ? "ICONENGINE.Tactical.HeavyAttack" : "ICONENGINE.Tactical.LightAttack") ?? "";
     const message = await TacticalRolls.post(actor, rolls, flavor, state.rollMode, { attacker: actor.uuid, ability: ability?.uuid ?? null });
-    // Stunned "goes away automatically" once the character has used its next ability.
-    if (ability) await TacticalRolls.#afterAbility(actor);
+    // Basic attacks are abilities too ("The following Basic Abilities are common to every character").
+    await TacticalRolls.abilityUsed(actor);
     return message;
   }
 
   /**
-   * Stunned ends after an ability (the core's rule).
+   * After any ability (basic attacks included): Stunned "Your next ability used ends your turn,
+   * then end this status" ({@link abilityAftermath}); the actor's open ICON turn ends.
+   * @param {Actor} actor
+   * @returns {Promise<{endsTurn: boolean}>}
+   */
+  static async abilityUsed(actor) {
+    const core = await loadCore();
+    const { ended, endsTurn } = abilityAftermath(core, TacticalRolls.statusesOf(actor));
+    for (const id of ended) await actor.toggleStatusEffect(id, { active: false });
+    if (endsTurn) await TacticalRolls.#endTurnOf(actor);
+    return { endsTurn };
+  }
+
+  /**
+   * End the actor's turn if it is the open turn of the ICON combat (the turn order is the combat
+   * reducer's: this sends its `endTurn` event through the combat's own dispatch).
    * @param {Actor} actor
    */
-  static async #afterAbility(actor) {
-    const core = await loadCore();
-    const before = TacticalRolls.statusesOf(actor);
-    const after = new Set(core.iconAfterAbility(before).map(s => s.replace(/\+$/, "")));
-    for (const id of before.map(s => s.replace(/\+$/, ""))) {
-      if (!after.has(id)) await actor.toggleStatusEffect(id, { active: false });
-    }
+  static async #endTurnOf(actor) {
+    const combat = /** @type {IconTurnOrder | null} */ (/** @type {unknown} */ (game.combat ?? null));
+    const id = combat?.iconState?.current?.id;
+    if (!combat || !id || typeof combat.iconDispatch !== "function") return;
+    if (combat.combatants.get(id)?.actor?.uuid !== actor.uuid) return;
+    await combat.iconDispatch({ type: "endTurn" });
+  }
+
+  /**
+   * Slashed: "Take 4 damage after you or an ally uses an ability that moves you, but no more than
+   * once a turn." Applies the core's slashed damage to the actor and posts the breakdown. (Once a
+   * turn is the table's to keep.)
+   * @param {Actor} actor
+   * @param {{rollMode?: string}} [options]
+   */
+  static async slashed(actor, { rollMode } = {}) {
+    return TacticalRolls.damage(actor, SLASHED_DAMAGE, { source: "slashed", ability: false, fromFoe: false },
+      { label: "ICONENGINE.Status.slashed.name", rollMode });
+  }
+
+  /**
+   * Damage that is no attack's (Slashed, Counter): the core's `icon.applyDamage` applied to the
+   * actor at once, and a card with its breakdown.
+   * @param {Actor} actor
+   * @param {number} amount
+   * @param {Record<string, unknown>} options  icon.applyDamage options (source, ability, fromFoe, ...).
+   * @param {{label: string, rollMode?: string}} card  `label`: i18n key of the card's heading.
+   */
+  static async damage(actor, amount, options, { label, rollMode }) {
+    const statuses = TacticalRolls.statusesOf(actor);
+    const who = { uuid: actor.uuid, name: actor.name ?? "" };
+    const request = applyDamageRequest(coreTarget(/** @type {any} */ (actor), statuses), amount, options);
+    const roll = await TacticalRolls.roll(request, { role: "health", actor: who, label });
+    const outcome = /** @type {Done & {target: any}} */ (roll.outcome);
+    await TacticalRolls.applyHealth(actor, healthChange({ system: actor.system, effects: TacticalRolls.effectsOf(actor) }, statuses, outcome.target));
+    return TacticalRolls.post(actor, [roll], game.i18n?.localize(label) ?? label, rollMode ?? TacticalRolls.#defaultRollMode());
   }
 
   /**

@@ -4,11 +4,13 @@
 //! negative die from the positive die to get a result from +5 to –5." Effort = ability + result
 //! (+ bonus); effect = effort − difficulty (a penalty adds to the difficulty). Outcome by effect:
 //! less than 0 failure, 0–2 moderate, 3–4 major, 5 or more massive success; "An effort of 15 or
-//! more is enough to achieve a massive success on a test of cosmic (10) difficulty".
+//! more is enough to achieve a massive success on a test of cosmic (10) difficulty". The cosmic
+//! test is decided on the effective difficulty (the difficulty with its penalties), so a massive
+//! cosmic success is always a massive success.
 
 use crate::dice::odds::Distribution;
 use crate::dice::resolve::Evaluation;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::rulesets::{check_range, term, DiceRule, Prob};
 use serde::{Deserialize, Serialize};
 
@@ -66,7 +68,8 @@ pub struct Test {
     /// Added to the effort.
     #[serde(default)]
     pub bonus: i64,
-    /// Added to the difficulty.
+    /// Added to the difficulty: "a penalty, expressed as a minus ... increasing the test's
+    /// difficulty", so a –1 penalty is `penalty: 1`; negative penalties are refused.
     #[serde(default)]
     pub penalty: i64,
 }
@@ -102,7 +105,7 @@ pub struct TestOutcome {
     pub effort: i64,
     pub effect: i64,
     pub outcome: Outcome,
-    /// A massive cosmic success: effort 15+ against difficulty 10.
+    /// A massive cosmic success: effort 15+ against an effective difficulty (with penalties) of 10.
     pub cosmic: bool,
 }
 
@@ -111,14 +114,31 @@ impl Test {
         check_range("ability", self.ability, 0, 100)?;
         check_range("difficulty", self.difficulty, 0, 100)?;
         check_range("bonus", self.bonus, -100, 100)?;
-        check_range("penalty", self.penalty, -100, 100)?;
+        if self.penalty < 0 {
+            // The seed writes penalties with a minus ("a –1 penalty") but they raise the
+            // difficulty; a negative number here would make the test easier.
+            return Err(Error::request(format!(
+                "penalty must be from 0 to 100, not {}: a penalty written \"–{}\" raises the \
+                 difficulty, so enter it as {}",
+                self.penalty,
+                self.penalty.unsigned_abs(),
+                self.penalty.unsigned_abs()
+            )));
+        }
+        check_range("penalty", self.penalty, 0, 100)?;
         Ok(())
     }
-    fn effect(&self, effort: i64) -> i64 {
-        effort - (self.difficulty + self.penalty)
+    /// The difficulty with its penalties: what the effort is measured against.
+    pub fn effective_difficulty(&self) -> i64 {
+        self.difficulty + self.penalty
     }
+    fn effect(&self, effort: i64) -> i64 {
+        effort - self.effective_difficulty()
+    }
+    /// Effort 15+ on a test whose effective difficulty is cosmic (10); the effect is then 5 or
+    /// more, a massive success.
     fn cosmic(&self, effort: i64) -> bool {
-        self.difficulty == COSMIC_DIFFICULTY && effort >= COSMIC_EFFORT
+        self.effective_difficulty() == COSMIC_DIFFICULTY && effort >= COSMIC_EFFORT
     }
 }
 
@@ -164,7 +184,7 @@ impl DiceRule for Test {
                 Prob::of(dist, |e| outcome(self.effect(e)) == Outcome::Massive),
             ),
         ];
-        if self.difficulty == COSMIC_DIFFICULTY {
+        if self.effective_difficulty() == COSMIC_DIFFICULTY {
             out.push(("cosmic", Prob::of(dist, |e| self.cosmic(e))));
         }
         Ok(out)

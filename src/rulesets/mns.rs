@@ -1,4 +1,4 @@
-//! Men & Supermen (seed `men-and-supermen.txt`): action rolls and saves.
+//! Men & Supermen (seed `men-and-supermen.txt`): action rolls, saves and the special dice.
 //!
 //! "Action Rolls use 2d10. If the 2d10 result is less than or equal to the Action Roll in
 //! question, the Action is successful. The Quality of the success is found by subtracting the die
@@ -46,22 +46,50 @@ pub struct ActionOutcome {
     pub quality: i64,
 }
 
+/// The faces of the 2d10 an action roll or a save rolled (before any re-roll).
+fn two_d10(eval: &Evaluation, role: &str) -> Vec<i64> {
+    term(eval, role)
+        .map(|t| t.results.iter().map(|r| r.value).collect())
+        .unwrap_or_default()
+}
+
+/// A special character's re-roll of every 1 on 2d10 ("Usually, when a Special Character rolls
+/// 2d10 and a 1 is rolled, that die can be rolled again"): one d10 per 1, subtracted.
+fn reroll_ones(dice: &[i64]) -> Option<DiceNeed> {
+    let ones = dice.iter().filter(|v| **v == 1).count() as u32;
+    (ones > 0).then_some(DiceNeed {
+        die: Die::Standard(10),
+        count: ones,
+        role: Role::Reroll,
+        term: 0,
+    })
+}
+
+/// The exact distribution of one special character's d10: 2–10 as rolled, a 1 becomes
+/// 1 − re-roll.
+fn special_die() -> std::result::Result<Dist<Ratio>, Fail> {
+    let tenth = Ratio::ratio(1, 10).ok_or(Fail::Inexact)?;
+    let hundredth = Ratio::ratio(1, 100).ok_or(Fail::Inexact)?;
+    let mut points: Vec<(i64, Ratio)> = (2..=10).map(|v| (v, tenth)).collect();
+    points.extend((1..=10).map(|r| (1 - r, hundredth)));
+    Dist::from_points(points)
+}
+
+/// The exact distribution of a special character's 2d10 with its re-rolled 1s.
+fn special_two_d10(what: &str) -> Result<Distribution> {
+    special_die()
+        .and_then(|d| d.convolve(&d, &mut Budget::new(true)))
+        .map(|d| Distribution::from_exact(&d))
+        .map_err(|_| {
+            Error::odds(format!(
+                "the odds of a special {what} could not be computed"
+            ))
+        })
+}
+
 impl Action {
     fn needed(&self) -> i64 {
         self.target + self.bonus
-    }
-    fn dice(eval: &Evaluation) -> Vec<i64> {
-        term(eval, "action")
-            .map(|t| t.results.iter().map(|r| r.value).collect())
-            .unwrap_or_default()
-    }
-    /// The exact distribution of one special die: 2–10 as rolled, a 1 becomes 1 − re-roll.
-    fn special_die() -> std::result::Result<Dist<Ratio>, Fail> {
-        let tenth = Ratio::ratio(1, 10).ok_or(Fail::Inexact)?;
-        let hundredth = Ratio::ratio(1, 100).ok_or(Fail::Inexact)?;
-        let mut points: Vec<(i64, Ratio)> = (2..=10).map(|v| (v, tenth)).collect();
-        points.extend((1..=10).map(|r| (1 - r, hundredth)));
-        Dist::from_points(points)
     }
 }
 
@@ -73,13 +101,10 @@ impl DiceRule for Action {
         Ok("2d10[action]".to_string())
     }
     fn follow_up(&self, eval: &Evaluation) -> Option<DiceNeed> {
-        let ones = Self::dice(eval).iter().filter(|v| **v == 1).count() as u32;
-        (self.special && ones > 0).then_some(DiceNeed {
-            die: Die::Standard(10),
-            count: ones,
-            role: Role::Reroll,
-            term: 0,
-        })
+        if !self.special {
+            return None;
+        }
+        reroll_ones(&two_d10(eval, "action"))
     }
     fn outcome(&self, eval: &Evaluation) -> Result<ActionOutcome> {
         self.outcome_with(eval, &[])
@@ -87,7 +112,7 @@ impl DiceRule for Action {
     fn outcome_with(&self, eval: &Evaluation, extra: &[i64]) -> Result<ActionOutcome> {
         let total = self.total_with(eval, extra);
         Ok(ActionOutcome {
-            dice: Self::dice(eval),
+            dice: two_d10(eval, "action"),
             rerolls: extra.to_vec(),
             success: total <= self.needed(),
             quality: self.needed() - total,
@@ -103,15 +128,7 @@ impl DiceRule for Action {
         ])
     }
     fn distribution(&self) -> Option<Result<Distribution>> {
-        if !self.special {
-            return None;
-        }
-        let two = Self::special_die().and_then(|d| d.convolve(&d, &mut Budget::new(true)));
-        Some(
-            two.map(|d| Distribution::from_exact(&d)).map_err(|_| {
-                Error::odds("the odds of a special action roll could not be computed")
-            }),
-        )
+        self.special.then(|| special_two_d10("action roll"))
     }
 }
 
@@ -125,44 +142,86 @@ pub enum SaveDice {
     D100,
 }
 
-/// `mns.save`: a saving throw or knowledge roll, succeeding at or under the score; no re-rolls.
+/// `mns.save`: a saving throw or knowledge roll, succeeding at or under the score plus the bonus
+/// pool. On 2d10 a special character re-rolls 1s as on every 2d10 roll; "Ones do not reduce the
+/// die roll for Knowledge Rolls" (d100), which never re-roll.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Save {
     pub score: i64,
     #[serde(default)]
     pub dice: SaveDice,
+    /// The bonus pool (negative for a penalty): "there might well be a bonus of 1, 2, 3, or 4 to
+    /// the bonus pool" of a save.
+    #[serde(default)]
+    pub bonus: i64,
+    /// Special characters re-roll 1s on 2d10 and subtract the re-roll (default, as for actions).
+    #[serde(default = "yes")]
+    pub special: bool,
 }
 
 /// What a save came to.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SaveOutcome {
+    /// The faces rolled (two d10s, or the d100).
+    pub dice: Vec<i64>,
+    /// The re-rolls of the 1s, subtracted (2d10, special characters).
+    pub rerolls: Vec<i64>,
     pub success: bool,
+    /// Score + bonus − total.
     pub quality: i64,
+}
+
+impl Save {
+    fn needed(&self) -> i64 {
+        self.score + self.bonus
+    }
+    fn rerolls(&self) -> bool {
+        self.special && self.dice == SaveDice::TwoD10
+    }
 }
 
 impl DiceRule for Save {
     type Outcome = SaveOutcome;
     fn formula(&self) -> Result<String> {
         check_range("score", self.score, -1000, 1000)?;
+        check_range("bonus", self.bonus, -1000, 1000)?;
         Ok(match self.dice {
             SaveDice::TwoD10 => "2d10[save]",
             SaveDice::D100 => "1d100[save]",
         }
         .to_string())
     }
+    fn follow_up(&self, eval: &Evaluation) -> Option<DiceNeed> {
+        if !self.rerolls() {
+            return None;
+        }
+        reroll_ones(&two_d10(eval, "save"))
+    }
     fn outcome(&self, eval: &Evaluation) -> Result<SaveOutcome> {
+        self.outcome_with(eval, &[])
+    }
+    fn outcome_with(&self, eval: &Evaluation, extra: &[i64]) -> Result<SaveOutcome> {
+        let total = self.total_with(eval, extra);
         Ok(SaveOutcome {
-            success: eval.total <= self.score,
-            quality: self.score - eval.total,
+            dice: two_d10(eval, "save"),
+            rerolls: extra.to_vec(),
+            success: total <= self.needed(),
+            quality: self.needed() - total,
         })
+    }
+    fn total_with(&self, eval: &Evaluation, extra: &[i64]) -> i64 {
+        eval.total - extra.iter().sum::<i64>()
     }
     fn outcomes(&self, dist: &Distribution) -> Result<Vec<(&'static str, Prob)>> {
         Ok(vec![
-            ("success", Prob::of(dist, |t| t <= self.score)),
-            ("failure", Prob::of(dist, |t| t > self.score)),
+            ("success", Prob::of(dist, |t| t <= self.needed())),
+            ("failure", Prob::of(dist, |t| t > self.needed())),
         ])
+    }
+    fn distribution(&self) -> Option<Result<Distribution>> {
+        self.rerolls().then(|| special_two_d10("save"))
     }
 }
 
@@ -280,6 +339,8 @@ pub struct SpecialOutcome {
     pub die: Special,
     /// The physical faces read, in roll order.
     pub dice: Vec<i64>,
+    /// How many faces each of those physical dice has (a d32 is a d4 and a d8: `[4, 8]`).
+    pub die_faces: Vec<u32>,
     pub value: i64,
     /// d%: the value divided by 100 ("divide the roll by 100 first, then multiply").
     pub multiplier: Option<f64>,
@@ -313,6 +374,7 @@ impl DiceRule for SpecialRoll {
         Ok(SpecialOutcome {
             die: self.die,
             dice,
+            die_faces: self.die.physical().iter().map(|(n, _)| *n).collect(),
             value,
             multiplier: (self.die == Special::Percent).then(|| value as f64 / 100.0),
         })

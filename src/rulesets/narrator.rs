@@ -4,10 +4,11 @@
 //! of adding 10", the deterministic roll) + modifiers; success levels = roll − difficulty. How the
 //! levels read depends on the kind of use: qualitative (0 or more succeeds), quantitative (each
 //! level 20% coarse / 10% fine), background knowledge (the seed's bands) or an attack (2+ failure
-//! levels miss, 1 wings for half base damage, 0 hits, each success adds bonus damage).
+//! levels miss, 1 wings for half base damage, 0 hits, each success adds bonus damage of a quarter
+//! (coarse) or an eighth (fine) of one rank's damage).
 
 use crate::dice::odds::Distribution;
-use crate::dice::resolve::Evaluation;
+use crate::dice::resolve::{Evaluation, TermOutcome};
 use crate::error::{Error, Result};
 use crate::rulesets::{check_range, DiceRule, Prob};
 use serde::{Deserialize, Serialize};
@@ -179,6 +180,10 @@ pub struct Skill {
     /// An attack's base damage, for winged and bonus damage.
     #[serde(default)]
     pub base_damage: Option<i64>,
+    /// The attack form's ranks (needed with `baseDamage`): bonus damage is a quarter (coarse) or
+    /// an eighth (fine) of one rank's damage, `baseDamage / ranks`, per success level.
+    #[serde(default)]
+    pub ranks: Option<i64>,
 }
 
 /// The background-knowledge bands.
@@ -225,6 +230,9 @@ pub struct SkillOutcome {
     pub attack: Option<Attack>,
     /// Attack with a base damage: the damage dealt (bonus capped at half the base).
     pub damage: Option<i64>,
+    /// The dice rolled, as the formula's terms (empty for the deterministic roll), so a card can
+    /// draw each die with its own faces.
+    pub terms: Vec<TermOutcome>,
 }
 
 /// The knowledge band of a success level.
@@ -253,15 +261,24 @@ impl Skill {
     fn levels(&self, roll: i64) -> i64 {
         roll - self.difficulty
     }
-    /// Damage for an attack: half the base when winged; the base plus a quarter (coarse) or an
-    /// eighth (fine) of it per success level, the bonus capped at half the base (rounded down).
+    /// Damage for an attack: "Defender winged and takes 1/2 Base Damage"; "0 success levels.
+    /// Defender hit, and takes Base Damage"; "1 or more success levels. Defender hit for Base
+    /// damage plus Bonus Damage for each success level. Bonus damage is 1/4 of attack form's
+    /// damage per rank (coarse) or 1/8 of damage per rank (fine) ... capped at half the Base
+    /// Damage". One rank's damage is `baseDamage / ranks`, so the bonus is
+    /// ⌊levels · base / (ranks · 4 or 8)⌋, then at most ⌊base / 2⌋.
     pub fn damage(&self, levels: i64) -> Option<i64> {
         let base = self.base_damage?;
         Some(match attack(levels) {
             Attack::Miss => 0,
             Attack::Winged => base / 2,
             Attack::Hit => base,
-            Attack::Bonus => base + (levels * base / self.scale.step()).min(base / 2),
+            Attack::Bonus => {
+                // requests are refused without ranks (see `formula`); a direct call without them
+                // reads the base damage as one rank's
+                let ranks = self.ranks.unwrap_or(1).max(1);
+                base + (levels * base / (ranks * self.scale.step())).min(base / 2)
+            }
         })
     }
 }
@@ -274,6 +291,15 @@ impl DiceRule for Skill {
         check_range("modifiers", self.modifiers, -100, 100)?;
         if let Some(b) = self.base_damage {
             check_range("baseDamage", b, 0, 1_000_000)?;
+            if self.use_ == Use::Attack && self.ranks.is_none() {
+                return Err(Error::request(
+                    "ranks is needed with baseDamage: bonus damage is 1/4 (coarse) or 1/8 (fine) \
+                     of one rank's damage per success level",
+                ));
+            }
+        }
+        if let Some(r) = self.ranks {
+            check_range("ranks", r, 1, 1000)?;
         }
         let dice = self.dice.trim();
         let dice = match dice {
@@ -304,6 +330,7 @@ impl DiceRule for Skill {
             } else {
                 None
             },
+            terms: eval.terms.clone(),
         })
     }
     fn outcomes(&self, dist: &Distribution) -> Result<Vec<(&'static str, Prob)>> {

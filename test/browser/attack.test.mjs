@@ -63,8 +63,9 @@ describe("an ICON attack in the browser", () => {
       dialog.style.cssText = "width:480px;background:#f0efe7;color:#191813;padding:8px;margin-bottom:12px";
       document.body.prepend(dialog);
 
-      // The Stormbender attacks a Goblin (defense 14, armor 1, 20 HP, dazed) with a heavy attack.
-      const attackerActor = { type: "character", name: "Ysolde", uuid: "Actor.ysolde", system: { damageDie: 8, fray: 3 } };
+      // The Stormbender ([D] d8, fray 4: "2[D]+Fray ... does 2d8+4") attacks a Goblin (defense 14,
+      // armor 1, 20 HP, dazed) with a heavy attack.
+      const attackerActor = { type: "character", name: "Ysolde", uuid: "Actor.ysolde", system: { damageDie: 8, fray: 4 } };
       const goblin = {
         type: "foe", name: "Goblin", uuid: "Actor.goblin", img: "/assets/icons/statuses/hatred.svg",
         system: { hp: { value: 20, max: 20 }, vigor: { value: 0, max: 5 }, wounds: 0, armor: 1, defense: 14 },
@@ -142,6 +143,25 @@ describe("an ICON attack in the browser", () => {
     await page.selectOption("#attack-dialog select[name='targets.0.heightDifference']", "0");
     await page.waitForFunction(() => document.querySelector("#attack-dialog .net")?.textContent === "+2");
 
+    // a ranged attack on a target in cover: cover counts, unless the target is adjacent
+    await page.check("#attack-dialog input[name=ranged]");
+    await page.check("#attack-dialog input[name='targets.0.cover']");
+    await page.locator("#attack-dialog input[name='targets.0.cover']").dispatchEvent("change");
+    await page.waitForSelector("#attack-dialog .odds-row .cover");
+    await page.check("#attack-dialog input[name='targets.0.adjacent']");
+    await page.locator("#attack-dialog input[name='targets.0.adjacent']").dispatchEvent("change");
+    await page.waitForFunction(() => !document.querySelector("#attack-dialog .odds-row .cover"));
+    // an area attack that targets may save against for half
+    await page.check("#attack-dialog input[name=area]");
+    await page.check("#attack-dialog input[name=saveForHalf]");
+    await page.locator("#attack-dialog input[name=saveForHalf]").dispatchEvent("change");
+    const state = await page.evaluate(() => {
+      const t = globalThis.attackTest;
+      return { area: t.state.area, saveForHalf: t.state.saveForHalf, adjacent: t.state.targets[0].adjacent,
+        apply: t.requests.damageOptions(t.state, "hit", false, t.state.targets[0]) };
+    });
+    assert.deepEqual([state.area, state.saveForHalf, state.adjacent, state.apply.source], [true, true, true, "area"]);
+
     await mkdir(results, { recursive: true });
     await page.locator("#attack-dialog").screenshot({ path: `${results}attack-dialog.png` });
     assertNoErrors();
@@ -159,26 +179,29 @@ describe("an ICON attack in the browser", () => {
       const damageRequest = requests.damageRequest(t.state, t.attacker, result);
       const damage = core.resolve(damageRequest, [[5, 8, 2]]);
       const target = { uuid: part.target.uuid, name: part.target.name, img: part.target.img, defense: part.target.defense };
-      t.apply = requests.damageOptions(t.state, result, part.cover);
+      t.apply = requests.damageOptions(t.state, result, part.cover, part.target);
       t.damage = damage;
       const html = [
         await t.renderCard(part.attack, attack, { role: "attack", key: 0, target }),
-        await t.renderCard(damageRequest, damage, { role: "damage", key: 0, target, apply: t.apply })
+        await t.renderCard(damageRequest, damage, { role: "damage", key: 0, target, apply: t.apply, saveForHalf: t.state.saveForHalf })
       ];
       document.querySelector(".message-content").innerHTML = html.join("");
       return { result, total: attack.total, damage: damage.total, plan: core.plan(damageRequest) };
     });
     assert.deepEqual([rolled.result, rolled.total], ["crit", 22]);
     assert.deepEqual(rolled.plan.map(p => [p.count, p.notation]), [[3, "d8"]], "heavy crit: 3[D]");
-    assert.equal(rolled.damage, 5 + 8 + 2 + 3);
+    assert.equal(rolled.damage, 5 + 8 + 2 + 4);
     const chat = page.locator(".chat-message");
     assert.equal(await chat.locator(".tactical-attack .tactical-result").textContent(), "Critical hit");
     assert.equal(await chat.locator(".tactical-attack .tactical-exceed").textContent(), "Exceed");
     assert.deepEqual(await chat.locator(".tactical-attack .die").allTextContents(), ["16", "3", "6"]);
     assert.equal(await chat.locator(".tactical-attack .die.discarded").textContent(), "3");
-    assert.equal(await chat.locator(".tactical-damage .dice-total").textContent(), "18");
+    assert.equal(await chat.locator(".tactical-damage .dice-total").textContent(), "19");
     const apply = chat.locator("[data-tactical-action=apply]");
     assert.equal((await apply.textContent()).trim(), "Apply damage to Goblin");
+    // a save-for-half attack offers the half too, and an ally's Vigilance
+    assert.equal((await chat.locator("[data-tactical-action=applySaved]").textContent()).trim(), "Saved: apply half");
+    assert.equal((await chat.locator("[data-tactical-action=vigilance]").textContent()).trim(), "Vigilance");
     await chat.screenshot({ path: `${results}attack-card.png` });
 
     // Apply: what TacticalChat.applyDamage does with the owner's data, minus the Document calls.
@@ -206,12 +229,14 @@ describe("an ICON attack in the browser", () => {
     await apply.click();
     await page.waitForSelector(".tactical-applied");
     const afterApply = await page.evaluate(() => ({ system: globalThis.attackTest.goblin.system, applied: globalThis.attackTest.applied }));
-    // 18 − armor 1 = 17 off 20 HP: 3 left
-    assert.deepEqual(afterApply.applied.steps.map(s => [s.rule, s.amount]), [["amount", 18], ["armor", 17], ["hp", 17]]);
-    assert.equal(afterApply.system.hp.value, 3);
+    // 19 − armor 1 = 18 off 20 HP: 2 left. Each line says what its rule did, the running amount apart.
+    assert.deepEqual(afterApply.applied.steps.map(s => [s.rule, s.change, s.amount]), [["amount", 19, 19], ["armor", -1, 18], ["hp", -18, 18]]);
+    assert.equal(afterApply.system.hp.value, 2);
     assert.deepEqual(afterApply.applied.created, [], "bloodied is the actor's own sync");
-    assert.deepEqual(await chat.locator(".tactical-applied .tactical-steps li .amount").allTextContents(), ["18", "17", "17"]);
-    assert.match(await chat.locator(".tactical-applied .tactical-health").textContent(), /Goblin took 17: HP 3, vigor 0/);
+    assert.deepEqual(await chat.locator(".tactical-applied .tactical-steps li .rule").allTextContents(), ["Damage", "Armor", "HP"]);
+    assert.deepEqual(await chat.locator(".tactical-applied .tactical-steps li .change").allTextContents(), ["+19", "−1", "−18"]);
+    assert.deepEqual(await chat.locator(".tactical-applied .tactical-steps li .amount").allTextContents(), ["19", "18", "18"]);
+    assert.match(await chat.locator(".tactical-applied .tactical-health").textContent(), /Goblin took 18: HP 2, vigor 0/);
     await chat.screenshot({ path: `${results}attack-card-applied.png` });
 
     await chat.locator("[data-tactical-action=undo]").click();
@@ -242,7 +267,7 @@ describe("an ICON attack in the browser", () => {
       ].join("");
     });
     const text = await chat.textContent();
-    assert.doesNotMatch(text, /Goblin|Critical|Hit|Miss|Exceed|Apply|22|18/);
+    assert.doesNotMatch(text, /Goblin|Critical|Hit|Miss|Exceed|Apply|22|19/);
     assert.equal(await chat.locator(".dice-formula").first().textContent(), "???");
     assert.equal(await chat.locator("[data-tactical-action]").count(), 0);
     await chat.screenshot({ path: `${results}attack-card-blind.png` });

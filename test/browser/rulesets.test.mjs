@@ -101,15 +101,24 @@ describe("the other rulesets in the browser", () => {
 
   test("3d6 skill card: the roll, success levels and the attack band with damage", async () => {
     const outcome = await browser.page.evaluate(() => globalThis.rulesetTest.renderCard(
-      { kind: "narrator.skill", skill: 12, difficulty: 22, use: "attack", baseDamage: 12 }, 3, { ruleset: { label: "Archery" } }));
+      { kind: "narrator.skill", skill: 12, difficulty: 22, use: "attack", baseDamage: 12, ranks: 3 }, 3, { ruleset: { label: "Archery" } }));
     assert.equal(await text(".roll"), `${outcome.roll} (skill 12)`);
     assert.equal(await text(".difficulty"), "22");
     assert.equal(await text(".levels"), `${outcome.successLevels > 0 ? "+" : ""}${outcome.successLevels}`);
     const bands = { miss: "Miss", winged: "Winged", hit: "Hit", bonus: "Hit with bonus damage" };
     assert.equal(await text(".outcome"), bands[outcome.attack]);
     assert.equal(await text(".damage"), String(outcome.damage));
-    assert.equal(await browser.page.locator(".message-content .card-dice .die").count(), 3);
+    assert.equal(await browser.page.locator(".message-content .card-dice .die.d6").count(), 3);
     await shoot("ruleset-card-narrator");
+    // another dice set: the card draws the formula's dice (a d20 and two d4s), not d6s
+    const other = await browser.page.evaluate(() => globalThis.rulesetTest.renderCard(
+      { kind: "narrator.skill", skill: 12, difficulty: 22, dice: "1d20 + 2d4" }, 5, { ruleset: { label: "Juggling" } }));
+    const faces = other.terms.flatMap(term => term.results.map(r => String(r.value)));
+    assert.deepEqual(await browser.page.locator(".message-content .card-dice .die").allTextContents(), faces);
+    assert.equal(await browser.page.locator(".message-content .card-dice .die.d20").count(), 1);
+    assert.equal(await browser.page.locator(".message-content .card-dice .die.d4").count(), 2);
+    assert.equal(await browser.page.locator(".message-content .card-dice .die.d6").count(), 0);
+    await shoot("ruleset-card-narrator-d20");
     assertNoErrors();
   });
 
@@ -136,11 +145,41 @@ describe("the other rulesets in the browser", () => {
     assert.equal(await text(".outcome"), save.success ? "Success" : "Failure");
     await shoot("ruleset-card-mns-save");
 
+    // a special character's save on 2d10 re-rolls its 1s, with a bonus pool
+    const save2 = await page.evaluate(async () => {
+      const { core, renderCard } = globalThis.rulesetTest;
+      const request = { kind: "mns.save", score: 12, bonus: 2 };
+      let seed = 0;
+      while (!core.roll(request, seed).faces[0].includes(1)) seed++;
+      return renderCard(request, seed, { ruleset: { label: "Save vs. Agility" } });
+    });
+    assert.equal(save2.rerolls.length, save2.dice.filter(d => d === 1).length);
+    assert.deepEqual(await page.locator(".message-content .die.reroll").allTextContents(), save2.rerolls.map(String));
+    assert.equal(await page.locator(".message-content .die.one").count(), save2.rerolls.length);
+    assert.equal(await text(".needed"), "14 (+2)");
+    await shoot("ruleset-card-mns-save-special");
+
+    // a character that is not special: a 1 is just a 1, nothing marked
+    await page.evaluate(async () => {
+      const { core, renderCard } = globalThis.rulesetTest;
+      const request = { kind: "mns.action", target: 12, special: false };
+      let seed = 0;
+      while (!core.roll(request, seed).faces[0].includes(1)) seed++;
+      return renderCard(request, seed, { ruleset: { label: "Move Roll (normal)" } });
+    });
+    assert.equal(await page.locator(".message-content .die.one").count(), 0);
+    assert.equal(await page.locator(".message-content .die.reroll").count(), 0);
+
     const die = await page.evaluate(() => globalThis.rulesetTest.renderCard({ kind: "mns.dice", die: "d1000" }, 2));
-    assert.equal(await page.locator(".message-content .card-dice .die").count(), 3);
+    assert.equal(await page.locator(".message-content .card-dice .die.d10").count(), 3);
     assert.equal(await text(".value"), String(die.value));
     const digits = die.dice.map(d => d % 10).join("");
     assert.equal(die.value, Number(digits) || 1000);
+    // a d32 is a d4 and a d8, drawn as such
+    const d32 = await page.evaluate(() => globalThis.rulesetTest.renderCard({ kind: "mns.dice", die: "d32" }, 4));
+    assert.deepEqual(await page.locator(".message-content .card-dice .die").evaluateAll(els => els.map(e => e.className)),
+      ["die d4", "die d8"]);
+    assert.equal(d32.value, (d32.dice[0] - 1) * 8 + d32.dice[1]);
     await shoot("ruleset-card-mns-dice");
     assertNoErrors();
   });

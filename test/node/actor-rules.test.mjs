@@ -15,7 +15,7 @@ describe("class presets", () => {
   test("each class fills the ICON 1.5 numbers", () => {
     const expected = {
       stalwart: [10, 6, 4, 2, 6, 4, 3, 2], vagabond: [7, 10, 4, 4, 10, 2, 4, 0],
-      mendicant: [10, 8, 4, 2, 6, 3, 5, 0], wright: [8, 7, 4, 2, 8, 3, 6, 0]
+      mendicant: [10, 8, 4, 2, 6, 3, 5, 0], wright: [8, 7, 4, 2, 8, 4, 6, 0]
     };
     for (const [cls, [vit, def, speed, dash, die, fray, range, armor]] of Object.entries(expected)) {
       const u = rules.classPresetUpdate(cls);
@@ -26,6 +26,14 @@ describe("class presets", () => {
       assert.equal(u["system.hp.value"], 4 * vit);
       assert.equal(u["system.job"], rules.CLASSES[cls].jobs[0]);
     }
+  });
+  test("the glossary's Stormbender: 2[D]+fray is 2d8+4", () => {
+    // "if an ability says it does 2[D]+Fray, and you are a Stormbender, that ability does 2d8+4"
+    const u = rules.classPresetUpdate("wright", "stormbender");
+    const heavy = { kind: "icon.damage", result: "hit", die: u["system.damageDie"], dice: 2, fray: u["system.fray"] };
+    assert.deepEqual(core.plan(heavy).map(d => [d.count, d.notation]), [[2, "d8"]]);
+    assert.equal(core.resolve(heavy, [[1, 1]]).total, 2 + 4);
+    assert.equal(core.resolve(heavy, [[8, 8]]).total, 16 + 4);
   });
   test("a job of the class is kept, another class's job is replaced; unknown class changes nothing", () => {
     assert.equal(rules.classPresetUpdate("wright", "spellblade")["system.job"], "spellblade");

@@ -176,9 +176,9 @@ describe("combat tracker (pure modules + core)", () => {
     const outcome = core.resolve({ kind: "icon.heal", target, healing: "endCombat" }, []);
     assert.equal(outcome.status, "done");
     const { update, cured } = endOfCombatChanges(system, outcome, statuses, true);
-    // heal to the bloodied value (50% of 40), vigor lost, the ongoing status cured
+    // heal to the bloodied value (50% of 40), vigor lost, every status cured, ongoing or not
     assert.deepEqual(update, { "system.hp.value": 20, "system.vigor.value": 0, "system.resolve": 3 });
-    assert.deepEqual(cured, ["weakened"]);
+    assert.deepEqual(cured, ["dazed", "weakened"]);
     const foe = endOfCombatChanges({ hp: { value: 30, max: 40 }, vigor: { value: 0 } },
       core.resolve({ kind: "icon.heal", target: healTarget({ hp: { value: 30, max: 40 } }, false, []), healing: "endCombat" }, []), [], false);
     assert.deepEqual(foe, { update: {}, cured: [] });

@@ -108,7 +108,7 @@ describe("action roll dialog", () => {
 
   test("form data is read as numbers and checkboxes; positions fall back to risky/normal", () => {
     assert.deepEqual(actionRoll.readInputs({ boons: "2", curses: "-3", push: true, aid: "1.7", temptFate: "on" }),
-      { boons: 2, curses: 0, push: true, aid: 1, temptFate: true });
+      { boons: 2, curses: 0, push: true, aid: 1, temptFate: true, fortune: false });
     assert.deepEqual(actionRoll.readInputs({}), actionRoll.defaultInputs());
     assert.deepEqual(actionRoll.readPosition({ risk: "desperate", effect: "bogus" }), { risk: "desperate", effect: "normal" });
     assert.deepEqual(actionRoll.readPosition(null), { risk: "risky", effect: "normal" });
@@ -230,7 +230,7 @@ describe("narrativeApply to actor updates", () => {
     const broken = step(hero(), { type: "takeStrain", amount: 0, critical: true }).system;
     assert.equal(broken.broken, true);
     assert.throws(() => state.applyNarrative(broken, state.takeBurdenEvent({ name: "x", first: "sneak", second: "smash", clock: 6 })),
-      /sneak has no dots/);
+      /sneak is at 0d/);
     assert.throws(() => state.applyNarrative(hero(), state.takeBurdenEvent({ name: "x", first: "smash", second: "tinker", clock: 6 })),
       /only when breaking/);
   });
@@ -310,6 +310,48 @@ describe("clocks", () => {
     assert.equal(panel.clocks[0].complete, true);
     assert.equal(panel.riskLabel, "ICONENGINE.Narrative.Risk.controlled");
     assert.deepEqual(clocks.clockChoices([{ id: "a", name: "Alarm", segments: 6, filled: 2 }]), [{ value: "a", label: "Alarm (2/6)" }]);
+  });
+});
+
+describe("issue 17: effort, fortune rolls with a rating, burdens at 0d", () => {
+  const system = character({ effort: 1 });
+  system.actions.smash = 2;
+  const ctx = (/** @type {any} */ inputs) => actionRoll.actionDialogContext({ system, action: "smash",
+    inputs: { ...actionRoll.defaultInputs(), ...inputs }, position: actionRoll.DEFAULT_POSITION, isGM: true });
+
+  test("a push whose boon the +2 cap discards costs no effort, in the dialog and on the roll", () => {
+    assert.equal(ctx({ push: true }).effortCost, 1);
+    assert.equal(ctx({ boons: 2, push: true }).effortCost, 0, "two boons already: the push adds no die");
+    assert.equal(ctx({ boons: 2, push: true }).pool, 4);
+    assert.equal(ctx({ boons: 1, curses: 3, push: true }).effortCost, 1, "a push that cancels a curse counts");
+    const outcome = core.resolve(ctx({ boons: 2, push: true, aid: 1 }).request, [[1, 1, 1, 1]]);
+    assert.deepEqual([outcome.effort, outcome.effortHelpers], [0, 0]);
+    assert.deepEqual(actionRoll.effortUpdate(system, /** @type {any} */ (outcome)), {});
+  });
+
+  test("a fortune roll of an action takes its rating, boons, curses and burdens, and reads poor to excellent", () => {
+    const burdened = { ...system, burdens: [{ name: "Tired", actions: { first: "smash", second: "charm" }, clock: 4, filled: 4 }] };
+    const request = actionRoll.fortuneActionRequest(burdened, "smash", { ...actionRoll.defaultInputs(), boons: 3, fortune: true });
+    assert.deepEqual(request, { kind: "icon.fortune", rating: 2, boons: 3, curses: 0, burdenTicks: 1 });
+    assert.equal(actionRoll.poolOf(request), 3, "2 dots − 1 tick + 2 (boons capped)");
+    const c = ctx({ fortune: true, push: true });
+    assert.equal(c.request.kind, "icon.fortune");
+    assert.deepEqual(c.odds.map(row => row.key), ["poor", "average", "good", "excellent"]);
+    assert.deepEqual(c.odds.map(row => row.exact), enumerate(2));
+    assert.equal(c.effortCost, 0, "nothing is bought on a fortune roll");
+    assert.equal(actionRoll.dialogRequest(system, "smash", { ...actionRoll.defaultInputs(), fortune: true }, actionRoll.DEFAULT_POSITION).kind,
+      "icon.fortune");
+    const done = core.resolve(request, [[6, 6, 2]]);
+    assert.equal(fortuneCardContext(/** @type {any} */ (done)).result, "excellent");
+  });
+
+  test("the burden prompt offers only actions still above 0d", () => {
+    const one = character({ burdenPending: true, broken: true });
+    one.actions.charm = 1;
+    one.actions.smash = 2;
+    one.actions.tinker = 1;
+    one.burdens = [{ name: "Tired", actions: { first: "charm", second: "smash" }, clock: 4, filled: 4 }];
+    assert.deepEqual(state.burdenPromptContext(one).firstOptions.map(o => o.value), ["tinker", "smash"]);
   });
 });
 

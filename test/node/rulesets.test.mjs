@@ -235,3 +235,76 @@ describe("registration", () => {
     assert.deepEqual([integer("5"), integer(""), integer("x", 3), integer(2.7), integer(null, 1)], [5, 0, 3, 2, 1]);
   });
 });
+
+describe("issue 17: the audit's ruleset fixes in the module", () => {
+  test("ICONS: the penalty field has a minimum and a hint, and a negative penalty shows the core's reason", () => {
+    const ctx = rollDialogContext({ kind: "icons.test", values: { penalty: -1 }, campaign, tables, odds });
+    const field = ctx.fields.find(f => f.name === "penalty");
+    assert.equal(field?.min, 0);
+    assert.match(String(field?.hint), /enter it as 1/);
+    assert.equal(ctx.odds, null);
+    assert.match(String(ctx.error), /penalty.*enter it as 1/);
+  });
+
+  test("ICONS: a difficulty 9 test with a –1 penalty is cosmic at effort 15, and the card says massive", () => {
+    const request = requestFrom("icons.test", { ability: 10, difficulty: 9, penalty: 1 }, campaign, tables);
+    const card = cards.iconsTestCard(resolve(request, [[6], [1]]), request, {});
+    assert.deepEqual([card.difficulty, card.effort, card.outcome, card.cosmic], [10, 15, "massive", true]);
+    const eleven = requestFrom("icons.test", { ability: 10, difficulty: 10, penalty: 1 }, campaign, tables);
+    const c = cards.iconsTestCard(resolve(eleven, [[6], [1]]), eleven, {});
+    assert.deepEqual([c.outcome, c.cosmic], ["major", false]);
+    const rows = rollDialogContext({ kind: "icons.test", values: { ability: 10, difficulty: 9, penalty: 1 }, campaign, tables, odds }).odds?.rows;
+    assert.equal(rows?.find(r => r.label === "cosmic")?.exact, "1/36");
+  });
+
+  test("M&S: a special character's save on 2d10 re-rolls its 1s; the dialog sends special and the bonus pool", () => {
+    const ctx = rollDialogContext({ kind: "mns.save", values: { score: 8, bonus: 2 }, campaign, tables, odds });
+    assert.deepEqual(ctx.fields.map(f => f.name), ["score", "bonus", "saveDice", "special"]);
+    assert.deepEqual(ctx.request, { kind: "mns.save", score: 8, bonus: 2, dice: "2d10", special: true });
+    // d100 knowledge rolls never re-roll: no Special box
+    const d100 = rollDialogContext({ kind: "mns.save", values: { saveDice: "d100" }, campaign, tables, odds });
+    assert.equal(d100.fields.some(f => f.name === "special"), false);
+    const request = /** @type {any} */ (ctx.request);
+    assert.equal(core.resolve(request, [[1, 9]]).status, "more");
+    const card = cards.mnsRollCard(resolve(request, [[1, 9], [4]]), request, {});
+    assert.deepEqual([card.total, card.needed, card.bonus, card.quality, card.success], [6, 10, "+2", 4, true]);
+    assert.deepEqual(card.dice?.map(d => [d.value, d.one]), [[1, true], [9, false]]);
+    assert.deepEqual(card.rerolls?.map(d => d.value), [4]);
+  });
+
+  test("M&S: only a special character's 1s are marked on an action card", () => {
+    const plain = requestFrom("mns.action", { target: 10, special: false }, campaign, tables);
+    const card = cards.mnsRollCard(resolve(plain, [[1, 7]]), plain, {});
+    assert.deepEqual(card.dice?.map(d => [d.value, d.one]), [[1, false], [7, false]]);
+  });
+
+  test("M&S: the special-dice card draws the physical dice rolled", () => {
+    const draw = (/** @type {string} */ die, /** @type {number[][]} */ faces) => {
+      const request = requestFrom("mns.dice", { die }, campaign, tables);
+      return cards.mnsRollCard(resolve(request, faces), request, {}).faces?.map(f => f.dieClass);
+    };
+    assert.deepEqual(draw("d2", [[5]]), ["d6"]);
+    assert.deepEqual(draw("d3", [[2]]), ["d6"]);
+    assert.deepEqual(draw("d5", [[7]]), ["d10"]);
+    assert.deepEqual(draw("d32", [[3], [5]]), ["d4", "d8"]);
+    assert.deepEqual(draw("d100", [[3], [9]]), ["d10", "d10"]);
+    assert.deepEqual(draw("d1000", [[1], [2], [3]]), ["d10", "d10", "d10"]);
+  });
+
+  test("3d6: the card draws the formula's dice, and attacks send the form's ranks", () => {
+    const request = requestFrom("narrator.skill", { skill: 10, difficultySource: "custom", difficulty: 20, dice: "1d20" }, campaign, tables);
+    const card = cards.narratorSkillCard(resolve(request, [[15]]), request, {});
+    assert.deepEqual(card.faces.map(f => [f.value, f.dieClass]), [[15, "d20"]]);
+    const kept = requestFrom("narrator.skill", { skill: 10, difficultySource: "custom", difficulty: 20, dice: "4d6kh3" }, campaign, tables);
+    const k = cards.narratorSkillCard(resolve(kept, [[1, 5, 6, 4]]), kept, {});
+    assert.deepEqual(k.faces.map(f => [f.value, f.dieClass, f.discarded]), [[1, "d6", true], [5, "d6", false], [6, "d6", false], [4, "d6", false]]);
+    const ctx = rollDialogContext({ kind: "narrator.skill", values: { use: "attack", baseDamage: 24, ranks: 3, difficultySource: "custom", difficulty: 20 },
+      campaign, tables, odds });
+    assert.ok(ctx.fields.some(f => f.name === "ranks" && f.min === 1));
+    const attack = /** @type {any} */ (ctx.request);
+    assert.deepEqual([attack.baseDamage, attack.ranks], [24, 3]);
+    // one success level: a quarter of one rank's 8 damage, not of the whole 24
+    const hit = cards.narratorSkillCard(resolve(attack, [[3, 4, 4]]), attack, {});
+    assert.equal(hit.damage, 26);
+  });
+});

@@ -113,7 +113,7 @@ describe("attack requests and dialog odds", () => {
     assert.equal(core.resolve(requests.damageRequest(state, attacker, "miss"), []).total, 3);
     assert.equal(requests.damageRequest({ ...state, frayOnMiss: false }, attacker, "miss"), null);
     assert.deepEqual(requests.damageOptions({ ...state, pierce: true, weakened: true }, "miss", true),
-      { source: "miss", pierce: true, divine: false, attackerWeakened: true, cover: true });
+      { source: "miss", pierce: true, divine: false, attackerWeakened: true, attackerPacified: false, attackerHatred: false, cover: true });
   });
 
   test("an ability's roll data seeds the dialog: the Stormbender heavy crit with bonus damage", () => {
@@ -248,5 +248,112 @@ describe("the sheets' tactical block", () => {
     assert.match(ctx.statusIcons[0].img, /assets\/icons\/statuses\/dazed\.svg$/);
     for (const option of ctx.healingOptions) assert.equal(typeof lookup(option.label), "string");
     assert.deepEqual(core.iconAfterAbility(["stunned", "dazed+"]), ["dazed+"]);
+  });
+});
+
+describe("issue 17: the ICON audit on the JS side", () => {
+  const attacker = requests.attackerOf(stormbender);
+  const pcTarget = (statuses, over = {}) => ({ hp: 30, maxHp: 40, vigor: 0, armor: 0, wounds: 0, isPlayerCharacter: true, statuses, ...over });
+  const apply = (target, amount, options) => core.resolve(requests.applyDamageRequest(target, amount, options), []);
+
+  test("Dodge: an area attack sends source area, a saved target source save (halved), and Dodge stops both", () => {
+    const area = { ...requests.initialAttackState({ targets: [target()] }), area: true };
+    const hit = requests.damageOptions(area, "hit", false, area.targets[0]);
+    assert.equal(hit.source, "area");
+    assert.equal(apply(pcTarget(["dodge"]), 9, hit).total, 0, "Dodge: immune to area effects");
+    assert.equal(apply(pcTarget([]), 9, hit).total, 9);
+    const saved = requests.savedOptions(requests.damageOptions(requests.initialAttackState(), "hit", false));
+    assert.deepEqual([saved.source, saved.savedHalf], ["save", true]);
+    assert.equal(apply(pcTarget(["dodge"]), 9, saved).total, 0, "Dodge: immune after a successful save");
+    assert.equal(apply(pcTarget([]), 9, saved).total, 5, "half, rounded up");
+    // an ability tagged area starts as an area attack; the form can switch both on and off
+    assert.equal(requests.initialAttackState({ ability: { system: { tags: ["attack", "area"], roll: { hitDice: 1 } } } }).area, true);
+    const read = requests.readAttackForm(requests.initialAttackState(), { area: "on", saveForHalf: true });
+    assert.deepEqual([read.area, read.saveForHalf], [true, true]);
+    // the damage card offers "Saved: apply half" only for a save-for-half attack
+    const request = { kind: "icon.damage", result: "hit", die: 8, dice: 1, fray: 4 };
+    const done = core.resolve(request, [[5]]);
+    const tactical = { role: "damage", key: 0, target: { uuid: "Actor.foe", name: "Goblin" } };
+    assert.equal(cards.damageContext(done, request, { tactical }).canApplySaved, false);
+    assert.equal(cards.damageContext(done, request, { tactical: { ...tactical, saveForHalf: true } }).canApplySaved, true);
+  });
+
+  test("a ranged attack on an adjacent target ignores cover", () => {
+    const state = { ...requests.initialAttackState({ targets: [target({ cover: true })] }), ranged: true };
+    assert.equal(requests.attackRequest(core, state, attacker, state.targets[0]).cover, true);
+    const adjacent = requests.readAttackForm(state, { ranged: true, "targets.0.cover": true, "targets.0.adjacent": "on" });
+    assert.equal(adjacent.targets[0].adjacent, true);
+    assert.equal(requests.attackRequest(core, adjacent, attacker, adjacent.targets[0]).cover, false);
+  });
+
+  test("a pacified or hateful attacker deals half, full damage to the hated foe", () => {
+    const state = requests.initialAttackState({ attackerStatuses: ["hatred", "pacified+"], targets: [target(), target({ uuid: "Actor.x", hated: true })] });
+    assert.deepEqual([state.hatred, state.pacified], [true, true]);
+    const [a, b] = state.targets.map(t => requests.damageOptions({ ...state, pacified: false }, "hit", false, t));
+    assert.deepEqual([a.attackerHatred, b.attackerHatred], [true, false]);
+    assert.equal(apply(pcTarget([]), 9, a).total, 5);
+    assert.equal(apply(pcTarget([]), 9, b).total, 9);
+    assert.equal(apply(pcTarget([]), 9, requests.damageOptions(state, "hit", false, state.targets[1])).total, 5, "pacified halves anyway");
+  });
+
+  test("the applied card shows what each rule did apart from the running amount; Counter offers its damage back", () => {
+    const done = apply(pcTarget(["resistant", "counter"], { vigor: 3, armor: 2 }), 9, requests.damageOptions(requests.initialAttackState(), "hit", false));
+    const ctx = cards.appliedContext({ targetUuid: "Actor.t", targetName: "Ysolde", dealt: done.total, steps: done.steps, counter: done.counter,
+      after: { hp: done.target.hp, vigor: done.target.vigor, wounds: 0, defeated: false, fallen: false }, undo: { update: {}, restoreEffects: [], deleteEffects: [] }, userId: "u" }, 0);
+    assert.deepEqual(ctx.steps.map(s => [s.rule, s.change, s.amount]),
+      [["amount", "+9", 9], ["armor", "−2", 7], ["resistant", "−3", 4], ["vigor", "−3", 1], ["hp", "−1", 1]]);
+    assert.equal(ctx.dealt, 4, "3 vigor and 1 HP");
+    assert.equal(ctx.counter, 2);
+    assert.equal(cards.appliedContext({ ...ctx, steps: done.steps, counter: 2, counterDone: true, after: ctx.after, undo: {}, targetUuid: "", userId: "" }, 0).counter, 0);
+    for (const step of ctx.steps) assert.equal(typeof lookup(step.label), "string", step.rule);
+  });
+
+  test("Slashed and Counter damage have a card; every new step has a label", () => {
+    assert.ok(rollCardFor("icon.applyDamage")?.template.includes("tactical-heal"));
+    const request = requests.applyDamageRequest(pcTarget(["slashed"], { armor: 1 }), 4, { source: "slashed", ability: false, fromFoe: false });
+    const done = core.resolve(request, []);
+    const card = cards.healthContext(done, request, { tactical: { role: "health", actor: { uuid: "a", name: "Ysolde" }, label: "ICONENGINE.Status.slashed.name" } });
+    assert.deepEqual([card.hp, card.steps.map(s => s.change)], [27, ["+4", "−1", "−3"]]);
+    const rules = new Set();
+    const cases = [[pcTarget(["intangible"]), 5, {}], [pcTarget(["pacified"]), 5, { attackerPacified: true }], [pcTarget([]), 5, { attackerHatred: true }],
+      [pcTarget([]), 5, { vigilance: 4 }], [pcTarget([]), 5, { source: "save", savedHalf: true }], [pcTarget(["pacified"]), 5, {}]];
+    for (const [t, amount, extra] of cases) for (const step of apply(t, amount, { source: "hit", ...extra }).steps) rules.add(step.rule);
+    for (const healing of ["endCombat", "rest", "camp"]) {
+      const down = { ...pcTarget(["dazed", "incapacitated", "defeated"], { hp: 0, wounds: 1 }), resolve: 2 };
+      for (const step of core.resolve(requests.healRequest(healing === "endCombat" ? pcTarget(["dazed"]) : down, healing), []).steps) rules.add(step.rule);
+    }
+    for (const rule of ["intangible", "pacified", "hatred", "vigilance", "savedHalf", "pacifiedBroken", "cured", "standsUp", "resolveReset"]) {
+      assert.ok(rules.has(rule), rule);
+    }
+    for (const rule of rules) assert.equal(typeof lookup(`ICONENGINE.Tactical.Step.${rule}`), "string", rule);
+  });
+
+  test("camp resets a character's personal resolve and stands a defeated one up, on the actor's data", () => {
+    const effects = [{ id: "d", statuses: ["defeated"], data: { _id: "d" } }, { id: "i", statuses: ["incapacitated"], data: { _id: "i" } }];
+    const actor = { type: "character", system: { hp: { value: 0, max: 40 }, vigor: { value: 0, max: 10 }, wounds: 1, armor: 0, resolve: 3 }, effects };
+    const statuses = ["defeated", "incapacitated"];
+    const target = requests.coreTarget(actor, statuses);
+    assert.equal(target.resolve, 3);
+    const done = core.resolve(requests.healRequest(target, "camp"), []);
+    const change = healthChange(actor, statuses, done.target);
+    assert.deepEqual(change.update, { "system.hp.value": 30, "system.resolve": 0 });
+    assert.deepEqual(change.undo.update, { "system.hp.value": 0, "system.resolve": 3 });
+    assert.deepEqual(change.deleteEffects, ["d", "i"]);
+    // a foe has no personal resolve
+    assert.equal("resolve" in requests.coreTarget({ type: "foe", system: { ...actor.system } }, []), false);
+  });
+
+  test("any ability, a basic attack included, ends Stunned and the turn", () => {
+    assert.deepEqual(requests.abilityAftermath(core, ["stunned", "dazed", "weakened+"]), { ended: ["stunned"], endsTurn: true });
+    assert.deepEqual(requests.abilityAftermath(core, ["dazed"]), { ended: [], endsTurn: false });
+    assert.deepEqual(requests.abilityAftermath(core, ["stunned+"]), { ended: [], endsTurn: true }, "ongoing: the turn ends, the status stays");
+  });
+
+  test("the end of combat cures every status and mark; Hatred ends with its owner's turn", () => {
+    const done = core.resolve(requests.healRequest(pcTarget(["dazed", "stunned", "hatred", "pacified", "marked", "dodge"]), "endCombat"), []);
+    assert.deepEqual(done.target.statuses, ["dodge"]);
+    const hatred = { id: "h1", ...statusEffectData("hatred", key => key) };
+    const ongoing = { id: "h2", statuses: ["hatred"], flags: { "icon-engine": { kind: "status", ongoing: true } } };
+    assert.deepEqual(endOfTurnEffectIds([hatred, ongoing]), ["h1"]);
   });
 });

@@ -1,6 +1,6 @@
 import { ICONENGINE } from "../../config.mjs";
 import { loadCore } from "../../core.mjs";
-import { actionDialogContext, actionRequest, defaultInputs, effortUpdate, readInputs } from "./action-roll.mjs";
+import { actionDialogContext, defaultInputs, dialogRequest, effortUpdate, readInputs } from "./action-roll.mjs";
 import ClockPanel from "./clock-panel.mjs";
 
 /**
@@ -99,11 +99,12 @@ export default class ActionRollDialog extends HandlebarsApplicationMixin(Applica
     const { default: IconRoll } = await import("../../dice/icon-roll.mjs");
     const actor = this.actor;
     const inputs = readInputs(formData.object);
-    const request = actionRequest(actor.system, this.action, inputs, ClockPanel.position);
+    const request = dialogRequest(actor.system, this.action, inputs, ClockPanel.position);
     const flavor = this.title;
     const roll = await IconRoll.fromRequest(request, /** @type {any} */ ({ flavor, action: this.action, actorUuid: actor.uuid }));
     await roll.evaluate();
     await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }), flavor });
+    // A fortune roll's outcome has no effort: nothing is paid.
     const update = effortUpdate(actor.system, /** @type {Record<string, unknown>} */ (roll.outcome ?? {}));
     if (Object.keys(update).length) await actor.update(update);
   }

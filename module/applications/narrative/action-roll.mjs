@@ -25,6 +25,7 @@ export const FORTUNE_RESULTS = /** @type {const} */ (["poor", "average", "good",
  * @property {boolean} push       Spend 1 effort for +1 boon.
  * @property {number} aid         Allies spending 1 effort each for +1 boon.
  * @property {boolean} temptFate  +1 die; the suggested consequence comes true.
+ * @property {boolean} [fortune]  A fortune roll of the action: the same dice, read poor to excellent.
  */
 
 /**
@@ -38,7 +39,7 @@ export const FORTUNE_RESULTS = /** @type {const} */ (["poor", "average", "good",
 
 /** @returns {ActionInputs} */
 export function defaultInputs() {
-  return { boons: 0, curses: 0, push: false, aid: 0, temptFate: false };
+  return { boons: 0, curses: 0, push: false, aid: 0, temptFate: false, fortune: false };
 }
 
 /** @type {Position} */
@@ -55,7 +56,8 @@ const count = value => Math.min(20, Math.max(0, Math.trunc(Number(value) || 0)))
 export function readInputs(data) {
   return {
     boons: count(data.boons), curses: count(data.curses), push: data.push === true || data.push === "on",
-    aid: count(data.aid), temptFate: data.temptFate === true || data.temptFate === "on"
+    aid: count(data.aid), temptFate: data.temptFate === true || data.temptFate === "on",
+    fortune: data.fortune === true || data.fortune === "on"
   };
 }
 
@@ -80,15 +82,58 @@ export function readPosition(data) {
  * @returns {ActionRequest}
  */
 export function actionRequest(system, action, inputs, position) {
+  const { boons, curses, push, aid, temptFate } = inputs;
   return {
     kind: "icon.action",
     rating: system.actions[action] ?? 0,
     burdenTicks: burdenTicksOn(system.burdens ?? [], action),
     broken: Boolean(system.broken),
-    ...inputs,
+    boons, curses, push, aid, temptFate,
     risk: position.risk,
     effect: position.effect
   };
+}
+
+/**
+ * The `icon.fortune` request of a character's action: "the same as a regular action roll, except
+ * the table of outcomes is different", so the action's rating, burden ticks, boons and curses
+ * (no risk, no strain, nothing bought with effort).
+ * @param {any} system
+ * @param {string} action
+ * @param {ActionInputs} inputs
+ * @returns {CoreRequest & {rating: number, boons: number, curses: number, burdenTicks: number}}
+ */
+export function fortuneActionRequest(system, action, inputs) {
+  return {
+    kind: "icon.fortune",
+    rating: system.actions[action] ?? 0,
+    boons: inputs.boons,
+    curses: inputs.curses,
+    burdenTicks: burdenTicksOn(system.burdens ?? [], action)
+  };
+}
+
+/**
+ * The request the dialog rolls: the action roll, or its fortune roll.
+ * @param {any} system
+ * @param {string} action
+ * @param {ActionInputs} inputs
+ * @param {Position} position
+ * @returns {CoreRequest}
+ */
+export function dialogRequest(system, action, inputs, position) {
+  return inputs.fortune ? fortuneActionRequest(system, action, inputs) : actionRequest(system, action, inputs, position);
+}
+
+/**
+ * A dummy roll of a request's plan (every die a 1), as the core resolves it: what the request
+ * decides before any die matters (the pool, the effort).
+ * @param {CoreRequest} request
+ */
+function dummyOutcome(request) {
+  const faces = plan(request).map(die => Array.from({ length: die.count }, () => 1));
+  const answer = resolve(request, faces);
+  return answer.status === "done" ? answer : null;
 }
 
 /**
@@ -98,9 +143,18 @@ export function actionRequest(system, action, inputs, position) {
  * @returns {number}
  */
 export function poolOf(request) {
-  const faces = plan(request).map(die => Array.from({ length: die.count }, () => 1));
-  const answer = resolve(request, faces);
-  return answer.status === "done" ? Number(answer.pool) : 0;
+  return Number(dummyOutcome(request)?.pool ?? 0);
+}
+
+/**
+ * The effort the roller pays for a request (a push, acting while broken; aid is the helpers'),
+ * from the core: a push whose boon the ±2 cap discards costs nothing.
+ * @param {CoreRequest} request
+ * @returns {number}
+ */
+export function effortOf(request) {
+  const outcome = dummyOutcome(request);
+  return Math.max(0, Number(outcome?.effort ?? 0) - Number(outcome?.effortHelpers ?? 0));
 }
 
 /**
@@ -139,13 +193,16 @@ function choices(values, current, label) {
  */
 export function actionDialogContext({ system, action, inputs, position, isGM }) {
   const request = actionRequest(system, action, inputs, position);
-  const report = odds(request);
-  const pool = poolOf(request);
-  // The actor pays for a push and for acting while broken; aid is paid by the helpers.
-  const effortCost = Number(inputs.push) + Number(Boolean(system.broken));
+  const fortune = Boolean(inputs.fortune);
+  const rolled = fortune ? fortuneActionRequest(system, action, inputs) : request;
+  const report = odds(rolled);
+  const pool = poolOf(rolled);
+  // What the core charges the actor: a push that changes the pool, acting while broken.
+  const effortCost = fortune ? 0 : effortOf(request);
   return {
     action,
     actionLabel: `ICONENGINE.ActionRating.${action}`,
+    fortune,
     rating: request.rating,
     burdenTicks: request.burdenTicks,
     broken: Boolean(system.broken),
@@ -159,8 +216,9 @@ export function actionDialogContext({ system, action, inputs, position, isGM }) 
     position,
     riskOptions: choices(RISKS, position.risk, v => `ICONENGINE.Narrative.Risk.${v}`),
     effectOptions: choices(EFFECTS, position.effect, v => `ICONENGINE.Narrative.Effect.${v}`),
-    odds: oddsRows(report, ACTION_RESULTS, v => `ICONENGINE.Narrative.Result.${v}`),
-    request
+    odds: fortune ? oddsRows(report, FORTUNE_RESULTS, v => `ICONENGINE.Narrative.Fortune.${v}`)
+      : oddsRows(report, ACTION_RESULTS, v => `ICONENGINE.Narrative.Result.${v}`),
+    request: rolled
   };
 }
 

@@ -188,8 +188,10 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
   }
 
   /**
-   * End of scene (the broken recover), camp (strain clears) or end of the expedition, for every
-   * player character, through the core's narrativeApply.
+   * End of scene (the broken recover), camp or end of the expedition, for every player character,
+   * through the core's narrativeApply. Camp is also the tactical camp ("Characters that camp
+   * regain all of their HP"; personal resolve "resets to 0 after camp"): the core's `icon.heal`
+   * camp, with its card.
    * @this {ClockPanel}
    * @param {PointerEvent} event
    * @param {HTMLElement} target
@@ -204,6 +206,10 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
         await actor.update(update);
         const { notices } = narrativeNotices(effects, actor.name ?? "");
         for (const { key, data, level } of notices) ui.notifications?.[level](game.i18n?.format(key, data) ?? key);
+        if (type === "clearStrain") {
+          const { default: TacticalRolls } = await import("../../dice/tactical-rolls.mjs");
+          await TacticalRolls.heal(actor, "camp");
+        }
       } catch (error) {
         ClockPanel.#report(error);
       }

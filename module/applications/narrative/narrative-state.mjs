@@ -138,12 +138,16 @@ export function narrativeNotices(effects, name) {
 }
 
 /**
- * The burden prompt of a broken character: the actions a burden may tick (more than 0 dots, not
- * ticked twice yet) and the clock sizes. The core checks the choice again when it is applied.
+ * The burden prompt of a broken character: the actions a burden may tick ("more than 0d": dots
+ * less the burden ticks already on it, and not ticked twice yet) and the clock sizes. The core
+ * checks the choice again when it is applied.
  * @param {any} system
  */
 export function burdenPromptContext(system) {
-  const eligible = ACTIONS.filter(a => (system.actions[a] ?? 0) > 0 && burdenTicksOn(system.burdens, a) < MAX_TICKS);
+  const eligible = ACTIONS.filter(a => {
+    const ticks = burdenTicksOn(system.burdens, a);
+    return (system.actions[a] ?? 0) - ticks > 0 && ticks < MAX_TICKS;
+  });
   /** @param {string} picked */
   const actionOptions = picked => eligible.map(value => ({ value, label: `ICONENGINE.ActionRating.${value}`, selected: value === picked }));
   return {

@@ -130,7 +130,7 @@ export default class HeroSheet extends IconActorSheet {
         break;
       }
       case "save":
-        spec = { kind: "mns.save", values: { score: s.mns.characteristics[key], saveDice: "2d10" }, label: localize(`ICONENGINE.Mns.characteristic.${key}`) };
+        spec = { kind: "mns.save", values: { score: s.mns.characteristics[key], saveDice: "2d10", special: s.mns.special }, label: localize(`ICONENGINE.Mns.characteristic.${key}`) };
         break;
       case "knowledge": {
         // "Knowledge Rolls use d100. Ones do not reduce the die roll for Knowledge Rolls."

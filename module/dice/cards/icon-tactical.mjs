@@ -23,6 +23,8 @@ import { registerRollCard } from "../roll-cards.mjs";
  * @property {{uuid: string, name: string} | null} [actor]  Who saves or heals.
  * @property {{id: string, name: string} | null} [status]   The status a save is against.
  * @property {object} [apply]       icon.applyDamage options (source, pierce, divine, ...).
+ * @property {boolean} [saveForHalf] The attack's targets may save for half (a second Apply button).
+ * @property {string} [label]       i18n key of a health card's heading (Slashed, Counter).
  */
 
 export const TEMPLATES = {
@@ -131,7 +133,8 @@ export function damageContext(outcome, request, options) {
     fray: outcome.fray,
     flat: outcome.flat,
     hasFlat: Number(outcome.flat) !== 0,
-    canApply: !!target?.uuid
+    canApply: !!target?.uuid,
+    canApplySaved: !!target?.uuid && !!tacticalOf(options).saveForHalf
   };
 }
 
@@ -158,11 +161,41 @@ export function saveContext(outcome, request, options) {
 }
 
 /**
- * The breakdown of a health outcome, one labelled line per core step.
- * @param {{rule: string, amount: number}[]} steps
+ * A step's change as the card shows it: "−1", "+4", or nothing for a step that changes no number.
+ * @param {number | undefined} change
+ */
+function changeText(change) {
+  if (!change) return "";
+  return change > 0 ? `+${change}` : `−${-change}`;
+}
+
+/**
+ * The breakdown of a health outcome, one labelled line per core step: what the rule did
+ * (`change`, "Armor −1") and, apart, the running amount after it.
+ * @param {{rule: string, change?: number, amount: number}[]} steps
  */
 export function stepLines(steps) {
-  return steps.map(step => ({ rule: step.rule, label: `ICONENGINE.Tactical.Step.${step.rule}`, amount: step.amount }));
+  return steps.map(step => ({ rule: step.rule, label: `ICONENGINE.Tactical.Step.${step.rule}`, change: changeText(step.change),
+    amount: step.amount }));
+}
+
+/**
+ * Health card of damage that is no attack's (Slashed, Counter): whose, the steps, and HP/vigor now.
+ * @param {Done} outcome
+ * @param {CoreRequest} request
+ * @param {Record<string, unknown>} options
+ */
+export function healthContext(outcome, request, options) {
+  const { actor = null, label = "ICONENGINE.Tactical.Damage" } = tacticalOf(options);
+  const target = /** @type {{hp: number, vigor: number}} */ (outcome.target);
+  return {
+    actor,
+    healingLabel: label,
+    steps: stepLines(/** @type {{rule: string, change: number, amount: number}[]} */ (outcome.steps ?? [])),
+    hp: target.hp,
+    vigor: target.vigor,
+    saves: []
+  };
 }
 
 /**
@@ -179,7 +212,7 @@ export function healContext(outcome, request, options) {
     actor,
     healing: req.healing,
     healingLabel: `ICONENGINE.Tactical.Healing.${req.healing}`,
-    steps: stepLines(/** @type {{rule: string, amount: number}[]} */ (outcome.steps ?? [])),
+    steps: stepLines(/** @type {{rule: string, change: number, amount: number}[]} */ (outcome.steps ?? [])),
     hp: target.hp,
     vigor: target.vigor,
     saves: /** @type {string[]} */ (outcome.saves ?? []).map(id => ({ id, label: `ICONENGINE.Status.${id}.name` }))
@@ -190,8 +223,10 @@ export function healContext(outcome, request, options) {
  * @typedef {object} AppliedDamage  What the message flags keep of one applied damage roll.
  * @property {string} targetUuid
  * @property {string} targetName
- * @property {number} dealt           Damage after mitigation (the core's total).
- * @property {{rule: string, amount: number}[]} steps
+ * @property {number} dealt           Damage the target took, vigor and HP (the core's total).
+ * @property {{rule: string, change?: number, amount: number}[]} steps
+ * @property {number} [counter]       Damage the target's Counter deals back to the attacker.
+ * @property {boolean} [counterDone]  The Counter damage was applied.
  * @property {{hp: number, vigor: number, wounds: number, defeated: boolean, fallen: boolean}} after
  * @property {import("../../data/health-changes.mjs").HealthUndo} undo
  * @property {string} userId          Who applied it.
@@ -208,7 +243,8 @@ export function appliedContext(applied, key) {
     targetName: applied.targetName,
     dealt: applied.dealt,
     steps: stepLines(applied.steps),
-    after: applied.after
+    after: applied.after,
+    counter: applied.counter && !applied.counterDone ? applied.counter : 0
   };
 }
 
@@ -217,3 +253,4 @@ registerRollCard("icon.evasion", { template: TEMPLATES.evasion, context: evasion
 registerRollCard("icon.damage", { template: TEMPLATES.damage, context: damageContext });
 registerRollCard("icon.save", { template: TEMPLATES.save, context: saveContext });
 registerRollCard("icon.heal", { template: TEMPLATES.heal, context: healContext });
+registerRollCard("icon.applyDamage", { template: TEMPLATES.heal, context: healthContext });

@@ -56,6 +56,15 @@ function dice(values, faces, markHighest = false) {
 }
 
 /**
+ * Foundry's dice CSS class (`d6`, `d10`, `df`) of a term's notation (`3d6`, `2d10kh1`).
+ * @param {string} notation
+ */
+function dieClassOf(notation) {
+  const match = /d(\d+|f)/i.exec(String(notation ?? ""));
+  return match ? `d${match[1].toLowerCase()}` : "";
+}
+
+/**
  * `icons.test`: positive and negative die, effort, effect and the outcome.
  * @param {Outcome} o @param {Record<string, any>} r @param {Record<string, unknown>} options
  */
@@ -114,7 +123,9 @@ export function narratorSkillCard(o, r, options) {
   return {
     ...heading("narrator.skill", options),
     dice: r.dice ?? "3d6",
-    faces: (o.faces ?? []).flat(),
+    // The dice the formula rolled, each with its own faces (a 1d20 set draws a d20).
+    faces: (o.terms ?? []).flatMap((/** @type {{notation: string, results: {value: number, active: boolean}[]}} */ term) =>
+      term.results.map(result => ({ value: result.value, dieClass: dieClassOf(term.notation), discarded: result.active === false }))),
     skill: r.skill,
     modifiers: Number(r.modifiers ?? 0) ? signed(Number(r.modifiers)) : null,
     roll: o.roll,
@@ -140,17 +151,22 @@ export function mnsRollCard(o, r, options) {
   const kind = String(r.kind);
   const base = { ...heading(kind, options), kind, total: o.total };
   if (kind === "mns.dice") {
-    return { ...base, special: true, die: r.die, faces: (o.dice ?? []).map((/** @type {number} */ value) => ({ value, dieClass: "d10" })),
+    // The physical dice rolled, as the core names them (a d32 is a d4 and a d8).
+    const sides = /** @type {number[]} */ (o.dieFaces ?? []);
+    return { ...base, special: true, die: r.die,
+      faces: (o.dice ?? []).map((/** @type {number} */ value, /** @type {number} */ i) => ({ value, dieClass: sides[i] ? `d${sides[i]}` : "" })),
       value: o.value, multiplier: o.multiplier ?? null };
   }
-  const needed = kind === "mns.action" ? Number(r.target) + Number(r.bonus ?? 0) : Number(r.score);
-  const rolled = kind === "mns.action" ? o.dice : (o.faces?.[0] ?? []);
+  const needed = (kind === "mns.action" ? Number(r.target) : Number(r.score)) + Number(r.bonus ?? 0);
+  const rolled = /** @type {number[]} */ (o.dice ?? o.faces?.[0] ?? []);
+  // Only a special character's 1s matter: the core re-rolled every 1 it asked a re-roll for.
+  const rerolled = (o.rerolls ?? []).length > 0;
   return {
     ...base,
-    dice: rolled.map((/** @type {number} */ value) => ({ value, dieClass: r.dice === "d100" ? "d100" : "d10", one: kind === "mns.action" && value === 1 })),
+    dice: rolled.map((/** @type {number} */ value) => ({ value, dieClass: r.dice === "d100" ? "d100" : "d10", one: rerolled && value === 1 })),
     rerolls: (o.rerolls ?? []).map((/** @type {number} */ value) => ({ value, dieClass: "d10" })),
     needed,
-    bonus: kind === "mns.action" && Number(r.bonus ?? 0) ? signed(Number(r.bonus)) : null,
+    bonus: Number(r.bonus ?? 0) ? signed(Number(r.bonus)) : null,
     success: Boolean(o.success),
     quality: o.quality,
     resultLabel: t(o.success ? "ICONENGINE.Rulesets.outcome.success" : "ICONENGINE.Rulesets.outcome.failure")

@@ -25,6 +25,10 @@ pub struct Target {
     pub is_player_character: bool,
     #[serde(default)]
     pub statuses: Vec<String>,
+    /// Personal resolve, when the caller tracks it: "+1 Personal Resolve after every combat and
+    /// resets to 0 after camp" (`camp` sets it to 0; `null` when not given).
+    #[serde(default)]
+    pub resolve: Option<i64>,
     /// Derived on output: HP 0.
     #[serde(default)]
     pub defeated: bool,
@@ -51,6 +55,9 @@ impl Target {
             0,
             i64::from(FALLEN_WOUNDS),
         )?;
+        if let Some(r) = self.resolve {
+            check_range("target.resolve", r, 0, 1000)?;
+        }
         Ok(())
     }
     /// Whether the target has `status`, ongoing or not.
@@ -93,16 +100,39 @@ impl Target {
     }
 }
 
-/// One line of a breakdown: the rule applied and the amount after it.
+/// One line of a breakdown: the rule applied, what it did (`change`, signed: armor 1 on 18 damage
+/// is −1) and the running amount after it (the damage still to apply, or for healing the value
+/// reached), so a card can show "Armor −1" and the running total apart.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Step {
     pub rule: &'static str,
+    pub change: i64,
     pub amount: i64,
 }
 
-fn step(rule: &'static str, amount: i64) -> Step {
-    Step { rule, amount }
+/// A step that took the running damage from `before` to `after`.
+fn step(rule: &'static str, before: i64, after: i64) -> Step {
+    Step {
+        rule,
+        change: after - before,
+        amount: after,
+    }
+}
+
+/// Records `rule` taking the running damage to `after`.
+fn to(steps: &mut Vec<Step>, rule: &'static str, amount: i64, after: i64) -> i64 {
+    steps.push(step(rule, amount, after));
+    after
+}
+
+/// A step whose change is not the running amount's (vigor absorbed, HP lost, a wound).
+fn step_by(rule: &'static str, change: i64, amount: i64) -> Step {
+    Step {
+        rule,
+        change,
+        amount,
+    }
 }
 
 /// Where damage comes from (dodge and immunity care).
@@ -115,7 +145,16 @@ pub enum Source {
     /// Damage dealt despite a successful save.
     Save,
     Effect,
+    /// Slashed: "Take 4 damage after you or an ally uses an ability that moves you, but no more
+    /// than once a turn." Not an ability's damage.
+    Slashed,
 }
+
+/// The damage Slashed deals.
+pub const SLASHED_DAMAGE: i64 = 4;
+/// The damage Counter deals back: "When damaged by an ability, deal 2 damage back, each time
+/// damage is applied."
+pub const COUNTER_DAMAGE: i64 = 2;
 
 /// `icon.applyDamage`: mitigation in the seed's order, then vigor, then HP, then defeat.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
@@ -130,8 +169,33 @@ pub struct ApplyDamage {
     pub divine: bool,
     #[serde(default)]
     pub attacker_weakened: bool,
+    /// The attacker is pacified: "Character deals half damage."
+    #[serde(default)]
+    pub attacker_pacified: bool,
+    /// The attacker has Hatred of another foe than this target: "Deal half damage to all foes
+    /// other than foe X."
+    #[serde(default)]
+    pub attacker_hatred: bool,
     #[serde(default)]
     pub cover: bool,
+    /// The damage comes from a foe of the target (Intangible, Pacified and Vigilance care).
+    #[serde(default = "yes")]
+    pub from_foe: bool,
+    /// The damage comes from an ability (Counter and Pacified care); Slashed's is never one.
+    #[serde(default = "yes")]
+    pub ability: bool,
+    /// The target succeeded on its save against an ability that deals half damage on a save
+    /// (source `save`): the ability's damage is halved, rounded up as Resistance rounds.
+    #[serde(default)]
+    pub saved_half: bool,
+    /// Vigilance spent by an ally in range 2: the highest d6 rolled, reducing "the damage by the
+    /// amount rolled as if with armor" (0: none).
+    #[serde(default)]
+    pub vigilance: i64,
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The new target and how the damage got there.
@@ -140,87 +204,152 @@ pub struct ApplyDamage {
 pub struct HealthOutcome {
     pub target: Target,
     pub steps: Vec<Step>,
+    /// Damage the target deals back to the attacker (Counter), 0 when none.
+    pub counter: i64,
 }
 
 impl ApplyDamage {
-    /// Applies the damage; the total is the damage that got through mitigation.
-    pub fn apply(&self) -> Result<(i64, HealthOutcome)> {
+    fn check(&self) -> Result<()> {
         self.target.check()?;
         check_range("amount", self.amount, 0, 1_000_000)?;
-        let mut t = self.target.clone();
-        let mut steps = vec![Step {
-            rule: "amount",
-            amount: self.amount,
-        }];
-        let mut amount = self.amount;
-        // Defeated player characters "are immune to damage".
-        let immune = t.has("immune") || (t.is_player_character && t.has("incapacitated"));
-        if immune {
-            amount = 0;
-            steps.push(step("immune", amount));
+        check_range("vigilance", self.vigilance, 0, 6)?;
+        if self.vigilance > 0 && !(self.from_foe && self.ability) {
+            return Err(Error::request(
+                "vigilance reduces damage from a foe's ability only (fromFoe and ability)",
+            ));
         }
+        if self.saved_half && self.source != Source::Save {
+            return Err(Error::request(
+                "savedHalf is damage after a successful save: send source \"save\"",
+            ));
+        }
+        if self.source == Source::Slashed {
+            if !self.target.has("slashed") {
+                return Err(Error::request(
+                    "slashed damage needs a target with the slashed status",
+                ));
+            }
+            if self.amount != SLASHED_DAMAGE {
+                return Err(Error::request(format!(
+                    "amount: slashed deals {SLASHED_DAMAGE} damage, not {}",
+                    self.amount
+                )));
+            }
+            if self.ability {
+                return Err(Error::request(
+                    "slashed damage is not an ability's: send ability false",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies the damage; the total is the damage the target took (vigor and HP lost).
+    pub fn apply(&self) -> Result<(i64, HealthOutcome)> {
+        self.check()?;
+        let mut t = self.target.clone();
+        let mut steps = vec![step_by("amount", self.amount, self.amount)];
+        let mut amount = self.amount;
+        // Defeated player characters "are immune to damage"; Intangible characters "are Immune
+        // to damage and effects from foes".
+        if t.has("immune") || (t.is_player_character && t.has("incapacitated")) {
+            amount = to(&mut steps, "immune", amount, 0);
+        } else if self.from_foe && t.has("intangible") {
+            amount = to(&mut steps, "intangible", amount, 0);
+        }
+        // "Dodge makes you immune to all damage from misses, successful saves, and area effects."
         if amount > 0
             && t.has("dodge")
             && matches!(self.source, Source::Miss | Source::Save | Source::Area)
         {
-            amount = 0;
-            steps.push(step("dodge", amount));
+            amount = to(&mut steps, "dodge", amount, 0);
         }
+        // The ability's own half on a successful save (not a mitigation: divine or not).
+        if amount > 0 && self.saved_half {
+            amount = to(&mut steps, "savedHalf", amount, (amount + 1) / 2);
+        }
+        // Divine "cannot be reduced, mitigated, or negated in any way except immunity".
         let mitigable = !self.divine;
         if amount > 0 && t.has("vulnerable") {
-            amount += 1;
-            steps.push(step("vulnerable", amount));
+            amount = to(&mut steps, "vulnerable", amount, amount + 1);
         }
         if amount > 0 && self.attacker_weakened && mitigable && !self.pierce {
-            amount = (amount - 2).max(0);
-            steps.push(step("weakened", amount));
+            amount = to(&mut steps, "weakened", amount, (amount - 2).max(0));
         }
-        if amount > 0 && t.armor > 0 && mitigable && !self.pierce {
-            amount = (amount - t.armor).max(0);
-            steps.push(step("armor", amount));
+        // Half damage dealt, rounded up as the seed's one halving rule (Resistance) rounds; both
+        // at once still halve once, as resistance and cover do.
+        if amount > 0 && mitigable && (self.attacker_pacified || self.attacker_hatred) {
+            let rule = if self.attacker_pacified {
+                "pacified"
+            } else {
+                "hatred"
+            };
+            amount = to(&mut steps, rule, amount, (amount + 1) / 2);
+        }
+        // "Armor X: Reduce all damage taken by X. Always reduce by the highest value": Vigilance
+        // reduces "as if with armor", so the higher of the two counts.
+        let armor = t.armor.max(self.vigilance);
+        if amount > 0 && armor > 0 && mitigable && !self.pierce {
+            let rule = if self.vigilance > t.armor {
+                "vigilance"
+            } else {
+                "armor"
+            };
+            amount = to(&mut steps, rule, amount, (amount - armor).max(0));
         }
         if amount > 0 && mitigable && (t.has("resistant") || self.cover) {
-            amount = (amount + 1) / 2;
-            steps.push(step(
-                if t.has("resistant") {
-                    "resistant"
-                } else {
-                    "cover"
-                },
-                amount,
-            ));
+            let rule = if t.has("resistant") {
+                "resistant"
+            } else {
+                "cover"
+            };
+            amount = to(&mut steps, rule, amount, (amount + 1) / 2);
         }
-        let dealt = amount;
+        let mut taken = 0;
         if amount > 0 && t.vigor > 0 && mitigable && !t.has("shattered") {
             let absorbed = amount.min(t.vigor);
             t.vigor -= absorbed;
+            taken += absorbed;
+            steps.push(step_by("vigor", -absorbed, amount - absorbed));
             amount -= absorbed;
-            steps.push(step("vigor", amount));
         }
         if amount > 0 {
-            let mut hp = (t.hp - amount).max(0);
-            if hp == 0 && t.has("defiance") && mitigable {
+            let mut lost = amount.min(t.hp);
+            if lost == t.hp && t.hp > 0 && t.has("defiance") && mitigable {
                 // "Prevents hit points from being reduced past 1 hp. When this triggers, remove
                 // this effect and character becomes immune to all damage for the rest of the turn."
-                hp = 1;
+                let held = (t.hp - 1).max(0);
+                steps.push(step("defiance", amount, held));
+                amount = held;
+                lost = held;
                 t.remove("defiance");
                 t.add("immune");
-                steps.push(step("defiance", t.hp - hp));
             }
-            t.hp = hp;
-            steps.push(step("hp", amount));
+            t.hp -= lost;
+            taken += lost;
+            steps.push(step_by("hp", -lost, amount));
+        }
+        let damaged = taken > 0;
+        let mut counter = 0;
+        if damaged && self.ability && t.has("counter") {
+            counter = COUNTER_DAMAGE;
+        }
+        // Pacified "Breaks when damaged by a foe's ability" (an ongoing one waits for its cause).
+        if damaged && self.ability && self.from_foe && t.statuses.iter().any(|s| s == "pacified") {
+            t.statuses.retain(|s| s != "pacified");
+            steps.push(step_by("pacifiedBroken", 0, amount));
         }
         if t.hp == 0 && self.target.hp > 0 {
             // "Defeated characters clear all statuses, marks, vigor, and other effects on them."
             t.statuses.clear();
             t.vigor = 0;
-            steps.push(step("defeated", 0));
+            steps.push(step_by("defeated", 0, 0));
             if t.is_player_character {
                 t.wounds = (t.wounds + 1).min(FALLEN_WOUNDS);
-                steps.push(step("wound", i64::from(t.wounds)));
+                steps.push(step_by("wound", 1, i64::from(t.wounds)));
                 if t.wounds >= FALLEN_WOUNDS {
                     t.add("fallen");
-                    steps.push(step("fallen", 0));
+                    steps.push(step_by("fallen", 0, 0));
                 } else {
                     t.add("incapacitated");
                 }
@@ -228,10 +357,11 @@ impl ApplyDamage {
             t.add("defeated");
         }
         Ok((
-            dealt,
+            taken,
             HealthOutcome {
                 target: t.settle(),
                 steps,
+                counter,
             },
         ))
     }
@@ -274,6 +404,21 @@ pub struct HealOutcome {
     pub saves: Vec<String>,
 }
 
+/// States that outlast the end of combat: a defeated character stays down until rescued, a fallen
+/// one for good. Positive effects and traits (Dodge, Counter, ...) are not cured either; Immune
+/// from Defiance lasted "for the rest of the current turn", which the end of combat ends.
+const LASTING_STATES: [&str; 4] = ["defeated", "incapacitated", "fallen", "bloodied"];
+
+/// Whether the end of combat cures `status`: "All ongoing effects (status, mark, blights) are
+/// cured": every status and blight (everything that is not a positive effect, a trait or a
+/// lasting state), every mark, and every ongoing (`+`) effect.
+fn ends_with_combat(status: &str) -> bool {
+    if status.ends_with('+') {
+        return true;
+    }
+    !(LASTING_STATES.contains(&status) || super::situation::POSITIVE_EFFECTS.contains(&status))
+}
+
 impl Heal {
     /// Heals; the total is HP plus vigor gained.
     pub fn apply(&self) -> Result<(i64, HealOutcome)> {
@@ -292,27 +437,23 @@ impl Heal {
                     ));
                 }
                 if self.healing == Healing::Regeneration && !bloodied {
-                    steps.push(Step {
-                        rule: "notBloodied",
-                        amount: 0,
-                    });
+                    steps.push(step_by("notBloodied", 0, t.vigor));
                 } else if t.has("shattered") {
                     // Shattered: "Prevents you from gaining or benefiting from vigor."
-                    steps.push(Step {
-                        rule: "shattered",
-                        amount: t.vigor,
-                    });
+                    steps.push(step_by("shattered", 0, t.vigor));
                 } else {
                     let gain = if self.healing == Healing::Cure && bloodied {
                         t.vigor_cap()
                     } else {
                         4
                     };
+                    let old = t.vigor;
                     t.vigor = (t.vigor + gain).min(t.vigor_cap()).max(t.vigor);
-                    steps.push(Step {
-                        rule: if gain == 4 { "vigor" } else { "vigorSurge" },
-                        amount: t.vigor,
-                    });
+                    steps.push(step(
+                        if gain == 4 { "vigor" } else { "vigorSurge" },
+                        old,
+                        t.vigor,
+                    ));
                 }
                 if self.healing == Healing::Cure {
                     saves = super::situation::saveable(&t.statuses);
@@ -329,37 +470,36 @@ impl Heal {
                 }
                 t.remove("incapacitated");
                 t.remove("defeated");
+                let old = t.hp;
                 t.hp = limit;
-                steps.push(Step {
-                    rule: "rescue",
-                    amount: t.hp,
-                });
+                steps.push(step("rescue", old, t.hp));
             }
             Healing::EndCombat => {
                 // "All ongoing effects (status, mark, blights) are cured"; vigor: "Lose all vigor
                 // at the end of combat".
-                t.statuses.retain(|s| !s.ends_with('+'));
+                let cured: Vec<String> = t
+                    .statuses
+                    .iter()
+                    .filter(|s| ends_with_combat(s))
+                    .cloned()
+                    .collect();
+                t.statuses.retain(|s| !ends_with_combat(s));
+                if !cured.is_empty() {
+                    steps.push(step_by("cured", -(cured.len() as i64), 0));
+                }
                 if t.vigor > 0 {
+                    steps.push(step("vigorLost", t.vigor, 0));
                     t.vigor = 0;
-                    steps.push(Step {
-                        rule: "vigorLost",
-                        amount: 0,
-                    });
                 }
                 // "Characters heal to their bloodied value if they're lower" -- but a defeated
                 // character stays incapacitated "until someone uses the rescue action".
+                let old = t.hp;
                 if t.hp == 0 {
-                    steps.push(Step {
-                        rule: "defeated",
-                        amount: 0,
-                    });
+                    steps.push(step_by("defeated", 0, 0));
                 } else if t.hp < t.bloodied_value() {
                     t.hp = t.bloodied_value().min(limit).max(t.hp);
                 }
-                steps.push(Step {
-                    rule: "endCombat",
-                    amount: t.hp,
-                });
+                steps.push(step("endCombat", old, t.hp));
             }
             Healing::Rest => {
                 let quarter = t.max_hp as f64 / 4.0;
@@ -370,18 +510,21 @@ impl Heal {
                     let k = (t.hp * 4 / t.max_hp) + 1;
                     (t.max_hp * k / 4).min(t.max_hp)
                 };
+                let old = t.hp;
                 t.hp = target.min(limit).max(t.hp);
-                steps.push(Step {
-                    rule: "rest",
-                    amount: t.hp,
-                });
+                steps.push(step("rest", old, t.hp));
+                Self::back_on_their_feet(&mut t, &mut steps);
             }
             Healing::Camp => {
+                let old = t.hp;
                 t.hp = limit.max(t.hp);
-                steps.push(Step {
-                    rule: "camp",
-                    amount: t.hp,
-                });
+                steps.push(step("camp", old, t.hp));
+                Self::back_on_their_feet(&mut t, &mut steps);
+                // "+1 Personal Resolve after every combat and resets to 0 after camp."
+                if let Some(r) = t.resolve.filter(|r| *r > 0) {
+                    steps.push(step("resolveReset", r, 0));
+                    t.resolve = Some(0);
+                }
             }
         }
         let t = t.settle();
@@ -394,6 +537,17 @@ impl Heal {
                 saves,
             },
         ))
+    }
+
+    /// A defeated character that healed above 0 HP (rest, camp) is no longer defeated: the
+    /// states that "remain that way until someone uses the rescue action" end with the healing
+    /// that stands them up, so HP and state never disagree.
+    fn back_on_their_feet(t: &mut Target, steps: &mut Vec<Step>) {
+        if t.hp > 0 && (t.has("defeated") || t.has("incapacitated")) {
+            t.remove("defeated");
+            t.remove("incapacitated");
+            steps.push(step_by("standsUp", 0, t.hp));
+        }
     }
 }
 

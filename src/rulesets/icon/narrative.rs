@@ -8,7 +8,7 @@
 use crate::dice::odds::num::{Num, Ratio};
 use crate::dice::odds::Distribution;
 use crate::dice::resolve::Evaluation;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::rulesets::{check_range, term, DiceRule, Prob};
 use serde::{Deserialize, Serialize};
 
@@ -173,27 +173,68 @@ pub struct Action {
     pub effect: Effect,
 }
 
+/// Checks an action's dots, burden ticks, boons and curses.
+fn check_dice(rating: u32, burden_ticks: u32, boons: u32, curses: u32) -> Result<()> {
+    check_range("rating", i64::from(rating), 0, i64::from(MAX_RATING))?;
+    // "This can be done up to twice per action" (Burdens).
+    check_range(
+        "burdenTicks",
+        i64::from(burden_ticks),
+        0,
+        super::strain::MAX_TICKS as i64,
+    )?;
+    check_range("boons", i64::from(boons), 0, 20)?;
+    check_range("curses", i64::from(curses), 0, 20)?;
+    Ok(())
+}
+
+/// Net boons (minus curses) clamped to the ±2 the seed allows.
+fn shift(net: i64) -> i64 {
+    net.clamp(-MAX_SHIFT, MAX_SHIFT)
+}
+
+/// Dice rolled: dots − burden ticks + the clamped net boons, at least 0.
+fn dice_pool(rating: u32, burden_ticks: u32, net: i64) -> u32 {
+    (i64::from(rating) - i64::from(burden_ticks) + shift(net)).max(0) as u32
+}
+
+/// The boons paid for with effort that the roll keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paid {
+    /// The push counted (its effort is spent).
+    pub push: bool,
+    /// Aiding allies whose boon counted (each spends 1 effort).
+    pub aid: u32,
+}
+
 impl Action {
+    fn free_net(&self) -> i64 {
+        // Tempting fate gives its die "without spending any effort".
+        i64::from(self.boons) + i64::from(self.tempt_fate) - i64::from(self.curses)
+    }
+
     /// Dice rolled: rating − burden ticks + (boons − curses clamped to ±2), at least 0.
     pub fn pool(&self) -> Result<u32> {
-        check_range("rating", i64::from(self.rating), 0, i64::from(MAX_RATING))?;
-        // "This can be done up to twice per action" (Burdens).
-        check_range(
-            "burdenTicks",
-            i64::from(self.burden_ticks),
-            0,
-            super::strain::MAX_TICKS as i64,
-        )?;
+        check_dice(self.rating, self.burden_ticks, self.boons, self.curses)?;
         check_range("aid", i64::from(self.aid), 0, 20)?;
-        check_range("boons", i64::from(self.boons), 0, 20)?;
-        check_range("curses", i64::from(self.curses), 0, 20)?;
-        let boons = i64::from(self.boons)
-            + i64::from(self.push)
-            + i64::from(self.aid)
-            + i64::from(self.tempt_fate);
-        let shift = (boons - i64::from(self.curses)).clamp(-MAX_SHIFT, MAX_SHIFT);
-        let pool = i64::from(self.rating) - i64::from(self.burden_ticks) + shift;
-        Ok(pool.max(0) as u32)
+        let net = self.free_net() + i64::from(self.push) + i64::from(self.aid);
+        Ok(dice_pool(self.rating, self.burden_ticks, net))
+    }
+
+    /// The push and aid whose boons change the pool. Boons and curses change it "by up to +2 or
+    /// -2 total", so a bought boon the cap discards buys nothing and costs no effort (nor does one
+    /// that leaves the pool below 1 die, still the 0-dice roll): the free boons and curses count
+    /// first, then the push, then the aid.
+    pub fn paid(&self) -> Paid {
+        let free = self.free_net();
+        let bought = i64::from(self.push) + i64::from(self.aid);
+        let pool = |net: i64| i64::from(dice_pool(self.rating, self.burden_ticks, net));
+        let counted = (pool(free + bought) - pool(free)).max(0);
+        let push = self.push && counted >= 1;
+        Paid {
+            push,
+            aid: (counted - i64::from(push)).max(0) as u32,
+        }
     }
 }
 
@@ -221,7 +262,7 @@ pub struct ActionOutcome {
     /// Clock segments (on a partial, success or critical, by effect).
     pub segments: u32,
     /// Effort spent: 1 for a push, 1 per aiding ally (paid by the helpers) and 1 to act while
-    /// broken.
+    /// broken; a push or aid whose boon the ±2 cap discards costs nothing.
     pub effort: u32,
     /// The part of `effort` the aiding allies pay.
     pub effort_helpers: u32,
@@ -259,8 +300,11 @@ impl DiceRule for Action {
                 ActionResult::Fail => 0,
                 _ => effect.segments(),
             },
-            effort: u32::from(self.push) + self.aid + u32::from(self.broken),
-            effort_helpers: self.aid,
+            effort: {
+                let paid = self.paid();
+                u32::from(paid.push) + paid.aid + u32::from(self.broken)
+            },
+            effort_helpers: self.paid().aid,
         })
     }
     fn outcomes(&self, dist: &Distribution) -> Result<Vec<(&'static str, Prob)>> {
@@ -274,11 +318,49 @@ impl DiceRule for Action {
     }
 }
 
-/// `icon.fortune`: the same dice read as poor / average / good / excellent.
+/// `icon.fortune`: "the same as a regular action roll, except the table of outcomes is
+/// different", read as poor / average / good / excellent. A character's fortune roll takes the
+/// action's `rating` (with its boons, curses and burden ticks, as an action roll); `dice` is a
+/// pool given outright (a roll no character's action backs). Exactly one of the two.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Fortune {
-    pub dice: u32,
+    #[serde(default)]
+    pub dice: Option<u32>,
+    /// The dots of the action rolled ("making a fortune roll using the most appropriate action").
+    #[serde(default)]
+    pub rating: Option<u32>,
+    #[serde(default)]
+    pub boons: u32,
+    #[serde(default)]
+    pub curses: u32,
+    #[serde(default)]
+    pub burden_ticks: u32,
+}
+
+impl Fortune {
+    /// The dice rolled: `dice` as given, or the action's pool from `rating`.
+    pub fn pool(&self) -> Result<u32> {
+        match (self.dice, self.rating) {
+            (Some(dice), None) => {
+                if self.boons + self.curses + self.burden_ticks > 0 {
+                    return Err(Error::request(
+                        "boons, curses and burdenTicks go with rating, not with dice",
+                    ));
+                }
+                check_range("dice", i64::from(dice), 0, 20)?;
+                Ok(dice)
+            }
+            (None, Some(rating)) => {
+                check_dice(rating, self.burden_ticks, self.boons, self.curses)?;
+                let net = i64::from(self.boons) - i64::from(self.curses);
+                Ok(dice_pool(rating, self.burden_ticks, net))
+            }
+            _ => Err(Error::request(
+                "a fortune roll takes either rating (an action's dots) or dice, not both or neither",
+            )),
+        }
+    }
 }
 
 /// `poor` / `average` / `good` / `excellent`.
@@ -303,13 +385,13 @@ pub struct FortuneOutcome {
 impl DiceRule for Fortune {
     type Outcome = FortuneOutcome;
     fn formula(&self) -> Result<String> {
-        check_range("dice", i64::from(self.dice), 0, 20)?;
-        Ok(pool_formula(self.dice))
+        Ok(pool_formula(self.pool()?))
     }
     fn outcome(&self, eval: &Evaluation) -> Result<FortuneOutcome> {
-        let (counted, dice, critical) = read(self.dice, eval);
+        let pool = self.pool()?;
+        let (counted, dice, critical) = read(pool, eval);
         Ok(FortuneOutcome {
-            pool: self.dice,
+            pool,
             dice,
             result: match tier(counted, critical) {
                 Tier::Low => FortuneResult::Poor,
@@ -320,7 +402,7 @@ impl DiceRule for Fortune {
         })
     }
     fn outcomes(&self, dist: &Distribution) -> Result<Vec<(&'static str, Prob)>> {
-        let [low, middle, high, top] = tier_odds(self.dice, dist);
+        let [low, middle, high, top] = tier_odds(self.pool()?, dist);
         Ok(vec![
             ("poor", low),
             ("average", middle),

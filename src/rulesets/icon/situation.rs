@@ -11,9 +11,13 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Situation {
-    /// A ranged attack (not melee, not against an adjacent foe).
+    /// A ranged attack (not melee).
     #[serde(default)]
     pub ranged: bool,
+    /// The target is adjacent to the attacker: "Attacks vs adjacent foes ignore cover", ranged
+    /// ones included.
+    #[serde(default)]
+    pub target_adjacent: bool,
     /// A foe is adjacent to the attacker.
     #[serde(default)]
     pub foe_adjacent: bool,
@@ -40,7 +44,8 @@ pub struct SituationModifiers {
 
 impl Situation {
     /// "+1 curse to ranged attacks if there's a foe adjacent"; "Attacks vs adjacent foes ignore
-    /// cover" (melee); "Target lower than you: +1 boon per level difference, ignores cover";
+    /// cover" (a melee attack's target is always adjacent, a ranged attack's may be); "Target
+    /// lower than you: +1 boon per level difference, ignores cover";
     /// "Target higher than you: +1 curse per level difference"; and a dazed attacker's +1 curse.
     pub fn modifiers(&self) -> Result<SituationModifiers> {
         let h = check_range("heightDifference", self.height_difference, -3, 3)?;
@@ -50,7 +55,7 @@ impl Situation {
             curses: u32::from(self.ranged && self.foe_adjacent)
                 + (-h).max(0) as u32
                 + u32::from(self.attacker_dazed),
-            cover: self.target_in_cover && self.ranged && !lower,
+            cover: self.target_in_cover && self.ranged && !self.target_adjacent && !lower,
         })
     }
 }
@@ -82,6 +87,26 @@ impl DiceRule for Evasion {
         Ok(vec![("evaded", Prob::of(dist, |t| t >= 4))])
     }
 }
+
+/// The seed's positive effects and traits ("POSITIVE EFFECTS & TRAITS"), plus Resistant: kept at
+/// the end of combat, never saved against.
+pub const POSITIVE_EFFECTS: [&str; 15] = [
+    "counter",
+    "defiance",
+    "dodge",
+    "evasion",
+    "flying",
+    "intangible",
+    "phasing",
+    "rampart",
+    "skirmisher",
+    "stealth",
+    "sturdy",
+    "unstoppable",
+    "regeneration",
+    "vigilance",
+    "resistant",
+];
 
 /// States and effects that are not statuses one saves against.
 const NOT_SAVED: [&str; 20] = [

@@ -160,9 +160,13 @@ impl NarrativeState {
                     if !ACTIONS.contains(&a.as_str()) {
                         return Err(Error::request(format!("{a} is not an action")));
                     }
-                    if s.ratings.get(a).copied().unwrap_or(0) == 0 {
+                    // "tick two actions which have more than 0d": the dice the action rolls now,
+                    // its dots less the burden ticks it already carries.
+                    let dice =
+                        i64::from(s.ratings.get(a).copied().unwrap_or(0)) - s.ticks(a) as i64;
+                    if dice <= 0 {
                         return Err(Error::request(format!(
-                            "{a} has no dots; a burden ticks actions with more than 0d"
+                            "{a} is at 0d; a burden ticks actions with more than 0d"
                         )));
                     }
                     if s.ticks(a) >= MAX_TICKS {
