@@ -48,9 +48,11 @@ Hooks.once("init", () => {
   documents.IconCombat.registerDefeatedSync();
   documents.registerSaveCards();
 
-  // ICON statuses replace Foundry's defaults; Defeated is the one the combat tracker toggles.
+  // ICON statuses replace Foundry's defaults; Defeated is the one the combat tracker toggles, and
+  // core's other special statuses (BLIND) must not fire on ICON's same-named ones.
   CONFIG.statusEffects = data.statusEffects();
-  CONFIG.specialStatusEffects.DEFEATED = "defeated";
+  data.configureSpecialStatuses(/** @type {Record<string, string | null>} */ (/** @type {unknown} */ (CONFIG.specialStatusEffects)),
+    CONFIG.statusEffects);
 
   const { DocumentSheetConfig } = foundry.applications.apps;
   // The sheet classes are typed loosely (see sheets/icon-actor-sheet.mjs), so registerSheet takes them as any.
@@ -103,6 +105,9 @@ Hooks.once("init", () => {
   applications.narrative.NarrativeCards.register();
   foundry.applications.handlebars.loadTemplates([...Object.values(ICONENGINE.templates), ...ICONENGINE.partials]);
 });
+
+// The Token HUD copies a status's description into the effect unlocalized; give it text.
+Hooks.once("i18nInit", () => data.localizeStatusDescriptions(CONFIG.statusEffects, key => game.i18n?.localize(key) ?? key));
 
 // Glossary tooltips: the terms come from the shipped rules reference, parsed by the core.
 Hooks.once("ready", async () => {
