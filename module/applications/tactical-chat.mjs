@@ -34,7 +34,10 @@ export default class TacticalChat {
       const message = /** @type {ChatMessage | undefined} */ (/** @type {unknown} */ (game.messages?.get(messageId)));
       if (!message) return;
       const user = game.users?.get(userId);
-      if (!user?.isGM && /** @type {any} */ (message).author?.id !== userId) return;
+      // Thrown, so the socket answers the asker with the reason.
+      if (!user?.isGM && /** @type {any} */ (message).author?.id !== userId) {
+        throw new Error(game.i18n?.localize("ICONENGINE.Socket.NotAllowed") ?? "Not allowed");
+      }
       await action(message, Number(key));
     };
   }
