@@ -81,13 +81,8 @@ Hooks.once("init", () => {
     const rng = new api.Rng();
     CONFIG.Dice.randomUniform = () => rng.uniform();
     console.log(`${SYSTEM_ID} | Rules core ${api.version()} loaded`);
-    // Actors prepared before the core loaded have no derived values yet: prepare them again.
-    const refresh = () => {
-      for (const actor of /** @type {any[]} */ (game.actors?.contents ?? [])) {
-        actor.reset();
-        if (actor.sheet?.rendered) actor.sheet.render();
-      }
-    };
+    // Actors prepared before the core loaded (world and unlinked-token ones) have no derived values yet.
+    const refresh = () => documents.IconActor.refreshAfterCoreLoad(game);
     if (game.ready) refresh();
     else Hooks.once("ready", refresh);
   }, error => {

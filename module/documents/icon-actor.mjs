@@ -16,6 +16,28 @@ export default class IconActor extends Actor {
     if (change !== null) await this.toggleStatusEffect("bloodied", { active: change });
   }
 
+  /**
+   * Prepare again every actor that was prepared before the rules core loaded (they hold no
+   * derived values yet): the world's actors and the synthetic actors of unlinked tokens, which
+   * are separate documents each scene holds, and redraw their open sheets.
+   * @param {{actors?: Iterable<Actor> | null, scenes?: Iterable<Scene> | null}} world  `game`.
+   * @returns {number}  How many actors were prepared again.
+   */
+  static refreshAfterCoreLoad(world) {
+    /** @type {Set<Actor>} */
+    const actors = new Set(world.actors ?? []);
+    for (const scene of world.scenes ?? []) {
+      for (const token of scene.tokens) {
+        if (!token.actorLink && token.actor) actors.add(token.actor);
+      }
+    }
+    for (const actor of actors) {
+      actor.reset();
+      if (actor.sheet?.rendered) actor.sheet.render();
+    }
+    return actors.size;
+  }
+
   /** @override @param {any} changed @param {any} options @param {string} userId */
   _onUpdate(changed, options, userId) {
     super._onUpdate(changed, options, userId);
