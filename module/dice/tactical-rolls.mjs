@@ -72,6 +72,8 @@ export default class TacticalRolls {
       speaker: ChatMessage.implementation.getSpeaker({ actor: /** @type {any} */ (actor) }),
       flavor,
       rolls,
+      // Roll#toMessage plays it for its messages; these are created directly.
+      sound: CONFIG.sounds.dice,
       flags: { [SYSTEM_ID]: { tactical: flags } }
     };
     ChatMessage.implementation.applyRollMode(/** @type {any} */ (data), /** @type {any} */ (rollMode));
