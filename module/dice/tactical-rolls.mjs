@@ -4,6 +4,7 @@ import { healthChange, statusEffectData } from "../data/health-changes.mjs";
 import { coreStatuses } from "../data/rules.mjs";
 import "./cards/icon-tactical.mjs";
 import IconRoll from "./icon-roll.mjs";
+import { applyMode, currentMode } from "../message-mode.mjs";
 import { attackResult, attackerOf, coreTarget, damageOptions, damageRequest, healRequest, planAttack,
   saveRequest } from "./tactical-requests.mjs";
 
@@ -76,7 +77,7 @@ export default class TacticalRolls {
       sound: CONFIG.sounds.dice,
       flags: { [SYSTEM_ID]: { tactical: flags } }
     };
-    ChatMessage.implementation.applyRollMode(/** @type {any} */ (data), /** @type {any} */ (rollMode));
+    applyMode(data, rollMode);
     return ChatMessage.implementation.create(/** @type {any} */ (data));
   }
 
@@ -186,7 +187,7 @@ export default class TacticalRolls {
 
   /** @returns {string} */
   static #defaultRollMode() {
-    return String(game.settings?.get("core", "rollMode") ?? "publicroll");
+    return currentMode();
   }
 
   /**

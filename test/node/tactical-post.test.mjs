@@ -27,3 +27,12 @@ test("tactical messages play the dice sound", async () => {
   assert.equal(created[0].sound, "sounds/dice.wav", "CONFIG.sounds.dice, as Roll#toMessage sets it");
   assert.deepEqual(created[0].flags["icon-engine"].tactical, { attacker: "Actor.a1" });
 });
+
+test("tactical messages take the roll mode on v13 and the message mode on v14", async () => {
+  applied.length = 0;
+  globalThis.game.release.generation = 13;
+  await TacticalRolls.post(actor, [], "Save", "blindroll");
+  globalThis.game.release.generation = 14;
+  await TacticalRolls.post(actor, [], "Save", "blindroll");
+  assert.deepEqual(applied, [["applyRollMode", "blindroll"], ["applyMode", "blind"]]);
+});
