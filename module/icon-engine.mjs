@@ -16,12 +16,21 @@ globalThis.iconEngine = { applications, core, data, dice, documents, CONFIG: ICO
 // Start fetching the wasm now: Foundry does not await async hooks, so `init` can't wait for it.
 const coreLoaded = core.loadCore();
 
+// The in-world test batch (module/testing/) is loaded only when the Quench module is active; Quench
+// calls `quenchReady` after every package's init, by when the import has started.
+/** @type {Promise<typeof import("./testing/quench-batches.mjs")> | null} */
+let quenchBatches = null;
+Hooks.once("quenchReady", (/** @type {import("./testing/quench-batches.mjs").Quench} */ quench) => {
+  quenchBatches?.then(batches => batches.registerQuenchBatches(quench));
+});
+
 // Requests to the active GM (apply damage to a target the user does not own); game.socket
 // exists once the game is ready.
 Hooks.once("ready", () => IconSocket.register());
 
 Hooks.once("init", () => {
   console.log(`${SYSTEM_ID} | Initializing the ICON Engine system`);
+  if (game.modules?.get("quench")?.active) quenchBatches = import("./testing/quench-batches.mjs");
   CONFIG.ICONENGINE = ICONENGINE;
 
   CONFIG.Actor.documentClass = documents.IconActor;
