@@ -91,7 +91,8 @@ Hooks.once("init", () => {
     CONFIG.Dice.randomUniform = () => rng.uniform();
     console.log(`${SYSTEM_ID} | Rules core ${api.version()} loaded`);
     // Actors prepared before the core loaded (world and unlinked-token ones) have no derived values yet.
-    const refresh = () => documents.IconActor.refreshAfterCoreLoad(game);
+    const refresh = () => documents.IconActor.refreshAfterCoreLoad({
+      actors: /** @type {Iterable<Actor.Implementation>} */ (game.actors ?? []), scenes: game.scenes });
     if (game.ready) refresh();
     else Hooks.once("ready", refresh);
   }, error => {

@@ -72,6 +72,33 @@ async function until(test, what, timeout = 5000) {
 }
 
 /**
+ * The ICON numbers the batch reads off an actor (its `system` is typed per actor type).
+ * @typedef {{hp: {value: number, max: number}, vigor: {value: number, max: number}, defense: number, vit: number,
+ *   armor: number, class?: string}} ActorStats
+ */
+
+/**
+ * @param {Actor} actor
+ * @returns {ActorStats}
+ */
+const stats = actor => /** @type {ActorStats} */ (/** @type {unknown} */ (actor.system));
+
+/**
+ * The world's chat messages (foundry-vtt-types types the stored collection's entries loosely).
+ * @returns {ChatMessage.Implementation[]}
+ */
+const chatMessages = () => /** @type {ChatMessage.Implementation[]} */ (/** @type {unknown} */ (game.messages?.contents ?? []));
+
+/**
+ * The damage applied to target `key` of an attack message, if any.
+ * @param {ChatMessage} message
+ * @param {number} key
+ * @returns {{after: {hp: number}} | undefined}
+ */
+const damageApplied = (message, key) =>
+  /** @type {Record<string, {after: {hp: number}}> | undefined} */ (message.getFlag(SYSTEM_ID, "damageApplied"))?.[key];
+
+/**
  * The rendered chat message element of a message (the chat log's copy).
  * @param {ChatMessage} message
  * @returns {HTMLElement | null}
@@ -104,13 +131,13 @@ export function worldBatch({ describe, it, beforeEach, afterEach, assert }) {
   let randomUniform = null;
 
   /** Ids of the messages that were there before the test. */
-  const messageIds = () => new Set((game.messages?.contents ?? []).map(m => m.id ?? ""));
+  const messageIds = () => new Set(chatMessages().map(m => m.id ?? ""));
   beforeEach(() => {
     messagesBefore = messageIds();
   });
   /** A message the test posted, once it is there. */
   const newMessage = (/** @type {(m: ChatMessage) => unknown} */ test = () => true) =>
-    game.messages?.contents.find(m => !messagesBefore.has(m.id ?? "") && test(m));
+    chatMessages().find(m => !messagesBefore.has(m.id ?? "") && test(m));
 
   /** Make every die roll its highest face until the test ends. */
   const rollHigh = () => {
@@ -132,18 +159,18 @@ export function worldBatch({ describe, it, beforeEach, afterEach, assert }) {
         // already gone with its parent
       }
     }
-    const posted = (game.messages?.contents ?? []).filter(m => !messagesBefore.has(m.id ?? ""));
+    const posted = chatMessages().filter(m => !messagesBefore.has(m.id ?? ""));
     for (const message of posted) await message.delete();
   });
 
   /**
    * @param {"character"|"foe"|"hero"} type
    * @param {object} [system]
-   * @returns {Promise<Actor>}
+   * @returns {Promise<Actor.Implementation>}
    */
   const actorOf = async (type, system = {}) => {
     const data = { name: `${PREFIX} ${type}`, type, system };
-    return track(/** @type {Actor | undefined} */ (await Actor.implementation.create(/** @type {Actor.CreateData} */ (data))));
+    return track(await Actor.implementation.create(/** @type {Actor.CreateData} */ (data)));
   };
 
   /**
@@ -177,7 +204,7 @@ export function worldBatch({ describe, it, beforeEach, afterEach, assert }) {
     it("gives every actor type the manifest's hp and vigor token bars", async () => {
       for (const type of /** @type {const} */ (["character", "foe", "hero"])) {
         const actor = await actorOf(type);
-        const system = /** @type {{hp?: {value: number, max: number}, vigor?: {value: number, max: number}}} */ (actor.system);
+        const system = stats(actor);
         assert.ok(Number.isFinite(system.hp?.value) && Number.isFinite(system.hp?.max), `${type}: hp.value and hp.max`);
         assert.ok(Number.isFinite(system.vigor?.value) && Number.isFinite(system.vigor?.max), `${type}: vigor.value and vigor.max`);
       }
@@ -198,9 +225,7 @@ export function worldBatch({ describe, it, beforeEach, afterEach, assert }) {
       const select = /** @type {HTMLSelectElement} */ (element.querySelector('select[name="system.class"]'));
       select.value = "stalwart";
       select.dispatchEvent(new Event("change", { bubbles: true }));
-      const system = /** @type {{class: string, vit: number, armor: number, defense: number, hp: {value: number, max: number}}} */ (
-        /** @type {unknown} */ (await until(() => (/** @type {{class?: string}} */ (actor.system).class === "stalwart") && actor.system,
-          "the class to be saved")));
+      const system = await until(() => stats(actor).class === "stalwart" && stats(actor), "the class to be saved");
       // Stalwart (Bastion): VIT 10, Armor 2, Defense 6; max HP 4 × VIT, HP starts full.
       assert.deepEqual([system.vit, system.armor, system.defense, system.hp.max, system.hp.value], [10, 2, 6, 40, 40]);
     });
@@ -211,26 +236,24 @@ export function worldBatch({ describe, it, beforeEach, afterEach, assert }) {
       rollHigh();
       const attacker = await actorOf("character");
       const target = await actorOf("foe");
-      const before = /** @type {{hp: {value: number}}} */ (target.system).hp.value;
+      const before = stats(target).hp.value;
       const { default: TacticalRolls } = await import("../dice/tactical-rolls.mjs");
       const { attackTargetOf, initialAttackState } = await import("../dice/tactical-requests.mjs");
-      const targetSystem = /** @type {{defense: number}} */ (target.system);
       const state = initialAttackState({ targets: [attackTargetOf({ uuid: target.uuid, name: target.name ?? "", img: target.img ?? "",
-        system: targetSystem, statuses: [] })] });
+        system: stats(target), statuses: [] })] });
       const message = /** @type {ChatMessage} */ (await TacticalRolls.attack(attacker, state));
       const apply = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector('[data-tactical-action="apply"]')),
         "the Apply damage button");
       apply.click();
-      const applied = await until(() => /** @type {{after: {hp: number}} | undefined} */ (message.getFlag(SYSTEM_ID, "damageApplied.0")),
-        "damage to be applied");
-      const hurt = /** @type {{hp: {value: number}}} */ (target.system).hp.value;
+      const applied = await until(() => damageApplied(message, 0), "damage to be applied");
+      const hurt = stats(target).hp.value;
       assert.ok(hurt < before, `all-max dice hit and hurt (${before} → ${hurt})`);
       assert.equal(hurt, applied.after.hp, "the actor holds what the card says");
       const undo = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector('[data-tactical-action="undo"]')),
         "the Undo button");
       undo.click();
-      await until(() => !message.getFlag(SYSTEM_ID, "damageApplied.0"), "the undo");
-      assert.equal(/** @type {{hp: {value: number}}} */ (target.system).hp.value, before, "Undo restores the HP");
+      await until(() => !damageApplied(message, 0), "the undo");
+      assert.equal(stats(target).hp.value, before, "Undo restores the HP");
     });
 
     it("a save", async () => {
@@ -262,7 +285,8 @@ export function worldBatch({ describe, it, beforeEach, afterEach, assert }) {
     });
 
     it("/odds posts the exact distribution", async () => {
-      const handled = Hooks.call("chatMessage", ui.chat, "/odds 2d6", { speaker: ChatMessage.implementation.getSpeaker(), user: game.user?.id });
+      if (!ui.chat) throw new Error("no chat log");
+      const handled = Hooks.call("chatMessage", ui.chat, "/odds 2d6", { speaker: ChatMessage.implementation.getSpeaker(), user: game.user?.id ?? "" });
       assert.equal(handled, false, "the system takes /odds");
       const message = await until(() => newMessage(m => m.getFlag(SYSTEM_ID, "odds")), "the odds card");
       const odds = /** @type {{formula?: string}} */ (message.getFlag(SYSTEM_ID, "odds"));
@@ -300,8 +324,8 @@ export function worldBatch({ describe, it, beforeEach, afterEach, assert }) {
       const pc = await actorOf("character");
       const foe = await actorOf("foe");
       const combat = /** @type {import("../documents/icon-combat.mjs").default} */ (track(
-        /** @type {Combat | undefined} */ (await Combat.implementation.create({ name: `${PREFIX} combat` }))));
-      await combat.createEmbeddedDocuments("Combatant", [{ actorId: pc.id, name: pc.name }, { actorId: foe.id, name: foe.name }]);
+        /** @type {Combat | undefined} */ (await Combat.implementation.create({}))));
+      await combat.createEmbeddedDocuments("Combatant", [{ actorId: pc.id }, { actorId: foe.id }]);
       const [pcId, foeId] = [pc, foe].map(a => combat.combatants.find(c => c.actor?.id === a.id)?.id ?? "");
       await combat.startCombat();
       assert.equal(combat.iconState?.round, 1);
