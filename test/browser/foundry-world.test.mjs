@@ -82,6 +82,50 @@ describe("a player's sheets", () => {
   });
 });
 
+describe("v14's detached windows", () => {
+  let server;
+  let browser;
+
+  before(async () => {
+    server = await startServer();
+    browser = await openPage();
+    await browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
+    await browser.page.waitForFunction(() => globalThis.shimReady === true);
+    await bootAsPlayer(browser.page);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test("a roll link in an application rendered into another window's document still rolls", async () => {
+    const posted = await browser.page.evaluate(async () => {
+      // A same-origin frame stands in for v14's detached window: its own document and Element class.
+      const frame = document.createElement("iframe");
+      document.body.append(frame);
+      const other = frame.contentDocument;
+      const element = other.createElement("section");
+      const TextEditor = foundry.applications.ux.TextEditor.implementation;
+      element.innerHTML = await TextEditor.enrichHTML("<p>@Icon[save]{Save}</p>");
+      other.body.append(element);
+      // What v14 calls once the application has rendered into that window.
+      Hooks.callAll("renderApplicationV2", { id: "journal" }, element);
+      const before = game.messages.size;
+      element.querySelector("a.icon-roll-link").dispatchEvent(new other.defaultView.MouseEvent("click", { bubbles: true }));
+      const deadline = Date.now() + 5000;
+      while (game.messages.size === before && Date.now() < deadline) await new Promise(r => setTimeout(r, 20));
+      const message = game.messages.contents.at(-1);
+      const kind = game.messages.size > before ? message.rolls[0].options.request.kind : null;
+      await message?.delete();
+      frame.remove();
+      return kind;
+    });
+    assert.equal(posted, "icon.save");
+    assert.deepEqual(browser.errors, []);
+  });
+});
+
 describe("the wasm core as Foundry serves it", () => {
   let server;
   let browser;
