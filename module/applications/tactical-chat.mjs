@@ -65,9 +65,10 @@ export default class TacticalChat {
     }
     html.addEventListener("click", event => {
       const button = /** @type {HTMLElement} */ (event.target).closest("[data-tactical-action]");
-      if (!(button instanceof HTMLButtonElement)) return;
+      // Not instanceof: a v14 detached chat window's nodes belong to that window's classes.
+      if (!button || button.tagName !== "BUTTON") return;
       event.preventDefault();
-      TacticalChat.#onAction(button, message);
+      TacticalChat.#onAction(/** @type {HTMLButtonElement} */ (button), message);
     });
   }
 
