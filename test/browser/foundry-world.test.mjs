@@ -126,6 +126,62 @@ describe("v14's detached windows", () => {
   });
 });
 
+describe("v14's detached chat", () => {
+  let server;
+  let browser;
+
+  before(async () => {
+    server = await startServer();
+    browser = await openPage();
+    await browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
+    await browser.page.waitForFunction(() => globalThis.shimReady === true);
+    await bootAsPlayer(browser.page);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test("Apply damage on a card rendered in another window's document still applies", async () => {
+    const result = await browser.page.evaluate(async () => {
+      const mine = { default: 0, [game.user.id]: 3 };
+      const attacker = await Actor.implementation.create({ name: "Ysolde", type: "character", ownership: mine });
+      const target = await Actor.implementation.create({ name: "Goblin", type: "foe", ownership: mine });
+      const before = target.system.hp.value;
+      const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
+      const { attackTargetOf, initialAttackState } = await import("../../module/dice/tactical-requests.mjs");
+      const random = CONFIG.Dice.randomUniform;
+      CONFIG.Dice.randomUniform = () => 0.999999;
+      const message = await TacticalRolls.attack(attacker, initialAttackState({ targets: [attackTargetOf({ uuid: target.uuid,
+        name: target.name, img: "", system: target.system, statuses: [] })] }));
+      CONFIG.Dice.randomUniform = random;
+      const deadline = Date.now() + 5000;
+      let card;
+      while (!(card = document.querySelector(`[data-message-id="${message.id}"]`)) && Date.now() < deadline) await new Promise(r => setTimeout(r, 20));
+      // A popped-out chat renders the message in the detached window's document (nodes of that
+      // window), then calls the render hook on it, as here.
+      const frame = document.createElement("iframe");
+      document.body.append(frame);
+      const other = frame.contentDocument;
+      const copy = other.importNode(card, true);
+      other.body.append(copy);
+      Hooks.callAll("renderChatMessageHTML", message, copy, {});
+      copy.querySelector('[data-tactical-action="apply"]').dispatchEvent(new other.defaultView.MouseEvent("click", { bubbles: true }));
+      while (!message.getFlag("icon-engine", "damageApplied") && Date.now() < deadline) await new Promise(r => setTimeout(r, 20));
+      const after = target.system.hp.value;
+      frame.remove();
+      await message.delete();
+      await attacker.delete();
+      await target.delete();
+      return { before, after, applied: !!message.getFlag("icon-engine", "damageApplied") };
+    });
+    assert.equal(result.applied, true);
+    assert.ok(result.after < result.before, `${result.before} → ${result.after}`);
+    assert.deepEqual(browser.errors, []);
+  });
+});
+
 describe("the wasm core as Foundry serves it", () => {
   let server;
   let browser;
