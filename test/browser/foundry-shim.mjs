@@ -365,25 +365,28 @@ const OWNERSHIP = Object.freeze({ INHERIT: -1, NONE: 0, LIMITED: 1, OBSERVER: 2,
  * embedded collections, the create/update/delete workflows with their hooks, and the sheet.
  */
 class ClientDocument {
-  static documentName = "Document";
-  static embedded = {};
-  static sheets = new Map();
+  /** `Document.metadata` (common/abstract/document.d.mts): name, world collection, embedded collections by document name. */
+  static metadata = Object.freeze({ name: "Document", collection: null, embedded: {} });
+  static get documentName() { return this.metadata.name; }
 
   constructor(data = {}, { parent = null } = {}) {
     this.parent = parent;
     this.apps = {};
-    this._source = this.constructor._cleanSource(data);
+    this._source = this.constructor.cleanData(data);
     this._initialize();
   }
 
   static get implementation() { return CONFIG[this.documentName]?.documentClass ?? this; }
-  static get collectionName() { return `${this.documentName[0].toLowerCase()}${this.documentName.slice(1)}s`; }
+  static get collectionName() { return this.metadata.collection; }
 
-  static _cleanSource(data) {
+  /** Document.getCollectionName: the field holding embedded documents of that name. */
+  static getCollectionName(documentName) { return this.metadata.embedded[documentName]; }
+
+  static cleanData(data) {
     const source = { _id: data._id ?? randomID(), name: data.name ?? "", ...deepClone(data) };
     source.flags ??= {};
     source.ownership ??= { default: OWNERSHIP.NONE };
-    for (const name of Object.keys(this.embedded)) source[name] = (source[name] ?? []).map(e => ({ ...e, _id: e._id ?? randomID() }));
+    for (const name of Object.values(this.metadata.embedded)) source[name] = (source[name] ?? []).map(e => ({ ...e, _id: e._id ?? randomID() }));
     const model = CONFIG[this.documentName]?.dataModels?.[source.type];
     if (model) source.system = model.cleanData(source.system ?? {});
     return source;
@@ -391,11 +394,11 @@ class ClientDocument {
 
   _initialize() {
     const { system, ...rest } = deepClone(this._source);
-    for (const name of Object.keys(this.constructor.embedded)) delete rest[name];
+    for (const name of Object.values(this.constructor.metadata.embedded)) delete rest[name];
     assignFields(this, rest);
     const model = CONFIG[this.constructor.documentName]?.dataModels?.[this._source.type];
     this.system = model ? new model(this._source.system, { parent: this }) : system;
-    for (const [name, documentName] of Object.entries(this.constructor.embedded)) {
+    for (const [documentName, name] of Object.entries(this.constructor.metadata.embedded)) {
       const cls = CONFIG[documentName].documentClass;
       this[name] = new Collection((this._source[name] ?? []).map(data => [data._id, new cls(data, { parent: this })]));
     }
@@ -409,7 +412,7 @@ class ClientDocument {
 
   prepareData() {
     this.prepareBaseData();
-    for (const name of Object.keys(this.constructor.embedded)) for (const doc of this[name]) doc.prepareData?.();
+    for (const name of Object.values(this.constructor.metadata.embedded)) for (const doc of this[name]) doc.prepareData?.();
     this.prepareDerivedData();
   }
   prepareBaseData() { this.system?.prepareBaseData?.(); }
@@ -444,9 +447,9 @@ class ClientDocument {
   /* Sheets */
   get sheet() {
     if (!this._sheet) {
-      const registered = ClientDocument.sheets.get(this.documentName) ?? [];
-      const entry = registered.find(s => !s.types || s.types.includes(this.type));
-      if (entry) this._sheet = new entry.sheetClass({ document: this });
+      const classes = Object.values(CONFIG[this.documentName].sheetClasses?.[this.type ?? "base"] ?? {});
+      const entry = classes.find(c => c.default) ?? classes[0];
+      if (entry) this._sheet = new entry.cls({ document: this });
     }
     return this._sheet ?? null;
   }
@@ -471,7 +474,7 @@ class ClientDocument {
       if ((await doc._preCreate(doc._source, options, user)) === false) continue;
       if (Hooks.call(`preCreate${this.documentName}`, doc, doc._source, options, user.id) === false) continue;
       if (parent) {
-        const field = Object.entries(parent.constructor.embedded).find(([, name]) => name === this.documentName)?.[0];
+        const field = parent.constructor.getCollectionName(this.documentName);
         parent._source[field].push(doc.toObject());
         parent.reset();
         created.push(parent[field].get(doc.id));
@@ -495,9 +498,9 @@ class ClientDocument {
     if (Hooks.call(`preUpdate${this.documentName}`, this, changes, options, user.id) === false) return undefined;
     const merged = mergeObject(this.toObject(), changes, { inplace: false });
     // Validation throws before anything is stored, as the server's does.
-    const source = this.constructor._cleanSource(merged);
+    const source = this.constructor.cleanData(merged);
     if (this.parent) {
-      const field = Object.entries(this.parent.constructor.embedded).find(([, name]) => name === this.documentName)?.[0];
+      const field = this.parent.constructor.getCollectionName(this.documentName);
       const list = this.parent._source[field];
       list[list.findIndex(e => e._id === this.id)] = source;
       this.parent.reset();
@@ -518,7 +521,7 @@ class ClientDocument {
     const user = game.user;
     if (Hooks.call(`preDelete${this.documentName}`, this, options, user.id) === false) return undefined;
     if (this.parent) {
-      const field = Object.entries(this.parent.constructor.embedded).find(([, name]) => name === this.documentName)?.[0];
+      const field = this.parent.constructor.getCollectionName(this.documentName);
       this.parent._source[field] = this.parent._source[field].filter(e => e._id !== this.id);
       this.parent.reset();
     } else game[this.constructor.collectionName].delete(this.id);
@@ -542,7 +545,7 @@ class ClientDocument {
     return CONFIG[embeddedName].documentClass.createDocuments(data, { ...options, parent: this });
   }
   async deleteEmbeddedDocuments(embeddedName, ids, options = {}) {
-    const field = Object.entries(this.constructor.embedded).find(([, name]) => name === embeddedName)?.[0];
+    const field = this.constructor.getCollectionName(embeddedName);
     const deleted = [];
     for (const id of ids) {
       const doc = this[field].get(id);
@@ -551,14 +554,14 @@ class ClientDocument {
     return deleted;
   }
   async updateEmbeddedDocuments(embeddedName, updates) {
-    const field = Object.entries(this.constructor.embedded).find(([, name]) => name === embeddedName)?.[0];
+    const field = this.constructor.getCollectionName(embeddedName);
     return Promise.all(updates.map(({ _id, ...changes }) => this[field].get(_id)?.update(changes)));
   }
 }
 
 /** ActiveEffect (client/documents/active-effect.d.mts). */
 class ActiveEffect extends ClientDocument {
-  static documentName = "ActiveEffect";
+  static metadata = Object.freeze({ name: "ActiveEffect", collection: "effects", embedded: {} });
   _initialize() {
     super._initialize();
     this.statuses = new Set(this._source.statuses ?? []);
@@ -580,8 +583,7 @@ class ActiveEffect extends ClientDocument {
 
 /** Item (client/documents/item.d.mts). */
 class Item extends ClientDocument {
-  static documentName = "Item";
-  static embedded = { effects: "ActiveEffect" };
+  static metadata = Object.freeze({ name: "Item", collection: "items", embedded: { ActiveEffect: "effects" } });
   get actor() { return this.parent instanceof Actor ? this.parent : null; }
   get isEmbedded() { return !!this.parent; }
   async deleteDialog(options = {}) {
@@ -592,8 +594,7 @@ class Item extends ClientDocument {
 
 /** Actor (client/documents/actor.d.mts). */
 class Actor extends ClientDocument {
-  static documentName = "Actor";
-  static embedded = { items: "Item", effects: "ActiveEffect" };
+  static metadata = Object.freeze({ name: "Actor", collection: "actors", embedded: { ActiveEffect: "effects", Item: "items" } });
   _initialize() {
     super._initialize();
     this.statuses = new Set(this.appliedEffects.flatMap(effect => [...effect.statuses]));
@@ -620,25 +621,27 @@ class Actor extends ClientDocument {
 
 /** User (client/documents/user.d.mts). */
 class User extends ClientDocument {
-  static documentName = "User";
+  static metadata = Object.freeze({ name: "User", collection: "users", embedded: {} });
+  _initialize() {
+    super._initialize();
+    this.targets ??= new Set();
+  }
   get isGM() { return this._source.role >= 4; }
   get isSelf() { return game.userId === this.id; }
   get active() { return this._source.active ?? true; }
   get isActiveGM() { return this === game.users.activeGM; }
-  get targets() { return this._targets ??= new Set(); }
   get character() { return null; }
 }
 
 /** ChatMessage (client/documents/chat-message.d.mts). */
 class ChatMessage extends ClientDocument {
-  static documentName = "ChatMessage";
-  static get collectionName() { return "messages"; }
+  static metadata = Object.freeze({ name: "ChatMessage", collection: "messages", embedded: {} });
   _initialize() {
     super._initialize();
     this.rolls = (this._source.rolls ?? []).map(data => foundry.dice.Roll.fromData(typeof data === "string" ? JSON.parse(data) : data));
   }
-  static _cleanSource(data) {
-    const source = super._cleanSource(data);
+  static cleanData(data) {
+    const source = super.cleanData(data);
     source.author ??= game.user.id;
     source.whisper ??= [];
     source.blind ??= false;
@@ -707,16 +710,24 @@ class ChatMessage extends ClientDocument {
 }
 
 /** Combat and Combatant: only extended by the system here (its tracker is tested elsewhere). */
-class Combat extends ClientDocument { static documentName = "Combat"; }
-class Combatant extends ClientDocument { static documentName = "Combatant"; }
-class Scene extends ClientDocument { static documentName = "Scene"; }
-class JournalEntryPage extends ClientDocument { static documentName = "JournalEntryPage"; }
-class JournalEntry extends ClientDocument {
-  static documentName = "JournalEntry";
-  static embedded = { pages: "JournalEntryPage" };
-  static get collectionName() { return "journal"; }
+class Combat extends ClientDocument {
+  static metadata = Object.freeze({ name: "Combat", collection: "combats", embedded: { Combatant: "combatants" } });
 }
-class Folder extends ClientDocument { static documentName = "Folder"; }
+class Combatant extends ClientDocument {
+  static metadata = Object.freeze({ name: "Combatant", collection: "combatants", embedded: {} });
+}
+class Scene extends ClientDocument {
+  static metadata = Object.freeze({ name: "Scene", collection: "scenes", embedded: {} });
+}
+class JournalEntryPage extends ClientDocument {
+  static metadata = Object.freeze({ name: "JournalEntryPage", collection: "pages", embedded: {} });
+}
+class JournalEntry extends ClientDocument {
+  static metadata = Object.freeze({ name: "JournalEntry", collection: "journal", embedded: { JournalEntryPage: "pages" } });
+}
+class Folder extends ClientDocument {
+  static metadata = Object.freeze({ name: "Folder", collection: "folders", embedded: {} });
+}
 
 /* ---- Dice (client/dice/roll.d.mts, client/dice/terms/*.d.mts) ---- */
 
@@ -1132,19 +1143,24 @@ class DialogV2 extends ApplicationV2 {
   static async input() { return {}; }
 }
 
-/** foundry.applications.apps.DocumentSheetConfig: which sheet class a document type opens. */
+/**
+ * foundry.applications.apps.DocumentSheetConfig: registrations land in
+ * `CONFIG[documentName].sheetClasses[type][scope.ClassName]` as in v13.
+ */
 class DocumentSheetConfig {
   static registerSheet(documentClass, scope, sheetClass, { types, makeDefault = false, label } = {}) {
-    const name = documentClass.documentName;
-    if (!ClientDocument.sheets.has(name)) ClientDocument.sheets.set(name, []);
-    const list = ClientDocument.sheets.get(name);
-    const entry = { scope, sheetClass, types, label };
-    if (makeDefault) list.unshift(entry);
-    else list.push(entry);
+    const config = CONFIG[documentClass.documentName];
+    const id = `${scope}.${sheetClass.name}`;
+    for (const type of types ?? [...Object.keys(config.dataModels ?? {}), "base"]) {
+      config.sheetClasses[type] ??= {};
+      if (makeDefault) for (const entry of Object.values(config.sheetClasses[type])) entry.default = false;
+      config.sheetClasses[type][id] = { id, cls: sheetClass, default: makeDefault, label: label ?? id, canBeDefault: true, canConfigure: true };
+    }
   }
-  static unregisterSheet(documentClass, scope, sheetClass) {
-    const name = documentClass.documentName;
-    ClientDocument.sheets.set(name, (ClientDocument.sheets.get(name) ?? []).filter(s => s.sheetClass !== sheetClass));
+  static unregisterSheet(documentClass, scope, sheetClass, { types } = {}) {
+    const config = CONFIG[documentClass.documentName];
+    const id = `${scope}.${sheetClass.name}`;
+    for (const type of types ?? Object.keys(config.sheetClasses)) delete config.sheetClasses[type]?.[id];
   }
 }
 
@@ -1264,7 +1280,7 @@ function fromUuidSync(uuid) {
     const [name, id] = [parts[i], parts[i + 1]];
     if (!doc) doc = game[CONFIG[name]?.documentClass?.collectionName]?.get(id) ?? null;
     else {
-      const field = Object.entries(doc.constructor.embedded).find(([, n]) => n === name)?.[0];
+      const field = doc.constructor.getCollectionName(name);
       doc = field ? doc[field].get(id) ?? null : null;
     }
     if (!doc) return null;
@@ -1287,17 +1303,17 @@ export function installWorld({ as = "gm", modules = [] } = {}) {
     DEFAULT_TOKEN: "icons/svg/mystery-man.svg"
   };
   const CONFIG = {
-    Actor: { documentClass: Actor, dataModels: {} },
-    Item: { documentClass: Item, dataModels: {} },
-    ActiveEffect: { documentClass: ActiveEffect, dataModels: {} },
-    ChatMessage: { documentClass: ChatMessage, dataModels: {} },
-    Combat: { documentClass: Combat, dataModels: {} },
-    Combatant: { documentClass: Combatant, dataModels: {} },
-    User: { documentClass: User, dataModels: {} },
-    Scene: { documentClass: Scene, dataModels: {} },
-    JournalEntry: { documentClass: JournalEntry, dataModels: {} },
-    JournalEntryPage: { documentClass: JournalEntryPage, dataModels: {} },
-    Folder: { documentClass: Folder, dataModels: {} },
+    Actor: { documentClass: Actor, dataModels: {}, sheetClasses: {} },
+    Item: { documentClass: Item, dataModels: {}, sheetClasses: {} },
+    ActiveEffect: { documentClass: ActiveEffect, dataModels: {}, sheetClasses: {} },
+    ChatMessage: { documentClass: ChatMessage, dataModels: {}, sheetClasses: {} },
+    Combat: { documentClass: Combat, dataModels: {}, sheetClasses: {} },
+    Combatant: { documentClass: Combatant, dataModels: {}, sheetClasses: {} },
+    User: { documentClass: User, dataModels: {}, sheetClasses: {} },
+    Scene: { documentClass: Scene, dataModels: {}, sheetClasses: {} },
+    JournalEntry: { documentClass: JournalEntry, dataModels: {}, sheetClasses: {} },
+    JournalEntryPage: { documentClass: JournalEntryPage, dataModels: {}, sheetClasses: {} },
+    Folder: { documentClass: Folder, dataModels: {}, sheetClasses: {} },
     Dice: { rolls: [Roll], randomUniform: Math.random, rollModes: {
       publicroll: { label: "CHAT.RollPublic", icon: "fa-solid fa-globe" }, gmroll: { label: "CHAT.RollPrivate", icon: "fa-solid fa-user-secret" },
       blindroll: { label: "CHAT.RollBlind", icon: "fa-solid fa-eye-slash" }, selfroll: { label: "CHAT.RollSelf", icon: "fa-solid fa-user" } } },
