@@ -14,6 +14,8 @@ import { SYSTEM_ID } from "../config.mjs";
  * @typedef {object} BatchContext
  * @property {(title: string, fn: () => void) => void} describe
  * @property {(title: string, fn: (this: TestThis) => Promise<void>) => void} it
+ * @property {(fn: () => void) => void} before
+ * @property {(fn: () => void) => void} after
  * @property {(fn: () => void) => void} beforeEach
  * @property {(fn: () => Promise<void>) => void} afterEach
  * @property {ChaiAssert} assert
@@ -112,7 +114,24 @@ function messageElement(message) {
  * the rules reference and its links.
  * @param {BatchContext} context
  */
-export function worldBatch({ describe, it, beforeEach, afterEach, assert }) {
+export function worldBatch({ describe, it, before, after, beforeEach, afterEach, assert }) {
+  // Foundry reports every deprecated API through logCompatibilityWarning: record them all.
+  /** @type {string[]} */
+  const deprecations = [];
+  /** @type {typeof foundry.utils.logCompatibilityWarning | null} */
+  let logCompatibilityWarning = null;
+  before(() => {
+    logCompatibilityWarning = foundry.utils.logCompatibilityWarning;
+    const original = logCompatibilityWarning;
+    foundry.utils.logCompatibilityWarning = (message, options) => {
+      deprecations.push(String(message));
+      return original(message, options);
+    };
+  });
+  after(() => {
+    if (logCompatibilityWarning) foundry.utils.logCompatibilityWarning = logCompatibilityWarning;
+  });
+
   /** Documents to delete after each test (newest first). @type {{delete(): Promise<unknown>, id: string | null, collection?: unknown}[]} */
   const created = [];
   /**
@@ -403,6 +422,12 @@ export function worldBatch({ describe, it, beforeEach, afterEach, assert }) {
       } finally {
         host.remove();
       }
+    });
+  });
+
+  describe("Foundry's deprecations", () => {
+    it("nothing the batch ran logged a compatibility (deprecation) warning", async () => {
+      assert.deepEqual(deprecations, []);
     });
   });
 }

@@ -160,6 +160,11 @@ function assignFields(target, data) {
   }
 }
 
+/** foundry.utils.logCompatibilityWarning (common/utils/logging.d.mts): how Foundry reports a deprecated API. */
+function logCompatibilityWarning(message, { since, until } = {}) {
+  console.warn(`Deprecated since Version ${since}; backwards-compatible support may be removed in Version ${until}: ${message}`);
+}
+
 /** foundry.utils.randomID: 16 alphanumerics. */
 function randomID(length = 16) {
   const chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
@@ -1359,7 +1364,8 @@ export function installWorld({ as = "gm", modules = [] } = {}) {
   });
   game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
   Object.assign(globalThis.foundry, {
-    utils: { deepClone, getProperty, setProperty, expandObject, flattenObject, mergeObject, randomID, Collection, fromUuidSync, cleanHTML },
+    utils: { deepClone, getProperty, setProperty, expandObject, flattenObject, mergeObject, randomID, Collection, fromUuidSync, cleanHTML,
+      logCompatibilityWarning },
     abstract: { DataModel, TypeDataModel },
     data: { fields: { DataField, NumberField, StringField, HTMLField, BooleanField, ObjectField, ArrayField, SchemaField } },
     documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, collections: {} },

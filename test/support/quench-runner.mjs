@@ -43,14 +43,19 @@ export async function runBatches(batches) {
     const tests = [];
     const before = [];
     const after = [];
+    const beforeAll = [];
+    const afterAll = [];
     const path = [];
     fn({
       describe: (title, body) => { path.push(title); body(); path.pop(); },
       it: (title, body) => tests.push({ title: [...path, title].join(" › "), body }),
+      before: hook => beforeAll.push(hook),
+      after: hook => afterAll.push(hook),
       beforeEach: hook => before.push(hook),
       afterEach: hook => after.push(hook),
       assert
     });
+    for (const hook of beforeAll) await hook();
     for (const test of tests) {
       let state = "passed";
       let error;
@@ -68,6 +73,7 @@ export async function runBatches(batches) {
       }
       results.push({ batch: key, title: test.title, state, error });
     }
+    for (const hook of afterAll) await hook();
   }
   return results;
 }
