@@ -147,7 +147,23 @@ export default class IconEnrichers {
         return IconEnrichers.damageDie(doc?.system?.damageDie ?? doc?.actor?.system?.damageDie);
       }
     });
-    document.addEventListener("click", IconEnrichers.#onClick);
+    IconEnrichers.listenTo(document);
+    // v14 can render an ApplicationV2 (a journal, a sheet, the chat) in a detached browser window:
+    // its document needs the listener too. In v13 every application is in `document`.
+    Hooks.on("renderApplicationV2", (app, element) => IconEnrichers.listenTo(element.ownerDocument));
+  }
+
+  /** Documents whose roll-link clicks are handled. @type {WeakSet<Document>} */
+  static #listening = new WeakSet();
+
+  /**
+   * Handle roll-link clicks in a document (once per document).
+   * @param {Document} doc
+   */
+  static listenTo(doc) {
+    if (IconEnrichers.#listening.has(doc)) return;
+    IconEnrichers.#listening.add(doc);
+    doc.addEventListener("click", IconEnrichers.#onClick);
   }
 
   /**
@@ -174,7 +190,9 @@ export default class IconEnrichers {
    * @param {MouseEvent} event
    */
   static async #onClick(event) {
-    const link = /** @type {HTMLElement|null} */ (event.target instanceof Element ? event.target.closest(".icon-roll-link") : null);
+    // Not `instanceof Element`: a detached window's nodes belong to that window's Element class.
+    const target = /** @type {Partial<Element> | null} */ (event.target);
+    const link = /** @type {HTMLElement | null} */ (target?.closest?.(".icon-roll-link") ?? null);
     if (!link?.dataset.iconRequest) return;
     event.preventDefault();
     /** @type {{kind: string, action?: string, [field: string]: unknown}} */

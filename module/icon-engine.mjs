@@ -17,6 +17,14 @@ globalThis.iconEngine = { applications, core, data, dice, documents, CONFIG: ICO
 // Start fetching the wasm now: Foundry does not await async hooks, so `init` can't wait for it.
 const coreLoaded = core.loadCore();
 
+// The in-world test batch (module/testing/) is loaded only when the Quench module is active; Quench
+// calls `quenchReady` after every package's init, by when the import has started.
+/** @type {Promise<typeof import("./testing/quench-batches.mjs")> | null} */
+let quenchBatches = null;
+Hooks.once("quenchReady", (/** @type {import("./testing/quench-batches.mjs").Quench} */ quench) => {
+  quenchBatches?.then(batches => batches.registerQuenchBatches(quench));
+});
+
 // Requests to the active GM (apply damage to a target the user does not own); game.socket
 // exists once the game is ready.
 Hooks.once("ready", () => IconSocket.register());
@@ -26,6 +34,7 @@ Hooks.once("init", () => MigrationRunner.register());
 
 Hooks.once("init", () => {
   console.log(`${SYSTEM_ID} | Initializing the ICON Engine system`);
+  if (game.modules?.get("quench")?.active) quenchBatches = import("./testing/quench-batches.mjs");
   CONFIG.ICONENGINE = ICONENGINE;
 
   CONFIG.Actor.documentClass = documents.IconActor;
@@ -52,9 +61,11 @@ Hooks.once("init", () => {
   documents.IconCombat.registerDefeatedSync();
   documents.registerSaveCards();
 
-  // ICON statuses replace Foundry's defaults; Defeated is the one the combat tracker toggles.
+  // ICON statuses replace Foundry's defaults; Defeated is the one the combat tracker toggles, and
+  // core's other special statuses (BLIND) must not fire on ICON's same-named ones.
   CONFIG.statusEffects = data.statusEffects();
-  CONFIG.specialStatusEffects.DEFEATED = "defeated";
+  data.configureSpecialStatuses(/** @type {Record<string, string | null>} */ (/** @type {unknown} */ (CONFIG.specialStatusEffects)),
+    CONFIG.statusEffects);
 
   const { DocumentSheetConfig } = foundry.applications.apps;
   // The sheet classes are typed loosely (see sheets/icon-actor-sheet.mjs), so registerSheet takes them as any.
@@ -83,13 +94,9 @@ Hooks.once("init", () => {
     const rng = new api.Rng();
     CONFIG.Dice.randomUniform = () => rng.uniform();
     console.log(`${SYSTEM_ID} | Rules core ${api.version()} loaded`);
-    // Actors prepared before the core loaded have no derived values yet: prepare them again.
-    const refresh = () => {
-      for (const actor of /** @type {any[]} */ (game.actors?.contents ?? [])) {
-        actor.reset();
-        if (actor.sheet?.rendered) actor.sheet.render();
-      }
-    };
+    // Actors prepared before the core loaded (world and unlinked-token ones) have no derived values yet.
+    const refresh = () => documents.IconActor.refreshAfterCoreLoad({
+      actors: /** @type {Iterable<Actor.Implementation>} */ (game.actors ?? []), scenes: game.scenes });
     if (game.ready) refresh();
     else Hooks.once("ready", refresh);
   }, error => {
@@ -107,6 +114,9 @@ Hooks.once("init", () => {
   applications.narrative.NarrativeCards.register();
   foundry.applications.handlebars.loadTemplates([...Object.values(ICONENGINE.templates), ...ICONENGINE.partials]);
 });
+
+// The Token HUD copies a status's description into the effect unlocalized; give it text.
+Hooks.once("i18nInit", () => data.localizeStatusDescriptions(CONFIG.statusEffects, key => game.i18n?.localize(key) ?? key));
 
 // Glossary tooltips: the terms come from the shipped rules reference, parsed by the core.
 Hooks.once("ready", async () => {

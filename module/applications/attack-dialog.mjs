@@ -2,6 +2,7 @@ import { SYSTEM_PATH } from "../config.mjs";
 import { loadCore } from "../core.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
 import { attackDialogContext, attackTargetOf, attackerOf, initialAttackState, readAttackForm } from "../dice/tactical-requests.mjs";
+import { currentMode, modeChoices } from "../message-mode.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -54,7 +55,7 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
       heavy,
       attackerStatuses: TacticalRolls.statusesOf(actor),
       targets: AttackDialog.userTargets(),
-      rollMode: String(game.settings?.get("core", "rollMode") ?? "publicroll")
+      rollMode: currentMode()
     });
   }
 
@@ -96,12 +97,9 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
    */
   async _prepareContext(options) {
     const core = await loadCore();
-    const modes = /** @type {Record<string, {label: string} | string>} */ (CONFIG.Dice.rollModes);
     return {
       ...attackDialogContext(core, this.#state, attackerOf(/** @type {any} */ (this.#actor))),
-      rollModes: Object.entries(modes).map(([value, mode]) => ({
-        value, label: typeof mode === "string" ? mode : mode.label, selected: value === this.#state.rollMode
-      })),
+      rollModes: modeChoices(this.#state.rollMode),
       buttons: [{ type: "submit", icon: "fa-solid fa-dice-d20", label: "ICONENGINE.Tactical.Dialog.roll" }]
     };
   }

@@ -45,7 +45,10 @@ export default class TacticalChat {
       const message = /** @type {ChatMessage | undefined} */ (/** @type {unknown} */ (game.messages?.get(messageId)));
       if (!message) return;
       const user = game.users?.get(userId);
-      if (!user?.isGM && /** @type {any} */ (message).author?.id !== userId) return;
+      // Thrown, so the socket answers the asker with the reason.
+      if (!user?.isGM && /** @type {any} */ (message).author?.id !== userId) {
+        throw new Error(game.i18n?.localize("ICONENGINE.Socket.NotAllowed") ?? "Not allowed");
+      }
       await action(message, Number(key), { saved: saved === true, vigilance: Number(vigilance) || 0 });
     };
   }
@@ -73,9 +76,10 @@ export default class TacticalChat {
     }
     html.addEventListener("click", event => {
       const button = /** @type {HTMLElement} */ (event.target).closest("[data-tactical-action]");
-      if (!(button instanceof HTMLButtonElement)) return;
+      // Not instanceof: a v14 detached chat window's nodes belong to that window's classes.
+      if (!button || button.tagName !== "BUTTON") return;
       event.preventDefault();
-      TacticalChat.#onAction(button, message);
+      TacticalChat.#onAction(/** @type {HTMLButtonElement} */ (button), message);
     });
   }
 

@@ -10,4 +10,4 @@ export * as rules from "./rules.mjs";
 export { default as IconCombatData } from "./combat-data.mjs";
 export { default as IconCombatantData } from "./combatant-data.mjs";
 export * as combatRules from "./combat-rules.mjs";
-export { statusEffects } from "./status-effects.mjs";
+export { configureSpecialStatuses, localizeStatusDescriptions, statusEffects } from "./status-effects.mjs";

@@ -42,9 +42,21 @@ export function defineHeroSchema() {
   };
 }
 
-/** The fields every hero has whatever the ruleset. */
+/**
+ * The fields every hero has whatever the ruleset: the biography, and health and vigor as
+ * `{value, max}` pairs, which the manifest's `primaryTokenAttribute: "hp"` and
+ * `secondaryTokenAttribute: "vigor"` name for every actor type's token bars. The rulesets keep
+ * their own stats; these are what the table tracks on the token (the GM sets the maxima).
+ */
 function defineBiography() {
-  return { biography: new foundry.data.fields.HTMLField({ required: true, blank: true }) };
+  const { HTMLField, NumberField, SchemaField } = foundry.data.fields;
+  /** @param {number} initial */
+  const integer = initial => new NumberField({ required: true, nullable: false, integer: true, initial, min: 0 });
+  return {
+    biography: new HTMLField({ required: true, blank: true }),
+    hp: new SchemaField({ value: integer(10), max: integer(10) }),
+    vigor: new SchemaField({ value: integer(0), max: integer(0) })
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { ICONENGINE, SYSTEM_ID } from "../config.mjs";
 import { loadCore } from "../core.mjs";
 import Fraction from "./fraction.mjs";
+import { applyMode, currentMode } from "../message-mode.mjs";
 
 /**
  * @import { CoreRequest, Odds } from "../types/core.js"
@@ -196,7 +197,7 @@ export default class OddsReport {
       content: await OddsReport.render(data),
       flags: { [SYSTEM_ID]: { odds: data } }
     };
-    cls.applyRollMode(chatData, game.settings.get("core", "rollMode") ?? CONST.DICE_ROLL_MODES.PUBLIC);
+    applyMode(chatData, currentMode());
     return cls.create(chatData);
   }
 }

@@ -4,6 +4,7 @@ import { healthChange, statusEffectData } from "../data/health-changes.mjs";
 import { coreStatuses } from "../data/rules.mjs";
 import "./cards/icon-tactical.mjs";
 import IconRoll from "./icon-roll.mjs";
+import { applyMode, currentMode } from "../message-mode.mjs";
 import { abilityAftermath, applyDamageRequest, attackResult, attackerOf, coreTarget, damageOptions, damageRequest, healRequest, planAttack,
   saveRequest } from "./tactical-requests.mjs";
 
@@ -84,9 +85,11 @@ export default class TacticalRolls {
       speaker: ChatMessage.implementation.getSpeaker({ actor: /** @type {any} */ (actor) }),
       flavor,
       rolls,
+      // Roll#toMessage plays it for its messages; these are created directly.
+      sound: CONFIG.sounds.dice,
       flags: { [SYSTEM_ID]: { tactical: flags } }
     };
-    ChatMessage.implementation.applyRollMode(/** @type {any} */ (data), /** @type {any} */ (rollMode));
+    applyMode(data, rollMode);
     return ChatMessage.implementation.create(/** @type {any} */ (data));
   }
 
@@ -241,7 +244,7 @@ export default class TacticalRolls {
 
   /** @returns {string} */
   static #defaultRollMode() {
-    return String(game.settings?.get("core", "rollMode") ?? "publicroll");
+    return currentMode();
   }
 
   /**

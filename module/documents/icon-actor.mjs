@@ -1,5 +1,7 @@
 import { bloodiedChange } from "../data/rules.mjs";
 
+/** @typedef {{reset(): void, sheet?: {rendered: boolean, render(): unknown} | null}} Preparable */
+
 /**
  * The system's Actor. Keeps the automatic Bloodied status in step with HP (the core decides
  * bloodied; see `iconDerived`).
@@ -14,6 +16,29 @@ export default class IconActor extends Actor {
     const system = /** @type {any} */ (this.system);
     const change = bloodiedChange(system?.derived ?? null, this.statuses.has("bloodied"));
     if (change !== null) await this.toggleStatusEffect("bloodied", { active: change });
+  }
+
+  /**
+   * Prepare again every actor that was prepared before the rules core loaded (they hold no
+   * derived values yet): the world's actors and the synthetic actors of unlinked tokens, which
+   * are separate documents each scene holds, and redraw their open sheets.
+   * @param {{actors?: Iterable<Preparable> | null, scenes?: Iterable<{tokens: Iterable<{actorLink: boolean, actor: Preparable | null}>}> | null}} world
+   *   `game`.
+   * @returns {number}  How many actors were prepared again.
+   */
+  static refreshAfterCoreLoad(world) {
+    /** @type {Set<Preparable>} */
+    const actors = new Set(world.actors ?? []);
+    for (const scene of world.scenes ?? []) {
+      for (const token of scene.tokens) {
+        if (!token.actorLink && token.actor) actors.add(token.actor);
+      }
+    }
+    for (const actor of actors) {
+      actor.reset();
+      if (actor.sheet?.rendered) actor.sheet.render();
+    }
+    return actors.size;
   }
 
   /** @override @param {any} changed @param {any} options @param {string} userId */

@@ -64,3 +64,1320 @@ async function loadTemplates(paths) {
 globalThis.game = { i18n: { localize, format } };
 globalThis.foundry = { applications: { handlebars: { renderTemplate, loadTemplates } } };
 globalThis.shimReady = true;
+
+/* ------------------------------------------------------------------------------------------ */
+/*  A world: the Foundry v13 classes the system's entry point and the in-Foundry test batch    */
+/*  need, installed on demand by `installWorld()` (the card tests above only need the base).    */
+/*  Each member mirrors its declaration in @league-of-foundry-developers/foundry-vtt-types     */
+/*  (path given per class); behaviour follows v13's as documented there and in docs/           */
+/*  foundry-api.md. Nothing here is ICON-specific: the system's own classes run on top.        */
+/* ------------------------------------------------------------------------------------------ */
+
+/** Plain deep copy (foundry.utils.deepClone; common/utils/helpers.d.mts). */
+function deepClone(value) {
+  if (Array.isArray(value)) return value.map(deepClone);
+  if (value instanceof Set) return new Set([...value].map(deepClone));
+  if (value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, deepClone(v)]));
+  }
+  return value;
+}
+
+/** foundry.utils.getProperty (common/utils/helpers.d.mts). */
+function getProperty(object, key) {
+  return String(key).split(".").reduce((node, part) => (node == null ? undefined : node[part]), object);
+}
+
+/** foundry.utils.setProperty: returns whether a value changed. */
+function setProperty(object, key, value) {
+  const parts = String(key).split(".");
+  const last = parts.pop();
+  let node = object;
+  for (const part of parts) {
+    if (!node[part] || typeof node[part] !== "object") node[part] = {};
+    node = node[part];
+  }
+  const changed = node[last] !== value;
+  node[last] = value;
+  return changed;
+}
+
+/** foundry.utils.expandObject: dotted keys to nested objects. */
+function expandObject(object) {
+  const expanded = {};
+  for (const [key, value] of Object.entries(object ?? {})) {
+    const inner = value && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype ? expandObject(value) : value;
+    setProperty(expanded, key, inner);
+  }
+  return expanded;
+}
+
+/** foundry.utils.flattenObject: nested objects to dotted keys. */
+function flattenObject(object, prefix = "") {
+  const flat = {};
+  for (const [key, value] of Object.entries(object ?? {})) {
+    if (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length) {
+      Object.assign(flat, flattenObject(value, `${prefix}${key}.`));
+    } else flat[`${prefix}${key}`] = value;
+  }
+  return flat;
+}
+
+/**
+ * foundry.utils.mergeObject: `other` (dotted keys expanded) merged into `original`; `-=key`
+ * deletes a key, as in v13's update data.
+ */
+function mergeObject(original, other = {}, { inplace = true, insertKeys = true } = {}) {
+  const target = inplace ? original : deepClone(original);
+  for (const [key, value] of Object.entries(expandObject(other))) {
+    if (key.startsWith("-=")) {
+      delete target[key.slice(2)];
+      continue;
+    }
+    if (!insertKeys && !(key in target)) continue;
+    const current = target[key];
+    if (current && typeof current === "object" && !Array.isArray(current) && value && typeof value === "object" && !Array.isArray(value)) {
+      mergeObject(current, value, { inplace: true, insertKeys });
+    } else target[key] = deepClone(value);
+  }
+  return target;
+}
+
+/**
+ * Copy source keys onto a document or model as Foundry's initialization does, leaving alone the
+ * ones a class defines as getters (they read `_source` themselves).
+ */
+function assignFields(target, data) {
+  for (const [key, value] of Object.entries(data)) {
+    let proto = target;
+    let descriptor;
+    while (proto && !descriptor) {
+      descriptor = Object.getOwnPropertyDescriptor(proto, key);
+      proto = Object.getPrototypeOf(proto);
+    }
+    if (descriptor?.get && !descriptor.set) continue;
+    target[key] = value;
+  }
+}
+
+/** foundry.utils.logCompatibilityWarning (common/utils/logging.d.mts): how Foundry reports a deprecated API. */
+function logCompatibilityWarning(message, { since, until } = {}) {
+  console.warn(`Deprecated since Version ${since}; backwards-compatible support may be removed in Version ${until}: ${message}`);
+}
+
+/** foundry.utils.randomID: 16 alphanumerics. */
+function randomID(length = 16) {
+  const chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  return Array.from(crypto.getRandomValues(new Uint8Array(length)), b => chars[b % chars.length]).join("");
+}
+
+/** foundry.utils.Collection (common/utils/collection.d.mts). */
+class Collection extends Map {
+  get contents() { return [...this.values()]; }
+  find(condition) { return this.contents.find(condition); }
+  filter(condition) { return this.contents.filter(condition); }
+  map(transformer) { return this.contents.map(transformer); }
+  some(condition) { return this.contents.some(condition); }
+  getName(name) { return this.find(entry => entry.name === name); }
+  [Symbol.iterator]() { return this.values(); }
+}
+
+/** Hooks (client/helpers/hooks.d.mts). */
+class Hooks {
+  static #events = new Map();
+  static #ids = 0;
+  static on(hook, fn, { once = false } = {}) {
+    const id = ++Hooks.#ids;
+    if (!Hooks.#events.has(hook)) Hooks.#events.set(hook, []);
+    Hooks.#events.get(hook).push({ id, fn, once });
+    return id;
+  }
+  static once(hook, fn) { return Hooks.on(hook, fn, { once: true }); }
+  static off(hook, fn) {
+    const entries = Hooks.#events.get(hook) ?? [];
+    Hooks.#events.set(hook, entries.filter(e => e.id !== fn && e.fn !== fn));
+  }
+  static callAll(hook, ...args) {
+    for (const entry of [...(Hooks.#events.get(hook) ?? [])]) {
+      if (entry.once) Hooks.off(hook, entry.id);
+      Hooks.#run(hook, entry, args);
+    }
+    return true;
+  }
+  static call(hook, ...args) {
+    for (const entry of [...(Hooks.#events.get(hook) ?? [])]) {
+      if (entry.once) Hooks.off(hook, entry.id);
+      if (Hooks.#run(hook, entry, args) === false) return false;
+    }
+    return true;
+  }
+  /** Foundry logs an error thrown by a hook and carries on. */
+  static #run(hook, entry, args) {
+    try {
+      return entry.fn(...args);
+    } catch (error) {
+      console.error(`Error thrown in hooked function ${hook}`, error);
+      return undefined;
+    }
+  }
+}
+
+/* ---- Data models (common/abstract/data.d.mts, common/data/fields.d.mts) ---- */
+
+class DataField {
+  constructor(options = {}) {
+    this.options = options;
+    this.name = undefined;
+  }
+  get initial() { return this.options.initial; }
+  get required() { return !!this.options.required; }
+  get nullable() { return !!this.options.nullable; }
+  getInitialValue(data) {
+    const initial = this.options.initial;
+    return typeof initial === "function" ? initial(data) : deepClone(initial);
+  }
+  /** Cast then validate; throws an Error naming the field, as a DataModelValidationError does. */
+  clean(value, path) {
+    if (value === undefined) value = this.getInitialValue();
+    if (value === null) {
+      if (this.nullable || this.options.initial === null) return null;
+      value = this.getInitialValue();
+    }
+    const cast = this._cast(value);
+    const failure = this._validateType(cast);
+    if (failure) throw new Error(`${path}: ${failure}`);
+    return cast;
+  }
+  _cast(value) { return value; }
+  _validateType() { return undefined; }
+}
+
+class NumberField extends DataField {
+  _cast(value) { return value === "" || value === null ? null : Number(value); }
+  _validateType(value) {
+    if (value === null) return this.nullable ? undefined : "may not be null";
+    if (!Number.isFinite(value)) return "must be a finite number";
+    if (this.options.integer && !Number.isInteger(value)) return "must be an integer";
+    if (this.options.min !== undefined && value < this.options.min) return `must be at least ${this.options.min}`;
+    if (this.options.max !== undefined && value > this.options.max) return `must be at most ${this.options.max}`;
+    if (this.options.choices && !this.options.choices.includes(value)) return `${value} is not a valid choice`;
+    return undefined;
+  }
+}
+
+class StringField extends DataField {
+  getInitialValue(data) {
+    const value = super.getInitialValue(data);
+    return value === undefined ? (this.options.blank === false ? undefined : "") : value;
+  }
+  _cast(value) { return String(value); }
+  _validateType(value) {
+    if (value === "" && this.options.blank === false) return "may not be a blank string";
+    const choices = this.options.choices;
+    const allowed = Array.isArray(choices) ? choices : choices && typeof choices === "object" ? Object.keys(choices) : null;
+    if (value !== "" && allowed && !allowed.includes(value)) return `${value} is not a valid choice`;
+    return undefined;
+  }
+}
+
+class HTMLField extends StringField {}
+
+class BooleanField extends DataField {
+  getInitialValue(data) { return super.getInitialValue(data) ?? false; }
+  _cast(value) { return Boolean(value); }
+}
+
+class ObjectField extends DataField {
+  getInitialValue(data) { return super.getInitialValue(data) ?? {}; }
+}
+
+class ArrayField extends DataField {
+  constructor(element, options = {}) {
+    super(options);
+    this.element = element;
+  }
+  getInitialValue(data) { return super.getInitialValue(data) ?? []; }
+  clean(value, path) {
+    const array = value === undefined || value === null ? this.getInitialValue() : Object.values(value);
+    return array.map((item, i) => this.element.clean(item, `${path}.${i}`));
+  }
+}
+
+class SchemaField extends DataField {
+  constructor(fields, options = {}) {
+    super(options);
+    this.fields = fields;
+    for (const [name, field] of Object.entries(fields)) field.name = name;
+  }
+  getInitialValue() {
+    return Object.fromEntries(Object.entries(this.fields).map(([name, field]) =>
+      [name, field instanceof SchemaField ? field.getInitialValue() : field.getInitialValue()]));
+  }
+  clean(value, path = "") {
+    const data = value && typeof value === "object" ? value : {};
+    return Object.fromEntries(Object.entries(this.fields).map(([name, field]) =>
+      [name, field.clean(data[name], path ? `${path}.${name}` : name)]));
+  }
+}
+
+/** foundry.abstract.DataModel: source cleaned against the schema, fields copied onto the instance. */
+class DataModel {
+  constructor(data = {}, { parent = null } = {}) {
+    Object.defineProperty(this, "parent", { value: parent, writable: true });
+    Object.defineProperty(this, "_source", { value: this.constructor.cleanData(data), writable: true });
+    this._initialize();
+  }
+  static defineSchema() { return {}; }
+  static get schema() {
+    if (!Object.hasOwn(this, "_schema")) this._schema = new SchemaField(this.defineSchema());
+    return this._schema;
+  }
+  get schema() { return this.constructor.schema; }
+  static cleanData(source = {}) {
+    const cleaned = this.schema.clean(source);
+    this.validateJoint(cleaned);
+    return cleaned;
+  }
+  static validateJoint() {}
+  _initialize() {
+    assignFields(this, deepClone(this._source));
+  }
+  reset() { this._initialize(); }
+  toObject() { return deepClone(this._source); }
+  updateSource(changes = {}) {
+    const merged = mergeObject(this.toObject(), changes, { inplace: false });
+    this._source = this.constructor.cleanData(merged);
+    this._initialize();
+    return changes;
+  }
+}
+
+/** foundry.abstract.TypeDataModel: the `system` of a typed document. */
+class TypeDataModel extends DataModel {
+  prepareBaseData() {}
+  prepareDerivedData() {}
+  async _preCreate() {}
+  async _preUpdate() {}
+  _onUpdate() {}
+}
+
+/* ---- Documents (client/documents/*.d.mts) ---- */
+
+const OWNERSHIP = Object.freeze({ INHERIT: -1, NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 });
+
+/**
+ * What every client document here shares: a source, `_id`, typed `system`, flags, ownership,
+ * embedded collections, the create/update/delete workflows with their hooks, and the sheet.
+ */
+class ClientDocument {
+  /** `Document.metadata` (common/abstract/document.d.mts): name, world collection, embedded collections by document name. */
+  static metadata = Object.freeze({ name: "Document", collection: null, embedded: {} });
+  static get documentName() { return this.metadata.name; }
+
+  constructor(data = {}, { parent = null } = {}) {
+    this.parent = parent;
+    this.apps = {};
+    this._source = this.constructor.cleanData(data);
+    this._initialize();
+  }
+
+  static get implementation() { return CONFIG[this.documentName]?.documentClass ?? this; }
+  static get collectionName() { return this.metadata.collection; }
+
+  /** Document.getCollectionName: the field holding embedded documents of that name. */
+  static getCollectionName(documentName) { return this.metadata.embedded[documentName]; }
+
+  static cleanData(data) {
+    const source = { _id: data._id ?? randomID(), name: data.name ?? "", ...deepClone(data) };
+    source.flags ??= {};
+    source.ownership ??= { default: OWNERSHIP.NONE };
+    for (const name of Object.values(this.metadata.embedded)) source[name] = (source[name] ?? []).map(e => ({ ...e, _id: e._id ?? randomID() }));
+    const model = CONFIG[this.documentName]?.dataModels?.[source.type];
+    if (model) source.system = model.cleanData(source.system ?? {});
+    return source;
+  }
+
+  _initialize() {
+    const { system, ...rest } = deepClone(this._source);
+    for (const name of Object.values(this.constructor.metadata.embedded)) delete rest[name];
+    assignFields(this, rest);
+    const model = CONFIG[this.constructor.documentName]?.dataModels?.[this._source.type];
+    this.system = model ? new model(this._source.system, { parent: this }) : system;
+    for (const [documentName, name] of Object.entries(this.constructor.metadata.embedded)) {
+      const cls = CONFIG[documentName].documentClass;
+      this[name] = new Collection((this._source[name] ?? []).map(data => [data._id, new cls(data, { parent: this })]));
+    }
+    this.prepareData();
+  }
+
+  get id() { return this._source._id; }
+  get documentName() { return this.constructor.documentName; }
+  get uuid() { return this.parent ? `${this.parent.uuid}.${this.documentName}.${this.id}` : `${this.documentName}.${this.id}`; }
+  get collection() { return this.parent ? this.parent[this.constructor.collectionName] : game[this.constructor.collectionName]; }
+
+  prepareData() {
+    this.prepareBaseData();
+    for (const name of Object.values(this.constructor.metadata.embedded)) for (const doc of this[name]) doc.prepareData?.();
+    this.prepareDerivedData();
+  }
+  prepareBaseData() { this.system?.prepareBaseData?.(); }
+  prepareDerivedData() { this.system?.prepareDerivedData?.(); }
+  reset() { this._initialize(); }
+  toObject() { return deepClone(this._source); }
+  toJSON() { return this.toObject(); }
+
+  /* Permissions (client/documents/abstract/client-document.d.mts) */
+  getUserLevel(user = game.user) {
+    if (user?.isGM) return OWNERSHIP.OWNER;
+    if (this.parent?.getUserLevel) return this.parent.getUserLevel(user);
+    return this._source.ownership?.[user?.id] ?? this._source.ownership?.default ?? OWNERSHIP.NONE;
+  }
+  testUserPermission(user, permission, { exact = false } = {}) {
+    const level = typeof permission === "string" ? OWNERSHIP[permission] : permission;
+    const have = this.getUserLevel(user);
+    return exact ? have === level : have >= level;
+  }
+  get isOwner() { return this.testUserPermission(game.user, "OWNER"); }
+  get limited() { return !this.isOwner && this.getUserLevel(game.user) === OWNERSHIP.LIMITED; }
+
+  /* Flags */
+  getFlag(scope, key) { return getProperty(this.flags?.[scope], key); }
+  setFlag(scope, key, value) { return this.update({ [`flags.${scope}.${key}`]: value }); }
+  unsetFlag(scope, key) {
+    const parts = key.split(".");
+    const last = parts.pop();
+    return this.update({ [`flags.${scope}${parts.length ? `.${parts.join(".")}` : ""}.-=${last}`]: null });
+  }
+
+  /* Sheets */
+  get sheet() {
+    if (!this._sheet) {
+      const classes = Object.values(CONFIG[this.documentName].sheetClasses?.[this.type ?? "base"] ?? {});
+      const entry = classes.find(c => c.default) ?? classes[0];
+      if (entry) this._sheet = new entry.cls({ document: this });
+    }
+    return this._sheet ?? null;
+  }
+  render(force, options) {
+    for (const app of Object.values(this.apps)) app.render(force, options);
+  }
+
+  /* The CRUD workflows (server side: one client here, so the user asking is the one applying). */
+  static async create(data, operation = {}) {
+    const created = await this.createDocuments([data], operation);
+    return created[0];
+  }
+
+  static async createDocuments(data = [], { parent = null, keepId = false, ...options } = {}) {
+    const user = game.user;
+    const cls = this.implementation;
+    const created = [];
+    for (const entry of data) {
+      const source = deepClone(entry);
+      if (!keepId) delete source._id;
+      const doc = new cls(source, { parent });
+      if ((await doc._preCreate(doc._source, options, user)) === false) continue;
+      if (Hooks.call(`preCreate${this.documentName}`, doc, doc._source, options, user.id) === false) continue;
+      if (parent) {
+        const field = parent.constructor.getCollectionName(this.documentName);
+        parent._source[field].push(doc.toObject());
+        parent.reset();
+        created.push(parent[field].get(doc.id));
+      } else {
+        game[this.collectionName].set(doc.id, doc);
+        created.push(doc);
+      }
+    }
+    for (const doc of created) {
+      doc._onCreate(doc._source, options, user.id);
+      Hooks.callAll(`create${this.documentName}`, doc, options, user.id);
+    }
+    parent?.render(false);
+    return created;
+  }
+
+  async update(data = {}, options = {}) {
+    const user = game.user;
+    const changes = expandObject(data);
+    if ((await this._preUpdate(changes, options, user)) === false) return undefined;
+    if (Hooks.call(`preUpdate${this.documentName}`, this, changes, options, user.id) === false) return undefined;
+    const merged = mergeObject(this.toObject(), changes, { inplace: false });
+    // Validation throws before anything is stored, as the server's does.
+    const source = this.constructor.cleanData(merged);
+    if (this.parent) {
+      const field = this.parent.constructor.getCollectionName(this.documentName);
+      const list = this.parent._source[field];
+      list[list.findIndex(e => e._id === this.id)] = source;
+      this.parent.reset();
+      const fresh = this.parent[field].get(this.id);
+      fresh._onUpdate(changes, options, user.id);
+      Hooks.callAll(`update${this.documentName}`, fresh, changes, options, user.id);
+      this.parent.render(false);
+      return fresh;
+    }
+    this._source = source;
+    this._initialize();
+    this._onUpdate(changes, options, user.id);
+    Hooks.callAll(`update${this.documentName}`, this, changes, options, user.id);
+    return this;
+  }
+
+  async delete(options = {}) {
+    const user = game.user;
+    if (Hooks.call(`preDelete${this.documentName}`, this, options, user.id) === false) return undefined;
+    if (this.parent) {
+      const field = this.parent.constructor.getCollectionName(this.documentName);
+      this.parent._source[field] = this.parent._source[field].filter(e => e._id !== this.id);
+      this.parent.reset();
+    } else game[this.constructor.collectionName].delete(this.id);
+    await this._sheet?.close();
+    this._onDelete(options, user.id);
+    Hooks.callAll(`delete${this.documentName}`, this, options, user.id);
+    this.parent?.render(false);
+    return this;
+  }
+
+  async _preCreate() { return this.system?._preCreate ? this.system._preCreate(this._source, {}, game.user) : undefined; }
+  async _preUpdate(changes, options, user) {
+    if (changes.system && this.system instanceof TypeDataModel) return this.system._preUpdate(changes, options, user);
+    return undefined;
+  }
+  _onCreate() {}
+  _onUpdate() { this.render(false); }
+  _onDelete() {}
+
+  async createEmbeddedDocuments(embeddedName, data, options = {}) {
+    return CONFIG[embeddedName].documentClass.createDocuments(data, { ...options, parent: this });
+  }
+  async deleteEmbeddedDocuments(embeddedName, ids, options = {}) {
+    const field = this.constructor.getCollectionName(embeddedName);
+    const deleted = [];
+    for (const id of ids) {
+      const doc = this[field].get(id);
+      if (doc) deleted.push(await doc.delete(options));
+    }
+    return deleted;
+  }
+  async updateEmbeddedDocuments(embeddedName, updates) {
+    const field = this.constructor.getCollectionName(embeddedName);
+    return Promise.all(updates.map(({ _id, ...changes }) => this[field].get(_id)?.update(changes)));
+  }
+}
+
+/** ActiveEffect (client/documents/active-effect.d.mts). */
+class ActiveEffect extends ClientDocument {
+  static metadata = Object.freeze({ name: "ActiveEffect", collection: "effects", embedded: {} });
+  _initialize() {
+    super._initialize();
+    this.statuses = new Set(this._source.statuses ?? []);
+  }
+  get disabled() { return !!this._source.disabled; }
+  get active() { return !this.disabled; }
+  static async fromStatusEffect(statusId, options = {}) {
+    const status = CONFIG.statusEffects.find(e => e.id === statusId);
+    if (!status) throw new Error(`Invalid status ID "${statusId}" provided to ActiveEffect#fromStatusEffect`);
+    const { id, hud: _hud, ...effectData } = deepClone(status);
+    effectData.name = game.i18n.localize(effectData.name);
+    effectData.statuses = [...new Set([id, ...(effectData.statuses ?? [])])];
+    return this._fromStatusEffect(statusId, effectData, options);
+  }
+  static async _fromStatusEffect(statusId, effectData, options) {
+    return new this(effectData, options);
+  }
+}
+
+/** Item (client/documents/item.d.mts). */
+class Item extends ClientDocument {
+  static metadata = Object.freeze({ name: "Item", collection: "items", embedded: { ActiveEffect: "effects" } });
+  get actor() { return this.parent instanceof Actor ? this.parent : null; }
+  get isEmbedded() { return !!this.parent; }
+  async deleteDialog(options = {}) {
+    const yes = await foundry.applications.api.DialogV2.confirm({ window: { title: this.name }, content: `<p>${this.name}</p>`, ...options });
+    return yes ? this.delete() : undefined;
+  }
+}
+
+/** Actor (client/documents/actor.d.mts). */
+class Actor extends ClientDocument {
+  static metadata = Object.freeze({ name: "Actor", collection: "actors", embedded: { ActiveEffect: "effects", Item: "items" } });
+  _initialize() {
+    super._initialize();
+    this.statuses = new Set(this.appliedEffects.flatMap(effect => [...effect.statuses]));
+  }
+  get appliedEffects() { return this.effects.filter(effect => effect.active); }
+  get isToken() { return false; }
+  get token() { return null; }
+  async toggleStatusEffect(statusId, { active, overlay = false } = {}) {
+    const existing = this.effects.filter(effect => effect.statuses.size === 1 && effect.statuses.has(statusId));
+    const on = active ?? !existing.length;
+    if (!on && existing.length) {
+      await this.deleteEmbeddedDocuments("ActiveEffect", existing.map(e => e.id));
+      return false;
+    }
+    if (on && !existing.length) {
+      const effect = await ActiveEffect.implementation.fromStatusEffect(statusId);
+      if (overlay) effect._source.flags = { core: { overlay: true } };
+      return (await this.createEmbeddedDocuments("ActiveEffect", [effect.toObject()], { keepId: true }))[0];
+    }
+    return on ? undefined : false;
+  }
+  getRollData() { return { ...this.system }; }
+}
+
+/** User (client/documents/user.d.mts). */
+class User extends ClientDocument {
+  static metadata = Object.freeze({ name: "User", collection: "users", embedded: {} });
+  _initialize() {
+    super._initialize();
+    this.targets ??= new Set();
+  }
+  get isGM() { return this._source.role >= 4; }
+  get isSelf() { return game.userId === this.id; }
+  get active() { return this._source.active ?? true; }
+  get isActiveGM() { return this === game.users.activeGM; }
+  get character() { return null; }
+}
+
+/** ChatMessage (client/documents/chat-message.d.mts). */
+class ChatMessage extends ClientDocument {
+  static metadata = Object.freeze({ name: "ChatMessage", collection: "messages", embedded: {} });
+  _initialize() {
+    super._initialize();
+    this.rolls = (this._source.rolls ?? []).map(data => foundry.dice.Roll.fromData(typeof data === "string" ? JSON.parse(data) : data));
+  }
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    source.author ??= game.user.id;
+    source.whisper ??= [];
+    source.blind ??= false;
+    source.timestamp ??= Date.now();
+    source.rolls = (data.rolls ?? []).map(roll => (typeof roll === "string" ? JSON.parse(roll) : roll?.toJSON ? roll.toJSON() : roll));
+    return source;
+  }
+  get author() { return game.users.get(this._source.author) ?? null; }
+  get isAuthor() { return game.user.id === this._source.author; }
+  get isRoll() { return this.rolls.length > 0; }
+  get visible() { return !this.whisper.length || this.isAuthor || this.whisper.includes(game.user.id) || game.user.isGM; }
+  get isContentVisible() {
+    if (!this.visible) return false;
+    if (!this.whisper.length) return true;
+    return this.whisper.includes(game.user.id) || (this.isAuthor && !this.blind);
+  }
+  static getSpeaker({ actor, token, alias } = {}) {
+    return { scene: null, actor: actor?.id ?? null, token: token?.id ?? null, alias: alias ?? actor?.name ?? game.user.name };
+  }
+  static getWhisperRecipients(name) {
+    return name === "GM" ? game.users.filter(u => u.isGM) : game.users.filter(u => u.name === name);
+  }
+  static applyRollMode(chatData, rollMode) {
+    const mode = rollMode === "roll" ? game.settings.get("core", "rollMode") : rollMode;
+    const gms = game.users.filter(u => u.isGM).map(u => u.id);
+    if (mode === "gmroll" || mode === "blindroll") chatData.whisper = chatData.whisper?.length ? chatData.whisper : gms;
+    else if (mode === "selfroll") chatData.whisper = [game.user.id];
+    else chatData.whisper = [];
+    chatData.blind = mode === "blindroll";
+    return chatData;
+  }
+  /** The message as the chat log shows it, then `renderChatMessageHTML`. */
+  async renderHTML() {
+    const li = document.createElement("li");
+    li.classList.add("chat-message", "message");
+    li.dataset.messageId = this.id;
+    let content = this.content ?? "";
+    if (this.rolls.length && this.isContentVisible) {
+      const rendered = await Promise.all(this.rolls.map(roll => roll.render({ isPrivate: false, flavor: this.flavor })));
+      content = rendered.join("");
+    } else if (this.rolls.length) {
+      content = (await Promise.all(this.rolls.map(roll => roll.render({ isPrivate: true })))).join("");
+    }
+    const header = document.createElement("header");
+    header.classList.add("message-header");
+    header.textContent = this.speaker?.alias ?? "";
+    const body = document.createElement("div");
+    body.classList.add("message-content");
+    body.innerHTML = content;
+    li.append(header, body);
+    Hooks.callAll("renderChatMessageHTML", this, li, { message: this, user: game.user, canDelete: game.user.isGM });
+    return li;
+  }
+  _onCreate(data, options, userId) {
+    super._onCreate(data, options, userId);
+    ui.chat?.postOne(this);
+  }
+  _onUpdate(changes, options, userId) {
+    super._onUpdate(changes, options, userId);
+    ui.chat?.updateMessage(this);
+  }
+  _onDelete(options, userId) {
+    super._onDelete(options, userId);
+    ui.chat?.deleteMessage(this.id);
+  }
+}
+
+/** Combat and Combatant: only extended by the system here (its tracker is tested elsewhere). */
+class Combat extends ClientDocument {
+  static metadata = Object.freeze({ name: "Combat", collection: "combats", embedded: { Combatant: "combatants" } });
+}
+class Combatant extends ClientDocument {
+  static metadata = Object.freeze({ name: "Combatant", collection: "combatants", embedded: {} });
+}
+class Scene extends ClientDocument {
+  static metadata = Object.freeze({ name: "Scene", collection: "scenes", embedded: {} });
+}
+class JournalEntryPage extends ClientDocument {
+  static metadata = Object.freeze({ name: "JournalEntryPage", collection: "pages", embedded: {} });
+}
+class JournalEntry extends ClientDocument {
+  static metadata = Object.freeze({ name: "JournalEntry", collection: "journal", embedded: { JournalEntryPage: "pages" } });
+}
+class Folder extends ClientDocument {
+  static metadata = Object.freeze({ name: "Folder", collection: "folders", embedded: {} });
+}
+
+/* ---- Dice (client/dice/roll.d.mts, client/dice/terms/*.d.mts) ---- */
+
+class RollTerm {
+  get total() { return this.number ?? 0; }
+  async evaluate() { this._evaluated = true; return this; }
+  toJSON() { return { class: this.constructor.name, ...this }; }
+}
+
+class NumericTerm extends RollTerm {
+  constructor({ number = 0, options = {} } = {}) { super(); this.number = number; this.options = options; }
+  get formula() { return String(this.number); }
+}
+
+class OperatorTerm extends RollTerm {
+  constructor({ operator = "+", options = {} } = {}) { super(); this.operator = operator; this.options = options; }
+  get formula() { return this.operator; }
+  get total() { return undefined; }
+}
+
+class Die extends RollTerm {
+  constructor({ number = 1, faces = 6, modifiers = [], results = [], options = {} } = {}) {
+    super();
+    Object.assign(this, { number, faces, modifiers, results, options });
+  }
+  get denomination() { return this.faces === "F" ? "f" : "d"; }
+  get formula() { return `${this.number}d${this.faces}${this.options.flavor ? `[${this.options.flavor}]` : ""}`; }
+  get total() { return this.results.filter(r => r.active).reduce((sum, r) => sum + r.result, 0); }
+  get values() { return this.results.map(r => r.result); }
+  async evaluate({ minimize = false, maximize = false } = {}) {
+    for (let i = 0; i < this.number; i++) {
+      const faces = this.faces === "F" ? 3 : this.faces;
+      const roll = minimize ? 1 : maximize ? faces : Math.ceil(CONFIG.Dice.randomUniform() * faces);
+      this.results.push({ result: this.faces === "F" ? roll - 2 : roll, active: true });
+    }
+    this._evaluated = true;
+    return this;
+  }
+}
+
+class Roll {
+  static CHAT_TEMPLATE = "templates/dice/roll.html";
+  constructor(formula, data = {}, options = {}) {
+    this.data = data;
+    this.options = options;
+    this.terms = Roll.parse(formula);
+    this._formula = this.resetFormula();
+    this._evaluated = false;
+    this._total = undefined;
+  }
+  /** The v13 grammar this system's formulas use: `NdX[flavor]`, numbers, + and -. */
+  static parse(formula) {
+    const terms = [];
+    for (const token of String(formula).split(/\s+(?=[+-]\s)|(?<=\s[+-])\s+/).map(t => t.trim()).filter(Boolean)) {
+      if (token === "+" || token === "-") terms.push(new OperatorTerm({ operator: token }));
+      else {
+        const die = /^(\d*)d(\d+|F)(?:\[([^\]]*)\])?$/i.exec(token);
+        if (die) terms.push(new Die({ number: Number(die[1] || 1), faces: die[2].toUpperCase() === "F" ? "F" : Number(die[2]), options: die[3] ? { flavor: die[3] } : {} }));
+        else if (/^-?\d+(\.\d+)?$/.test(token)) terms.push(new NumericTerm({ number: Number(token) }));
+        else throw new Error(`Unresolved StringTerm ${token} requested for evaluation`);
+      }
+    }
+    return terms;
+  }
+  get formula() { return this._formula; }
+  get dice() { return this.terms.filter(t => t instanceof Die); }
+  get total() { return this._total; }
+  get isDeterministic() { return !this.dice.length; }
+  resetFormula() { return (this._formula = this.terms.map(t => t.formula).join(" ")); }
+  async evaluate(options = {}) {
+    if (this._evaluated) throw new Error(`The ${this.constructor.name} has already been evaluated and is now immutable`);
+    this._evaluated = true;
+    return this._evaluate(options);
+  }
+  async _evaluate(options = {}) {
+    for (const term of this.terms) await term.evaluate(options);
+    let total = 0;
+    let sign = 1;
+    for (const term of this.terms) {
+      if (term instanceof OperatorTerm) sign = term.operator === "-" ? -1 : 1;
+      else total += sign * term.total;
+    }
+    this._total = total;
+    return this;
+  }
+  async render({ flavor, template = this.constructor.CHAT_TEMPLATE, isPrivate = false } = {}) {
+    if (!this._evaluated) await this.evaluate();
+    return foundry.applications.handlebars.renderTemplate(template, await this._prepareChatRenderContext({ flavor, isPrivate }));
+  }
+  async _prepareChatRenderContext({ flavor, isPrivate = false } = {}) {
+    return { formula: isPrivate ? "???" : this._formula, flavor: isPrivate ? null : flavor ?? this.options.flavor, user: game.user.id,
+      tooltip: "", total: isPrivate ? "?" : Math.round(this.total * 100) / 100 };
+  }
+  async toMessage(messageData = {}, { rollMode, create = true } = {}) {
+    if (!this._evaluated) await this.evaluate();
+    const data = mergeObject({ author: game.user.id, content: String(this.total), sound: CONFIG.sounds.dice }, messageData, { inplace: false });
+    data.rolls = [this];
+    ChatMessage.implementation.applyRollMode(data, rollMode ?? game.settings.get("core", "rollMode"));
+    return create ? ChatMessage.implementation.create(data) : data;
+  }
+  toJSON() {
+    return { class: this.constructor.name, options: deepClone(this.options), formula: this._formula, terms: this.terms.map(t => t.toJSON()),
+      total: this._total, evaluated: this._evaluated };
+  }
+  static fromData(data) {
+    const cls = CONFIG.Dice.rolls.find(r => r.name === data.class) ?? Roll;
+    const roll = new cls(data.formula, {}, data.options);
+    const kinds = { Die, NumericTerm, OperatorTerm };
+    roll.terms = data.terms.map(({ class: kind, ...term }) => Object.assign(Object.create((kinds[kind] ?? NumericTerm).prototype), term));
+    roll._formula = data.formula;
+    roll._total = data.total;
+    roll._evaluated = data.evaluated;
+    return roll;
+  }
+}
+
+/* ---- Applications (client/applications/api/*.d.mts, sheets/*.d.mts) ---- */
+
+/** FormDataExtended (client/applications/ux/form-data-extended.d.mts): typed values by name. */
+class FormDataExtended {
+  constructor(form) {
+    this.object = {};
+    for (const element of form.elements) {
+      if (!element.name || element.disabled) continue;
+      if (element.type === "checkbox") this.object[element.name] = element.checked;
+      else if (element.type === "number" || element.dataset.dtype === "Number") this.object[element.name] = element.value === "" ? null : Number(element.value);
+      else if (element.type === "radio") { if (element.checked) this.object[element.name] = element.value; }
+      else this.object[element.name] = element.value;
+    }
+  }
+}
+
+class ApplicationV2 {
+  static DEFAULT_OPTIONS = { id: "app-{id}", classes: [], tag: "div", window: { frame: true, title: "", icon: false, resizable: false },
+    actions: {}, form: undefined, position: {} };
+  static #count = 0;
+  #element = null;
+  #state = 0;
+
+  constructor(options = {}) {
+    this.options = this._initializeApplicationOptions(options);
+    this.tabGroups = {};
+    this.position = { ...this.options.position };
+  }
+
+  static *inheritanceChain() {
+    let cls = this;
+    while (cls && cls !== Object && cls.prototype) {
+      yield cls;
+      cls = Object.getPrototypeOf(cls);
+    }
+  }
+
+  _initializeApplicationOptions(options) {
+    const chain = [...this.constructor.inheritanceChain()].reverse();
+    const merged = { classes: [], actions: {} };
+    for (const cls of chain) {
+      if (!Object.hasOwn(cls, "DEFAULT_OPTIONS")) continue;
+      const { classes = [], actions = {}, ...rest } = cls.DEFAULT_OPTIONS;
+      merged.classes.push(...classes);
+      Object.assign(merged.actions, actions);
+      mergeObject(merged, deepClone(rest));
+    }
+    const { classes = [], actions = {}, ...rest } = options;
+    merged.classes.push(...classes);
+    Object.assign(merged.actions, actions);
+    mergeObject(merged, rest);
+    merged.id = String(merged.id ?? "app-{id}").replace("{id}", String(++ApplicationV2.#count));
+    merged.uniqueId = merged.id;
+    return merged;
+  }
+
+  get id() { return this.options.id; }
+  get title() { return game.i18n.localize(this.options.window?.title ?? ""); }
+  get element() { return this.#element; }
+  get form() { return this.#element instanceof HTMLFormElement ? this.#element : this.#element?.querySelector("form") ?? null; }
+  get rendered() { return this.#state === 2; }
+  get window() { return { title: this.#element?.querySelector(".window-title") ?? null, content: this.#element?.querySelector(".window-content") ?? null }; }
+
+  async render(options = {}, _options = {}) {
+    if (typeof options === "boolean") options = { ..._options, force: options };
+    if (!this.rendered && !options.force) return this;
+    const isFirstRender = !this.rendered;
+    options = { ...options, isFirstRender };
+    this._configureRenderOptions(options);
+    const context = await this._prepareContext(options);
+    const result = await this._renderHTML(context, options);
+    if (isFirstRender) {
+      this.#element = await this._renderFrame(options);
+      document.body.append(this.#element);
+    }
+    this._replaceHTML(result, this.window.content ?? this.#element, options);
+    this.#state = 2;
+    foundry.applications.instances.set(this.id, this);
+    if (isFirstRender) await this._onFirstRender(context, options);
+    await this._onRender(context, options);
+    for (const cls of this.constructor.inheritanceChain()) Hooks.callAll(`render${cls.name}`, this, this.#element, context, options);
+    return this;
+  }
+  _configureRenderOptions(options) {
+    if (options.isFirstRender) options.window = { ...this.options.window, ...(options.window ?? {}) };
+  }
+  async _prepareContext() { return {}; }
+  _prepareTabs(group) {
+    const config = this.constructor.TABS?.[group];
+    if (!config) return {};
+    this.tabGroups[group] ??= config.initial ?? config.tabs[0]?.id ?? null;
+    return Object.fromEntries(config.tabs.map(tab => {
+      const active = this.tabGroups[group] === tab.id;
+      const label = tab.label ?? (config.labelPrefix ? `${config.labelPrefix}.${tab.id}` : tab.id);
+      return [tab.id, { ...tab, group, active, cssClass: active ? "active" : "", label }];
+    }));
+  }
+  changeTab(tab, group) {
+    this.tabGroups[group] = tab;
+    for (const element of this.#element?.querySelectorAll(`[data-group="${group}"][data-tab]`) ?? []) {
+      element.classList.toggle("active", element.dataset.tab === tab);
+    }
+  }
+  async _renderHTML() { return ""; }
+  _replaceHTML(result, content) { content.innerHTML = String(result); }
+  async _renderFrame() {
+    const frame = document.createElement(this.options.tag ?? "div");
+    frame.id = this.id;
+    frame.classList.add("application", ...this.options.classes);
+    const header = document.createElement("header");
+    header.classList.add("window-header");
+    const title = document.createElement("h1");
+    title.classList.add("window-title");
+    title.textContent = this.title;
+    header.append(title);
+    const content = document.createElement("section");
+    content.classList.add("window-content");
+    frame.append(header, content);
+    frame.addEventListener("click", event => this.#onClick(event));
+    if (this.options.form) {
+      frame.addEventListener("change", event => this._onChangeForm(this.options.form, event));
+      frame.addEventListener("submit", event => this.#onSubmit(event));
+    }
+    return frame;
+  }
+  async _onFirstRender() {}
+  async _onRender() {}
+  _onClose() {}
+  _onChangeForm(formConfig, event) {
+    if (formConfig.submitOnChange) this.submit(event);
+  }
+  async submit(event = null) {
+    const form = this.form;
+    if (!form) return;
+    const formData = new FormDataExtended(form);
+    await this.options.form.handler?.call(this, event, form, formData);
+    if (this.options.form.closeOnSubmit) await this.close();
+  }
+  #onSubmit(event) {
+    event.preventDefault();
+    this.submit(event).catch(error => console.error(error));
+  }
+  #onClick(event) {
+    const target = event.target instanceof Element ? event.target.closest("[data-action]") : null;
+    if (!target || !this.#element?.contains(target)) return;
+    const action = target.dataset.action;
+    if (action === "tab") {
+      event.preventDefault();
+      this.changeTab(target.dataset.tab, target.dataset.group);
+      return;
+    }
+    const handler = this.options.actions[action];
+    if (!handler) return this._onClickAction(event, target);
+    event.preventDefault();
+    const fn = typeof handler === "function" ? handler : handler.handler;
+    Promise.resolve(fn.call(this, event, target)).catch(error => console.error(error));
+  }
+  _onClickAction() {}
+  async close() {
+    this.#element?.remove();
+    this.#element = null;
+    this.#state = 0;
+    foundry.applications.instances.delete(this.id);
+    this._onClose({});
+    for (const cls of this.constructor.inheritanceChain()) Hooks.callAll(`close${cls.name}`, this);
+    return this;
+  }
+}
+
+/** foundry.applications.api.HandlebarsApplicationMixin: PARTS rendered by Handlebars, one root element each. */
+function HandlebarsApplicationMixin(BaseApplication) {
+  return class HandlebarsApplication extends BaseApplication {
+    static PARTS = {};
+    #parts = {};
+    get parts() { return this.#parts; }
+    _configureRenderParts() { return deepClone(this.constructor.PARTS); }
+    async _preparePartContext(partId, context) {
+      context.partId = `${this.id}-${partId}`;
+      return context;
+    }
+    async _renderHTML(context, options) {
+      const parts = this._configureRenderParts(options);
+      const rendered = {};
+      for (const [partId, part] of Object.entries(parts)) {
+        const partContext = await this._preparePartContext(partId, { ...context }, options);
+        const html = await foundry.applications.handlebars.renderTemplate(part.template, partContext);
+        const template = document.createElement("template");
+        template.innerHTML = html.trim();
+        if (template.content.children.length !== 1) throw new Error(`Template part "${partId}" must render a single HTML element.`);
+        const element = template.content.firstElementChild;
+        element.dataset.applicationPart = partId;
+        rendered[partId] = element;
+      }
+      return rendered;
+    }
+    _replaceHTML(result, content) {
+      for (const [partId, element] of Object.entries(result)) {
+        const existing = this.#parts[partId];
+        if (existing?.isConnected) existing.replaceWith(element);
+        else content.append(element);
+        this.#parts[partId] = element;
+      }
+    }
+  };
+}
+
+/** DocumentSheetV2 (client/applications/api/document-sheet.d.mts). */
+class DocumentSheetV2 extends ApplicationV2 {
+  static DEFAULT_OPTIONS = {
+    id: "{id}", tag: "form", classes: ["sheet"],
+    form: { handler: DocumentSheetV2.#onSubmitDocumentForm, submitOnChange: false, closeOnSubmit: false },
+    actions: { editImage: DocumentSheetV2.#onEditImage },
+    viewPermission: OWNERSHIP.LIMITED, editPermission: OWNERSHIP.OWNER, sheetConfig: true, canCreate: false
+  };
+  constructor(options = {}) {
+    const { document: doc, ...rest } = options;
+    super({ ...rest, id: `${new.target.name}-${doc.uuid.replaceAll(".", "-")}` });
+    this._document = doc;
+  }
+  get document() { return this._document; }
+  get title() { return this.document.name; }
+  get isVisible() { return this.document.testUserPermission(game.user, this.options.viewPermission); }
+  get isEditable() { return this.document.testUserPermission(game.user, this.options.editPermission); }
+  async render(options = {}, _options = {}) {
+    const result = await super.render(options, _options);
+    this.document.apps[this.id] = this;
+    return result;
+  }
+  async _prepareContext(options) {
+    const context = await super._prepareContext(options);
+    return Object.assign(context, { document: this.document, source: this.document._source, fields: this.document.system?.schema?.fields ?? {},
+      editable: this.isEditable, user: game.user, rootId: this.id });
+  }
+  async _onRender(context, options) {
+    await super._onRender(context, options);
+    if (!this.isEditable) this._toggleDisabled(true);
+  }
+  _toggleDisabled(disabled) {
+    for (const element of this.form?.elements ?? []) element.disabled = disabled;
+  }
+  _processFormData(event, form, formData) { return expandObject(formData.object); }
+  _prepareSubmitData(event, form, formData, updateData) {
+    const submitData = this._processFormData(event, form, formData);
+    if (updateData) mergeObject(submitData, updateData);
+    return submitData;
+  }
+  async _processSubmitData(event, form, submitData, options = {}) {
+    await this.document.update(submitData, options);
+  }
+  async close(options) {
+    delete this.document.apps[this.id];
+    return super.close(options);
+  }
+  static async #onSubmitDocumentForm(event, form, formData) {
+    if (!this.isEditable) return;
+    const submitData = this._prepareSubmitData(event, form, formData);
+    await this._processSubmitData(event, form, submitData);
+  }
+  static async #onEditImage(event, target) {
+    if (target.nodeName !== "IMG") throw new Error("The editImage action is available only for IMG elements.");
+    const attr = target.dataset.edit;
+    const current = getProperty(this.document._source, attr);
+    const picker = new foundry.applications.apps.FilePicker.implementation({ current, type: "image",
+      callback: path => { target.src = path; if (this.options.form.submitOnChange) this.submit(); } });
+    await picker.browse();
+  }
+}
+
+class ActorSheetV2 extends DocumentSheetV2 {
+  get actor() { return this.document; }
+}
+class ItemSheetV2 extends DocumentSheetV2 {
+  get item() { return this.document; }
+  get actor() { return this.document.actor; }
+}
+
+/** FilePicker (client/applications/apps/file-picker.d.mts): here it only opens and remembers its request. */
+class FilePicker extends ApplicationV2 {
+  static get implementation() { return FilePicker; }
+  constructor(options = {}) {
+    super({ id: "file-picker-{id}", window: { title: "FILES.Browse" } });
+    this.request = options.current ?? null;
+    this.type = options.type ?? "any";
+    this.callback = options.callback ?? null;
+  }
+  async browse() { return this.render({ force: true }); }
+}
+
+/** DialogV2 (client/applications/api/dialog.d.mts): answers as the user pressing the default button would. */
+class DialogV2 extends ApplicationV2 {
+  static async confirm() { return true; }
+  static async prompt({ ok } = {}) { return ok?.callback ? ok.callback() : true; }
+  static async wait({ buttons = [] } = {}) {
+    const button = buttons.find(b => b.default) ?? buttons[0];
+    return button?.callback ? button.callback() : button?.action ?? null;
+  }
+  static async input() { return {}; }
+}
+
+/**
+ * foundry.applications.apps.DocumentSheetConfig: registrations land in
+ * `CONFIG[documentName].sheetClasses[type][scope.ClassName]` as in v13.
+ */
+class DocumentSheetConfig {
+  static registerSheet(documentClass, scope, sheetClass, { types, makeDefault = false, label } = {}) {
+    const config = CONFIG[documentClass.documentName];
+    const id = `${scope}.${sheetClass.name}`;
+    for (const type of types ?? [...Object.keys(config.dataModels ?? {}), "base"]) {
+      config.sheetClasses[type] ??= {};
+      if (makeDefault) for (const entry of Object.values(config.sheetClasses[type])) entry.default = false;
+      config.sheetClasses[type][id] = { id, cls: sheetClass, default: makeDefault, label: label ?? id, canBeDefault: true, canConfigure: true };
+    }
+  }
+  static unregisterSheet(documentClass, scope, sheetClass, { types } = {}) {
+    const config = CONFIG[documentClass.documentName];
+    const id = `${scope}.${sheetClass.name}`;
+    for (const type of types ?? Object.keys(config.sheetClasses)) delete config.sheetClasses[type]?.[id];
+  }
+}
+
+/**
+ * TextEditor.implementation.enrichHTML (client/applications/ux/text-editor.d.mts): each
+ * CONFIG.TextEditor.enrichers pattern replaces its matches in the content's text nodes.
+ */
+class TextEditor {
+  static get implementation() { return TextEditor; }
+  static async enrichHTML(content, options = {}) {
+    const template = document.createElement("template");
+    template.innerHTML = String(content ?? "");
+    for (const { pattern, enricher } of CONFIG.TextEditor.enrichers) {
+      const walker = document.createTreeWalker(template.content, NodeFilter.SHOW_TEXT);
+      const nodes = [];
+      while (walker.nextNode()) nodes.push(walker.currentNode);
+      for (const node of nodes) {
+        const text = node.textContent;
+        const regex = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
+        const pieces = [];
+        let last = 0;
+        for (const match of text.matchAll(regex)) {
+          const element = await enricher(match, options);
+          if (!element) continue;
+          pieces.push(text.slice(last, match.index), element);
+          last = match.index + match[0].length;
+        }
+        if (!pieces.length) continue;
+        pieces.push(text.slice(last));
+        node.replaceWith(...pieces);
+      }
+    }
+    return template.innerHTML;
+  }
+}
+
+/** foundry.applications.sidebar.tabs.CombatTracker: the system extends it; it is not rendered here. */
+class CombatTracker extends HandlebarsApplicationMixin(ApplicationV2) {
+  _getEntryContextOptions() { return []; }
+}
+
+/** The chat log's part the system relies on: messages appear in `#chat` as Foundry renders them. */
+class ChatLog {
+  async postOne(message) {
+    const li = await message.renderHTML();
+    document.querySelector("#chat")?.append(li);
+    return li;
+  }
+  async updateMessage(message) {
+    const existing = document.querySelector(`#chat [data-message-id="${message.id}"]`);
+    if (!existing) return;
+    existing.replaceWith(await message.renderHTML());
+  }
+  deleteMessage(id) { document.querySelector(`#chat [data-message-id="${id}"]`)?.remove(); }
+}
+
+/** ClientSettings (client/helpers/client-settings.d.mts). */
+class ClientSettings {
+  #values = new Map();
+  #config = new Map();
+  menus = new Map();
+  register(namespace, key, config) {
+    const id = `${namespace}.${key}`;
+    this.#config.set(id, { ...config, key, namespace });
+    if (!this.#values.has(id)) this.#values.set(id, deepClone(config.default));
+  }
+  registerMenu(namespace, key, config) { this.menus.set(`${namespace}.${key}`, config); }
+  get(namespace, key) {
+    const id = `${namespace}.${key}`;
+    if (!this.#config.has(id)) throw new Error(`"${id}" is not a registered game setting`);
+    return deepClone(this.#values.get(id));
+  }
+  async set(namespace, key, value) {
+    const id = `${namespace}.${key}`;
+    const config = this.#config.get(id);
+    if (!config) throw new Error(`"${id}" is not a registered game setting`);
+    this.#values.set(id, deepClone(value));
+    config.onChange?.(value);
+    return value;
+  }
+}
+
+/** Notifications (client/applications/ui/notifications.d.mts): kept, so tests can read them. */
+class Notifications {
+  queue = [];
+  #notify(type, message, { localize = false, format } = {}) {
+    const text = format ? game.i18n.format(message, format) : localize ? game.i18n.localize(message) : String(message);
+    this.queue.push({ type, message: text });
+    return { type, message: text };
+  }
+  info(message, options) { return this.#notify("info", message, options); }
+  warn(message, options) { return this.#notify("warning", message, options); }
+  error(message, options) { return this.#notify("error", message, options); }
+}
+
+/**
+ * foundry.utils.cleanHTML (client/utils/helpers.d.mts): script-capable HTML removed (elements
+ * that run code, `on*` attributes, javascript: URLs).
+ */
+function cleanHTML(raw) {
+  const template = document.createElement("template");
+  template.innerHTML = String(raw);
+  for (const element of template.content.querySelectorAll("script, iframe, object, embed")) element.remove();
+  for (const element of template.content.querySelectorAll("*")) {
+    for (const attr of [...element.attributes]) {
+      if (/^on/i.test(attr.name) || attr.name === "srcdoc" || /^\s*javascript:/i.test(attr.value)) element.removeAttribute(attr.name);
+    }
+  }
+  return template.innerHTML;
+}
+
+/** fromUuid / foundry.utils.fromUuidSync for world documents and their embedded ones. */
+function fromUuidSync(uuid) {
+  const parts = String(uuid ?? "").split(".");
+  let doc = null;
+  for (let i = 0; i < parts.length; i += 2) {
+    const [name, id] = [parts[i], parts[i + 1]];
+    if (!doc) doc = game[CONFIG[name]?.documentClass?.collectionName]?.get(id) ?? null;
+    else {
+      const field = doc.constructor.getCollectionName(name);
+      doc = field ? doc[field].get(id) ?? null : null;
+    }
+    if (!doc) return null;
+  }
+  return doc;
+}
+
+/**
+ * Install the world: globals (Hooks, CONFIG, CONST, ui, the document classes, fromUuid), `game`
+ * with a GM and a player (the active user is the GM unless `as` says otherwise), and the
+ * `foundry` namespaces. The system's entry point is then imported and the hooks called by the
+ * test, as Foundry calls them (init, i18nInit, setup, ready).
+ * @param {{as?: "gm"|"player", modules?: string[]}} [options]
+ */
+export function installWorld({ as = "gm", modules = [] } = {}) {
+  const CONST = {
+    DOCUMENT_OWNERSHIP_LEVELS: OWNERSHIP,
+    USER_ROLES: { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 },
+    DICE_ROLL_MODES: { PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" },
+    DEFAULT_TOKEN: "icons/svg/mystery-man.svg"
+  };
+  const CONFIG = {
+    Actor: { documentClass: Actor, dataModels: {}, sheetClasses: {} },
+    Item: { documentClass: Item, dataModels: {}, sheetClasses: {} },
+    ActiveEffect: { documentClass: ActiveEffect, dataModels: {}, sheetClasses: {} },
+    ChatMessage: { documentClass: ChatMessage, dataModels: {}, sheetClasses: {} },
+    Combat: { documentClass: Combat, dataModels: {}, sheetClasses: {} },
+    Combatant: { documentClass: Combatant, dataModels: {}, sheetClasses: {} },
+    User: { documentClass: User, dataModels: {}, sheetClasses: {} },
+    Scene: { documentClass: Scene, dataModels: {}, sheetClasses: {} },
+    JournalEntry: { documentClass: JournalEntry, dataModels: {}, sheetClasses: {} },
+    JournalEntryPage: { documentClass: JournalEntryPage, dataModels: {}, sheetClasses: {} },
+    Folder: { documentClass: Folder, dataModels: {}, sheetClasses: {} },
+    Dice: { rolls: [Roll], randomUniform: Math.random, rollModes: {
+      publicroll: { label: "CHAT.RollPublic", icon: "fa-solid fa-globe" }, gmroll: { label: "CHAT.RollPrivate", icon: "fa-solid fa-user-secret" },
+      blindroll: { label: "CHAT.RollBlind", icon: "fa-solid fa-eye-slash" }, selfroll: { label: "CHAT.RollSelf", icon: "fa-solid fa-user" } } },
+    TextEditor: { enrichers: [] },
+    statusEffects: [{ id: "dead", name: "EFFECT.StatusDead", img: "icons/svg/skull.svg" }],
+    specialStatusEffects: { DEFEATED: "dead", INVISIBLE: "invisible", BLIND: "blind", BURROW: "burrow", HOVER: "hover", FLY: "fly" },
+    sounds: { dice: "sounds/dice.wav", lock: "sounds/lock.wav", notification: "sounds/notify.wav", combat: "sounds/drums.wav" },
+    ui: {},
+    queries: {}
+  };
+  Object.assign(globalThis, {
+    Hooks, CONFIG, CONST, Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, JournalEntry, Folder,
+    Roll, fromUuid: async uuid => fromUuidSync(uuid),
+    ui: { notifications: new Notifications(), chat: new ChatLog() },
+    // No scene is viewed: the canvas exists but has not drawn its layers.
+    canvas: { ready: false }
+  });
+  const users = new Collection();
+  for (const data of [{ _id: "gmUser0000000000", name: "Gamemaster", role: 4 }, { _id: "playerUser000000", name: "Player", role: 1 }]) {
+    users.set(data._id, new User(data));
+  }
+  Object.defineProperty(users, "activeGM", { get: () => users.find(u => u.isGM && u.active) ?? null });
+  const self = as === "gm" ? "gmUser0000000000" : "playerUser000000";
+  const socketListeners = new Map();
+  Object.assign(globalThis.game, {
+    userId: self,
+    get user() { return users.get(self); },
+    users,
+    actors: new Collection(),
+    items: new Collection(),
+    messages: new Collection(),
+    scenes: new Collection(),
+    combats: new Collection(),
+    journal: new Collection(),
+    folders: new Collection(),
+    packs: new Collection(),
+    modules: new Map(modules.map(id => [id, { id, active: true }])),
+    settings: new ClientSettings(),
+    release: { generation: 13, build: 345, version: "13.345" },
+    system: { id: "icon-engine" },
+    ready: false,
+    socket: { on: (channel, fn) => socketListeners.set(channel, fn), emit: () => {} }
+  });
+  game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
+  Object.assign(globalThis.foundry, {
+    utils: { deepClone, getProperty, setProperty, expandObject, flattenObject, mergeObject, randomID, Collection, fromUuidSync, cleanHTML,
+      logCompatibilityWarning },
+    abstract: { DataModel, TypeDataModel },
+    data: { fields: { DataField, NumberField, StringField, HTMLField, BooleanField, ObjectField, ArrayField, SchemaField } },
+    documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, collections: {} },
+    dice: { Roll, terms: { RollTerm, Die, NumericTerm, OperatorTerm } }
+  });
+  Object.assign(globalThis.foundry.applications, {
+    api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2, DialogV2 },
+    sheets: { ActorSheetV2, ItemSheetV2 },
+    apps: { DocumentSheetConfig, FilePicker },
+    ux: { TextEditor, FormDataExtended },
+    sidebar: { tabs: { CombatTracker } },
+    instances: new Map()
+  });
+  return { socketListeners };
+}

@@ -205,6 +205,81 @@ describe("ICON sheets in the browser", () => {
     assertNoErrors();
   });
 
+  /**
+   * Every sheet template rendered as its owner and as an observer (`readOnly`, which the sheet
+   * classes set from `isEditable`): the actions each offers, and its image's attributes.
+   */
+  const sheetActions = readOnly => browser.page.evaluate(async readOnly => {
+    const { ICONENGINE, context, render, derive, tabs, blankCharacter } = globalThis.sheetTest;
+    const { loadCore } = await import("/module/core.mjs");
+    const { heroContext } = await import("/module/applications/sheets/hero-context.mjs");
+    const { MNS_CHARACTERISTICS } = await import("/module/data/rulesets.mjs");
+    const { foeMaxHp } = await import("/module/data/rules.mjs");
+    const core = await loadCore();
+    const actor = { name: "Ysolde", img: "/assets/icons/statuses/defiance.svg" };
+    const items = [{ id: "a1", name: "Hammer Blow", img: "/assets/icons/statuses/dazed.svg", type: "ability", system: { tags: ["attack"] } }];
+    const character = derive(Object.assign(blankCharacter(), { broken: true, burdenPending: true,
+      burdens: [{ name: "Haunted", actions: { first: "sense", second: "charm" }, clock: 6, filled: 2 }] }), 32);
+    const foeSource = { biography: "", vit: 8, hp: { value: 32, max: 32 }, vigor: { value: 0, max: 8 }, wounds: 0, defense: 7, speed: 4,
+      dash: 2, damageDie: 8, fray: 3, armor: 0, foeClass: "", template: "", chapter: 1, size: 1, partySize: 4, canCrit: false };
+    const foe = derive(foeSource, foeMaxHp(foeSource));
+    const hero = { biography: "", hp: { value: 10, max: 10 }, vigor: { value: 0, max: 0 },
+      icons: { abilities: { prowess: 3, coordination: 3, strength: 3, intellect: 3, awareness: 3, willpower: 3 }, powers: [{ name: "Flight", level: 7 }], determination: 1 },
+      tribute: { attributes: [{ name: "Grit", rank: 1, focus: 0, burden: 0 }], effects: [{ name: "Blast", rank: 2 }] },
+      narrator: { skills: [{ name: "Climb", rank: 10, dice: "3d6", baseDamage: 0 }] },
+      mns: { special: true, characteristics: Object.fromEntries(MNS_CHARACTERISTICS.map(c => [c, 12])), height: 1.8,
+        targets: [{ name: "Move", target: 14, bonus: 0 }], knowledge: [{ name: "Chemistry", score: 20 }] } };
+    const ability = { description: "", actions: "1", interrupt: 1, tags: ["attack"], resolveCost: 0, range: "", roll: { hitDice: 1, frayOnMiss: false, bonusDice: 0, pierce: false, divine: false } };
+    const sheets = {
+      character: [["characterHeader", "tabs", "characterCombat", "characterNarrative", "characterAbilities", "characterBio"].map(part => ICONENGINE.sheets[part]),
+        { actor, system: character, source: character, enriched: {}, tabs: tabs("combat"), tab: tabs("combat").combat,
+          bioFields: context.htmlFieldsContext(["biography"], character, {}), ...context.characterContext(character, items),
+          tactical: { attacks: items, healingOptions: [], statusIcons: [{ id: "dazed", label: "x", hint: "y", img: "", canSave: true }] } }],
+      foe: [[ICONENGINE.sheets.foe], { actor, system: foe, source: foe, enriched: {}, ...context.foeContext(foe, items) }],
+      ability: [[ICONENGINE.sheets.ability], { item: actor, system: ability, source: ability, enriched: {}, ...context.abilityContext(ability), canAttack: true }],
+      item: [[ICONENGINE.sheets.item], { item: actor, source: { description: "" }, enriched: {} }]
+    };
+    for (const ruleset of ["icons", "tribute", "narrator", "mns"]) {
+      sheets[`hero (${ruleset})`] = [["systems/icon-engine/templates/actor/hero.hbs"], { actor, system: hero, source: hero, enriched: {},
+        ...heroContext({ system: hero, campaign: { ruleset, tributeDie: 6, narratorScale: "coarse", iconsLevelNames: 1 }, tables: core.rulesetTables(),
+          lookup: q => core.mnsLookup(q), charts: { sphere: [], square: [], doubles: [], action: [] } }) }];
+    }
+    const found = {};
+    for (const [name, [paths, data]] of Object.entries(sheets)) {
+      const html = [];
+      for (const path of paths) html.push(await render(path, { ...data, readOnly }));
+      const sheet = document.querySelector("#sheet");
+      sheet.innerHTML = html.join("");
+      found[name] = {
+        actions: [...new Set([...sheet.querySelectorAll("[data-action]")].map(e => e.dataset.action))].sort(),
+        images: [...sheet.querySelectorAll("img[data-edit]")].map(img => img.dataset.action ?? null)
+      };
+    }
+    return found;
+  }, readOnly);
+
+  test("portraits open the file picker: every editable image is ApplicationV2's editImage action", async () => {
+    const owner = await sheetActions(false);
+    for (const [name, { images }] of Object.entries(owner)) {
+      assert.deepEqual(images, ["editImage"], `${name}: one portrait, with data-action="editImage"`);
+    }
+    assertNoErrors();
+  });
+
+  test("an observer's sheet offers no action but tabs and opening items", async () => {
+    const owner = await sheetActions(false);
+    const observer = await sheetActions(true);
+    // The owner's sheets do have the actions the observer's lack.
+    assert.ok(owner.character.actions.includes("setWounds") && owner.character.actions.includes("nameBurden"));
+    assert.ok(owner["hero (mns)"].actions.includes("roll") && owner.ability.actions.includes("toggleTag"));
+    for (const [name, { actions, images }] of Object.entries(observer)) {
+      assert.deepEqual(actions.filter(a => !["tab", "editItem"].includes(a)), [], `${name}: ${actions}`);
+      assert.ok(images.every(a => a === null), `${name}: the portrait is not editable`);
+    }
+    assert.deepEqual(observer.character.actions, ["editItem", "tab"]);
+    assertNoErrors();
+  });
+
   test("every status icon loads as an SVG", async () => {
     const ids = await browser.page.evaluate(async () => {
       const { ICONENGINE } = globalThis.sheetTest;

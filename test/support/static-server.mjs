@@ -21,12 +21,18 @@ const MIME = {
 };
 
 /**
- * Serve the repo root on a random loopback port.
+ * Serve the repo root on a random loopback port. As Foundry does, `…/systems/icon-engine/<file>`
+ * is the system's file (relative URLs in the module and templates resolve there), whatever comes
+ * before it (a page's directory, a `routePrefix`).
+ * @param {{wasmType?: string}} [options]  `wasmType`: the Content-Type for .wasm (servers that
+ *   do not know the type send application/octet-stream).
  * @returns {Promise<{url: string, close: () => Promise<void>}>}
  */
-export async function startServer() {
+export async function startServer({ wasmType = MIME[".wasm"] } = {}) {
   const server = createServer(async (request, response) => {
-    const pathname = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);
+    const requested = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);
+    const system = requested.indexOf("/systems/icon-engine/");
+    const pathname = system >= 0 ? requested.slice(system + "/systems/icon-engine".length) : requested;
     const path = normalize(join(root, pathname));
     if (!path.startsWith(root) || path.split(sep).includes("..")) {
       response.writeHead(403).end();
@@ -35,7 +41,7 @@ export async function startServer() {
     try {
       const body = await readFile(path);
       response.writeHead(200, {
-        "Content-Type": MIME[extname(path)] ?? "application/octet-stream",
+        "Content-Type": extname(path) === ".wasm" ? wasmType : MIME[extname(path)] ?? "application/octet-stream",
         "Cache-Control": "no-store"
       });
       response.end(body);

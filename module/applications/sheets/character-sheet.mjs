@@ -1,5 +1,6 @@
 import { ICONENGINE } from "../../config.mjs";
 import IconActorSheet from "./icon-actor-sheet.mjs";
+import editableAction from "./editable-action.mjs";
 import ActionRollDialog from "../narrative/action-roll-dialog.mjs";
 import NarrativeCards from "../narrative/narrative-cards.mjs";
 import { characterContext } from "./sheet-context.mjs";
@@ -13,13 +14,13 @@ export default class CharacterSheet extends IconActorSheet {
   static DEFAULT_OPTIONS = {
     classes: ["character"],
     actions: {
-      setRating: CharacterSheet.#setRating,
-      setStrain: CharacterSheet.#setStrain,
-      addBurden: CharacterSheet.#addBurden,
-      removeBurden: CharacterSheet.#removeBurden,
-      setClock: CharacterSheet.#setClock,
-      rollAction: CharacterSheet.#rollAction,
-      nameBurden: CharacterSheet.#nameBurden
+      setRating: editableAction(CharacterSheet.#setRating),
+      setStrain: editableAction(CharacterSheet.#setStrain),
+      addBurden: editableAction(CharacterSheet.#addBurden),
+      removeBurden: editableAction(CharacterSheet.#removeBurden),
+      setClock: editableAction(CharacterSheet.#setClock),
+      rollAction: editableAction(CharacterSheet.#rollAction),
+      nameBurden: editableAction(CharacterSheet.#nameBurden)
     }
   };
 

@@ -5,6 +5,7 @@ import { campaignSettings } from "../../settings.mjs";
 import RulesetRollDialog from "../ruleset-roll-dialog.mjs";
 import { localize } from "../i18n.mjs";
 import IconActorSheet from "./icon-actor-sheet.mjs";
+import editableAction from "./editable-action.mjs";
 import { heroContext } from "./hero-context.mjs";
 
 /** Lists of rows the sheet can add to and remove from, with a new row's data. */
@@ -27,10 +28,10 @@ export default class HeroSheet extends IconActorSheet {
     classes: ["hero"],
     position: { width: 600, height: 700 },
     actions: {
-      addRow: HeroSheet.#addRow,
-      removeRow: HeroSheet.#removeRow,
-      determination: HeroSheet.#determination,
-      roll: HeroSheet.#roll
+      addRow: editableAction(HeroSheet.#addRow),
+      removeRow: editableAction(HeroSheet.#removeRow),
+      determination: editableAction(HeroSheet.#determination),
+      roll: editableAction(HeroSheet.#roll)
     }
   };
 

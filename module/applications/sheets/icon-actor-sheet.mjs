@@ -3,6 +3,7 @@ import { getCore, isCoreLoaded } from "../../core.mjs";
 import AttackDialog from "../attack-dialog.mjs";
 import TacticalRolls from "../../dice/tactical-rolls.mjs";
 import { tacticalSheetContext } from "./tactical-context.mjs";
+import editableAction from "./editable-action.mjs";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ActorSheetV2 } = foundry.applications.sheets;
@@ -27,13 +28,13 @@ export default class IconActorSheet extends HandlebarsActorSheet {
     window: { resizable: true },
     form: { submitOnChange: true },
     actions: {
-      setWounds: IconActorSheet.#setWounds,
-      createItem: IconActorSheet.#createItem,
+      setWounds: editableAction(IconActorSheet.#setWounds),
+      createItem: editableAction(IconActorSheet.#createItem),
       editItem: IconActorSheet.#editItem,
-      deleteItem: IconActorSheet.#deleteItem,
-      rollAttack: IconActorSheet.#rollAttack,
-      rollSave: IconActorSheet.#rollSave,
-      heal: IconActorSheet.#heal
+      deleteItem: editableAction(IconActorSheet.#deleteItem),
+      rollAttack: editableAction(IconActorSheet.#rollAttack),
+      rollSave: editableAction(IconActorSheet.#rollSave),
+      heal: editableAction(IconActorSheet.#heal)
     }
   };
 
@@ -73,6 +74,8 @@ export default class IconActorSheet extends HandlebarsActorSheet {
       actor,
       system: actor.system,
       source: actor.system._source,
+      // Observers see the sheet without its controls (see editable-action.mjs).
+      readOnly: !this.isEditable,
       enriched,
       bioFields: htmlFieldsContext(ctor.HTML_FIELDS.filter(f => f !== "biography").concat("biography"), actor.system._source, enriched),
       tabs: this._prepareTabs("primary"),

@@ -1,6 +1,7 @@
 import { ICONENGINE } from "../../config.mjs";
 import { abilityContext } from "./sheet-context.mjs";
 import AttackDialog from "../attack-dialog.mjs";
+import editableAction from "./editable-action.mjs";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ItemSheetV2 } = foundry.applications.sheets;
@@ -40,6 +41,7 @@ export class IconItemSheet extends HandlebarsItemSheet {
       item,
       system,
       source: system._source,
+      readOnly: !this.isEditable,
       enriched: { description: await TextEditor.enrichHTML(system.description ?? "", { relativeTo: item, secrets: item.isOwner }) },
       ...this._prepareTypeContext(system)
     });
@@ -57,7 +59,7 @@ export class AbilitySheet extends IconItemSheet {
   static DEFAULT_OPTIONS = {
     classes: ["ability"],
     position: { width: 520, height: 640 },
-    actions: { toggleTag: AbilitySheet.#toggleTag, rollAttack: AbilitySheet.#rollAttack }
+    actions: { toggleTag: editableAction(AbilitySheet.#toggleTag), rollAttack: editableAction(AbilitySheet.#rollAttack) }
   };
 
   /** @inheritdoc */
