@@ -320,7 +320,7 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       const requests = [
         { kind: "icons.test", ability: 6, difficulty: 5, bonus: 1 },
         { kind: "tribute.test", rank: 1, focus: 3, burden: 2, die: 6, opposition: { rank: 0, focus: 1 }, effectRank: 2 },
-        { kind: "narrator.skill", skill: 12, difficulty: 22, use: "attack", baseDamage: 12 },
+        { kind: "narrator.skill", skill: 12, difficulty: 22, use: "attack", baseDamage: 12, ranks: 3 },
         { kind: "mns.action", target: 28 },
         { kind: "mns.save", score: 62, dice: "d100" },
         { kind: "mns.dice", die: "d1000" }
