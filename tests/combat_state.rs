@@ -1,0 +1,358 @@
+//! The combat state as stored on the Combat document: its shape and size, its limits, and
+//! reading the shape from before issue 18 (fixtures captured from that code by
+//! tests/fixtures/capture-combat-v1.mjs).
+
+use icon_engine::combat::{apply, CombatState, Event, Step, MAX_COMBATANTS, MAX_HISTORY};
+use serde_json::{json, Value};
+
+fn ev(v: Value) -> Event {
+    serde_json::from_value(v).unwrap()
+}
+
+fn ok(state: Option<&CombatState>, e: Value) -> Option<CombatState> {
+    apply(state, &ev(e.clone()))
+        .unwrap_or_else(|err| panic!("{e}: {err}"))
+        .0
+}
+
+/// A Foundry-like 16-character id.
+fn fid(name: &str) -> String {
+    format!("{name:0<16}")
+}
+
+/// The fight a state shows, in one canonical form whatever its shape: the fight's fields and
+/// every combatant by id with every field written out (version 2 leaves defaults out, version 1
+/// listed combatants in an array). The undo log is not part of it.
+fn view(state: &Value) -> Value {
+    let list: Vec<Value> = match &state["combatants"] {
+        Value::Array(a) => a.clone(),
+        Value::Object(m) => m.values().cloned().collect(),
+        other => panic!("combatants: {other}"),
+    };
+    let mut combatants = serde_json::Map::new();
+    for c in list {
+        let f = |k: &str, d: Value| c.get(k).cloned().unwrap_or(d);
+        combatants.insert(
+            c["id"].as_str().unwrap().to_string(),
+            json!({
+                "side": c["side"], "isPlayerCharacter": f("isPlayerCharacter", json!(false)),
+                "template": f("template", Value::Null), "canSlow": f("canSlow", json!(false)),
+                "defeated": f("defeated", json!(false)), "taken": f("taken", json!(0)),
+                "slow": f("slow", json!(0)), "delay": f("delay", json!(false)), "turns": c["turns"],
+            }),
+        );
+    }
+    let keys = [
+        "round",
+        "partyResolve",
+        "regularSide",
+        "slowSide",
+        "lastSide",
+        "current",
+        "ended",
+        "next",
+    ];
+    let mut out: serde_json::Map<String, Value> = keys
+        .iter()
+        .map(|k| (k.to_string(), state[*k].clone()))
+        .collect();
+    out.insert("combatants".into(), Value::Object(combatants));
+    Value::Object(out)
+}
+
+fn fixture(name: &str) -> Value {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// A state stored before issue 18 reads as the same fight; undo walks back through every
+/// snapshot it carried, exactly; and it goes on from there.
+fn migrates(name: &str) -> (CombatState, Value) {
+    let old = fixture(name);
+    let state: CombatState = serde_json::from_value(old.clone()).unwrap();
+    let new = serde_json::to_value(&state).unwrap();
+    assert_eq!(new["v"], json!(2));
+    assert!(new.get("history").is_none());
+    assert_eq!(view(&new), view(&old), "the fight now");
+    assert_eq!(new["forgotten"], old["forgotten"]);
+    // written again, it reads back the same
+    let again: CombatState = serde_json::from_value(new.clone()).unwrap();
+    assert_eq!(again, state);
+    let history = old["history"].as_array().unwrap();
+    assert_eq!(state.log.len(), history.len());
+    let mut s = Some(state.clone());
+    for (i, snapshot) in history.iter().enumerate().rev() {
+        s = ok(s.as_ref(), json!({"type": "undo"}));
+        let shown = serde_json::to_value(s.as_ref().unwrap()).unwrap();
+        assert_eq!(view(&shown), view(snapshot), "{name}: snapshot {i}");
+    }
+    (state, old)
+}
+
+#[test]
+fn a_state_stored_before_issue_18_mid_fight_keeps_working() {
+    let (state, old) = migrates("combat-v1-midfight.json");
+    let old = old.clone();
+    assert_eq!(old["history"].as_array().unwrap().len(), 41);
+    // nothing was forgotten, so one more undo undoes the start
+    let mut s = Some(state.clone());
+    for _ in 0..41 {
+        s = ok(s.as_ref(), json!({"type": "undo"}));
+    }
+    assert!(ok(s.as_ref(), json!({"type": "undo"})).is_none());
+    // the fight goes on: the open turn ends, the foes go on, Mira's delayed slow turn waits
+    let s = ok(Some(&state), json!({"type": "endTurn"}));
+    let err = apply(
+        s.as_ref(),
+        &ev(json!({"type": "beginTurn", "id": fid("mira")})),
+    )
+    .unwrap_err();
+    assert!(
+        err.message().contains("foes side's turn"),
+        "{}",
+        err.message()
+    );
+    let s = ok(s.as_ref(), json!({"type": "beginTurn", "id": fid("ogre")}));
+    let s = ok(s.as_ref(), json!({"type": "endTurn"}));
+    let st = s.unwrap();
+    assert_eq!(st.log.len(), 44, "the converted steps and the new ones");
+    // the converted steps hold the snapshots' differences, so the state shrinks from the old
+    // 55 KB to this at once, and under 4 KB as new steps push them out
+    let size = serde_json::to_string(&st).unwrap().len();
+    assert!(size < 16_000, "{size}");
+    eprintln!(
+        "mid-fight state converted: {size} bytes (was {})",
+        old.to_string().len()
+    );
+}
+
+#[test]
+fn a_long_fight_stored_before_issue_18_keeps_its_100_steps_and_limit() {
+    let (state, _) = migrates("combat-v1-long.json");
+    assert_eq!((state.log.len(), state.forgotten), (MAX_HISTORY, 31));
+    let mut s = Some(state);
+    for _ in 0..MAX_HISTORY {
+        s = ok(s.as_ref(), json!({"type": "undo"}));
+    }
+    let err = apply(s.as_ref(), &ev(json!({"type": "undo"}))).unwrap_err();
+    assert!(
+        err.message().contains("at most 100 steps"),
+        "{}",
+        err.message()
+    );
+}
+
+#[test]
+fn upgrade_converts_without_logging_anything() {
+    let old = fixture("combat-v1-midfight.json");
+    let state: CombatState = serde_json::from_value(old).unwrap();
+    let (up, fx) = apply(Some(&state), &ev(json!({"type": "upgrade"}))).unwrap();
+    assert_eq!(up.as_ref(), Some(&state));
+    assert!(fx.is_empty());
+    assert!(apply(None, &ev(json!({"type": "upgrade"}))).is_err());
+}
+
+/// Fifteen combatants with Foundry ids: five characters, an Elite, a Legend, a foe that may go
+/// slow, seven others.
+fn fifteen() -> Vec<Value> {
+    let mut v: Vec<Value> = (0..5)
+        .map(|i| json!({"id": fid(&format!("pc{i}")), "side": "party", "isPlayerCharacter": true}))
+        .collect();
+    v.push(json!({"id": fid("elite"), "side": "foes", "template": "elite"}));
+    v.push(json!({"id": fid("legend"), "side": "foes", "template": "legend"}));
+    v.push(json!({"id": fid("sly"), "side": "foes", "canSlow": true}));
+    v.extend((0..7).map(|i| json!({"id": fid(&format!("foe{i}")), "side": "foes"})));
+    v
+}
+
+#[test]
+fn a_fifteen_combatant_fight_stays_under_4_kb_however_long() {
+    let mut s = ok(None, json!({"type": "start", "combatants": fifteen()}));
+    let mut largest = 0;
+    let mut events = 0;
+    for round in 0..40u32 {
+        // the tracker's moves, with a slow turn, a delay, a defeat and resolve now and then
+        while s.as_ref().unwrap().now.round == round + 1 {
+            let st = s.as_ref().unwrap();
+            let e = if let Some(turn) = &st.now.current {
+                if events % 9 == 0 {
+                    let id = turn.id.clone();
+                    s = ok(s.as_ref(), json!({"type": "delay", "id": id}));
+                    events += 1;
+                }
+                json!({"type": "endTurn"})
+            } else {
+                let next = st.now.next.expect("someone acts");
+                let (regular, side) =
+                    (next.phase == icon_engine::combat::Phase::Regular, next.side);
+                let c = st
+                    .now
+                    .combatants
+                    .values()
+                    .filter(|c| c.entry.side == side && !c.defeated)
+                    .find(|c| {
+                        if regular {
+                            st.now.regular_left(c) > 0
+                        } else {
+                            c.slow > 0
+                        }
+                    })
+                    .unwrap();
+                let can_slow = c.entry.side == icon_engine::combat::Side::Party || c.entry.can_slow;
+                if regular && (c.delay || (can_slow && events % 7 == 3)) {
+                    json!({"type": "goSlow", "id": c.entry.id})
+                } else {
+                    json!({"type": "beginTurn", "id": c.entry.id})
+                }
+            };
+            s = ok(s.as_ref(), e);
+            events += 1;
+            if events % 23 == 0 {
+                let who = fid(&format!("foe{}", (events / 23) % 7));
+                let defeated = (events / 23) % 2 == 0;
+                s = ok(
+                    s.as_ref(),
+                    json!({"type": "setDefeated", "id": who, "defeated": defeated}),
+                );
+                let by = if s.as_ref().unwrap().now.party_resolve > 0 {
+                    -1
+                } else {
+                    1
+                };
+                s = ok(s.as_ref(), json!({"type": "adjustResolve", "by": by}));
+                events += 2;
+            }
+            let size = serde_json::to_string(s.as_ref().unwrap()).unwrap().len();
+            largest = largest.max(size);
+            assert!(size <= 4096, "{size} bytes after {events} events");
+        }
+    }
+    let st = s.unwrap();
+    assert_eq!(st.log.len(), MAX_HISTORY);
+    assert!(st.forgotten > 500, "{}", st.forgotten);
+    eprintln!("largest stored state: {largest} bytes over {events} events");
+}
+
+#[test]
+fn the_stored_shape_keys_what_changes() {
+    let s = ok(None, json!({"type": "start", "combatants": fifteen()}));
+    let s = ok(s.as_ref(), json!({"type": "beginTurn", "id": fid("pc0")}));
+    let v = serde_json::to_value(s.as_ref().unwrap()).unwrap();
+    // combatants by number, defaults left out; the log by step number
+    assert_eq!(
+        v["combatants"]["0"],
+        json!({"id": fid("pc0"), "side": "party", "isPlayerCharacter": true, "taken": 1, "turns": 1})
+    );
+    assert_eq!(
+        v["combatants"]["6"]["turns"],
+        json!(5),
+        "the Legend: one per character"
+    );
+    assert_eq!(v["log"], json!({"1": ["b", 0]}));
+    assert_eq!(v["nextNumber"], json!(15));
+    assert_eq!(v["current"], json!({"id": fid("pc0"), "slow": false}));
+    let s = ok(s.as_ref(), json!({"type": "endTurn"}));
+    let v = serde_json::to_value(s.as_ref().unwrap()).unwrap();
+    assert_eq!(v["log"]["2"], json!(["e", 0, 0, 0, null]));
+    // every step kind reads back as written
+    let steps: Vec<Step> = serde_json::from_value(json!([
+        ["b", 3, 1], ["e", 2, 1, 0, 1, [1, 0, [[4, 0, 1]]]], ["s", 1, 1], ["d", 0, 0],
+        ["a", {"id": "x", "side": "foes", "summoner": "y"}],
+        ["x", [[[7, {"id": "q", "side": "party", "turns": 1}]], [7, 0, 1, null], [[6, 2]]], [0, 0, []]],
+        ["k", 2, 1, 0], ["k", 2, 1, 0, null, [0, 1, []]], ["r", -2], ["z", [1, 1], 4], ["z", null, 0],
+        ["p", [[2, 2, 0, 1, 0, null, 0], []], [[2, 3, 0, 1, 0, [0, 0], 0], [[0, {"id": "a", "side": "party", "turns": 1}]]]]
+    ]))
+    .unwrap();
+    let again = serde_json::to_value(&steps).unwrap();
+    assert_eq!(serde_json::from_value::<Vec<Step>>(again).unwrap(), steps);
+    for bad in [
+        json!(["q", 1]),
+        json!(["b"]),
+        json!(["b", 1, 2]),
+        json!(["d", 1, 0, 9]),
+        json!({}),
+    ] {
+        assert!(
+            serde_json::from_value::<Step>(bad.clone()).is_err(),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn bad_stored_states_are_refused_naming_the_field() {
+    let s = ok(None, json!({"type": "start", "combatants": fifteen()}));
+    let s = ok(s.as_ref(), json!({"type": "beginTurn", "id": fid("pc0")}));
+    let good = serde_json::to_value(s.as_ref().unwrap()).unwrap();
+    let refused = |mutate: &dyn Fn(&mut Value), words: &str| {
+        let mut v = good.clone();
+        mutate(&mut v);
+        let err = serde_json::from_value::<CombatState>(v)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains(words), "{err}");
+    };
+    refused(&|v| v["v"] = json!(3), "version 3");
+    refused(&|v| v["log"] = json!({"2": ["b", 0]}), "`log`");
+    refused(&|v| v["current"]["id"] = json!("nobody"), "`current`");
+    refused(&|v| v["nextNumber"] = json!(3), "`nextNumber`");
+    refused(
+        &|v| v["combatants"]["1"]["id"] = json!(fid("pc0")),
+        "there twice",
+    );
+    refused(
+        &|v| {
+            v.as_object_mut().unwrap().remove("v");
+        },
+        "missing field `v`",
+    );
+    // a log that does not fit the fight is refused when undo reaches it, never a panic
+    let mut v = good.clone();
+    v["log"] = json!({"1": ["b", 9]});
+    let st: CombatState = serde_json::from_value(v).unwrap();
+    let err = apply(Some(&st), &ev(json!({"type": "undo"}))).unwrap_err();
+    assert!(
+        err.message().contains("undo log does not match"),
+        "{}",
+        err.message()
+    );
+}
+
+#[test]
+fn a_combat_has_at_most_10000_combatants() {
+    let many = |n: usize| -> Value {
+        json!((0..n)
+            .map(|i| json!({"id": format!("c{i}"), "side": if i % 2 == 0 {"party"} else {"foes"}}))
+            .collect::<Vec<_>>())
+    };
+    let s = ok(
+        None,
+        json!({"type": "start", "combatants": many(MAX_COMBATANTS)}),
+    );
+    let err = apply(
+        s.as_ref(),
+        &ev(json!({"type": "addCombatant", "combatant": {"id": "one more", "side": "foes"}})),
+    )
+    .unwrap_err();
+    assert!(
+        err.message().contains("at most 10000 combatants"),
+        "{}",
+        err.message()
+    );
+    let text = json!({"type": "start", "combatants": many(MAX_COMBATANTS + 1)}).to_string();
+    let err = serde_json::from_str::<Event>(&text)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("at most 10000 combatants"), "{err}");
+    let long = "x".repeat(257);
+    let err = apply(
+        None,
+        &ev(json!({"type": "start", "combatants": [{"id": long, "side": "party"}]})),
+    )
+    .unwrap_err();
+    assert!(
+        err.message().contains("at most 256 bytes"),
+        "{}",
+        err.message()
+    );
+}
