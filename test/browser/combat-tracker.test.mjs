@@ -69,7 +69,7 @@ describe("ICON combat tracker in the browser", () => {
         if (action === "iconStart") reducerEvent = { type: "start", combatants: facts.map(combatantEntry) };
         // Foundry's toggleDefeated updates the Combatant; IconCombat turns that into setDefeated.
         else if (action === "toggleDefeated") {
-          const row = t.state.combatants.find(c => c.id === combatantId);
+          const row = Object.values(t.state.combatants).find(c => c.id === combatantId);
           reducerEvent = { type: "setDefeated", id: combatantId, defeated: !row.defeated };
         } else reducerEvent = trackerEvent(action, { combatantId, by: target.dataset.by });
         if (reducerEvent) t.busy = t.dispatch(reducerEvent);
