@@ -247,6 +247,15 @@ pub fn apply(
     state: Option<&CombatState>,
     event: &Event,
 ) -> Result<(Option<CombatState>, Vec<Effect>)> {
+    apply_owned(state.cloned(), event)
+}
+
+/// [`apply`] to a state the caller gives up (the wasm boundary reads a fresh one per call), so
+/// nothing is copied.
+pub fn apply_owned(
+    state: Option<CombatState>,
+    event: &Event,
+) -> Result<(Option<CombatState>, Vec<Effect>)> {
     let mut effects = Vec::new();
     let Some(state) = state else {
         return match event {
@@ -256,13 +265,18 @@ pub fn apply(
     };
     match event {
         Event::Undo => return undo(state),
-        Event::Upgrade => return Ok((Some(state.clone()), effects)),
+        Event::Upgrade => return Ok((Some(state), effects)),
         _ => {}
     }
     if state.now.ended {
         return refuse("the combat has ended");
     }
-    let mut s = state.now.clone();
+    let CombatState {
+        now: mut s,
+        mut log,
+        forgotten,
+        forgot_by,
+    } = state;
     let mut step = match event {
         Event::Start { .. } => return refuse("the combat has already started"),
         Event::Undo | Event::Upgrade => return refuse("not a step"),
@@ -375,14 +389,13 @@ pub fn apply(
             _ => return refuse("internal: waiting slow turns were taken back without a departure"),
         }
     }
+    log.push(step);
     let mut next = CombatState {
         now: s,
-        log: Vec::with_capacity(state.log.len() + 1),
-        forgotten: state.forgotten,
-        forgot_by: state.forgot_by,
+        log,
+        forgotten,
+        forgot_by,
     };
-    next.log.extend_from_slice(&state.log);
-    next.log.push(step);
     next.trim();
     Ok((Some(next), effects))
 }
@@ -428,11 +441,17 @@ fn start(combatants: &[Entry]) -> Result<(Option<CombatState>, Vec<Effect>)> {
     Ok((Some(state), effects))
 }
 
-fn undo(state: &CombatState) -> Result<(Option<CombatState>, Vec<Effect>)> {
+fn undo(state: CombatState) -> Result<(Option<CombatState>, Vec<Effect>)> {
     let mut effects = Vec::new();
-    let Some((step, earlier)) = state.log.split_last() else {
-        if state.forgotten > 0 {
-            return refuse(match state.forgot_by.unwrap_or(Limit::Steps) {
+    let CombatState {
+        mut now,
+        mut log,
+        forgotten,
+        forgot_by,
+    } = state;
+    let Some(step) = log.pop() else {
+        if forgotten > 0 {
+            return refuse(match forgot_by.unwrap_or(Limit::Steps) {
                 Limit::Steps => format!(
                     "nothing more to undo: undo goes back at most {MAX_HISTORY} steps"
                 ),
@@ -444,19 +463,19 @@ fn undo(state: &CombatState) -> Result<(Option<CombatState>, Vec<Effect>)> {
         // undoing the start: back to no combat
         return Ok((None, effects));
     };
-    let mut now = state.now.clone();
+    let resolve = now.party_resolve;
     step.invert(&mut now)?;
     now.refresh();
-    if now.party_resolve != state.now.party_resolve {
+    if now.party_resolve != resolve {
         effects.push(Effect::ResolveChanged {
             party_resolve: now.party_resolve,
         });
     }
     let state = CombatState {
         now,
-        log: earlier.to_vec(),
-        forgotten: state.forgotten,
-        forgot_by: state.forgot_by,
+        log,
+        forgotten,
+        forgot_by,
     };
     Ok((Some(state), effects))
 }

@@ -137,7 +137,8 @@ impl<'de> Deserialize<'de> for Roster {
     }
 }
 
-pub(crate) fn too_many() -> String {
+/// The refusal of a combat past [`MAX_COMBATANTS`].
+pub fn too_many() -> String {
     format!("a combat has at most {MAX_COMBATANTS} combatants")
 }
 
