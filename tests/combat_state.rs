@@ -3,6 +3,7 @@
 //! tests/fixtures/capture-combat-v1.mjs).
 
 use icon_engine::combat::{apply, CombatState, Event, Step, MAX_COMBATANTS, MAX_HISTORY};
+use icon_engine::decode::from_json_text;
 use serde_json::{json, Value};
 
 fn ev(v: Value) -> Event {
@@ -129,7 +130,7 @@ fn a_state_stored_before_issue_18_mid_fight_keeps_working() {
 #[test]
 fn a_long_fight_stored_before_issue_18_keeps_its_100_steps_and_limit() {
     let (state, _) = migrates("combat-v1-long.json");
-    assert_eq!((state.log.len(), state.forgotten), (MAX_HISTORY, 31));
+    assert_eq!((state.log.len(), state.forgotten()), (MAX_HISTORY, 31));
     let mut s = Some(state);
     for _ in 0..MAX_HISTORY {
         s = ok(s.as_ref(), json!({"type": "undo"}));
@@ -229,7 +230,7 @@ fn a_fifteen_combatant_fight_stays_under_4_kb_however_long() {
     }
     let st = s.unwrap();
     assert_eq!(st.log.len(), MAX_HISTORY);
-    assert!(st.forgotten > 500, "{}", st.forgotten);
+    assert!(st.forgotten() > 500, "{}", st.forgotten());
     eprintln!("largest stored state: {largest} bytes over {events} events");
 }
 
@@ -248,29 +249,60 @@ fn the_stored_shape_keys_what_changes() {
         json!(5),
         "the Legend: one per character"
     );
-    assert_eq!(v["log"], json!({"1": ["b", 0]}));
+    // the log in pages of ten steps, each page the JSON text of its steps; no null anywhere
+    assert_eq!(v["log"], json!({"0": r#"[[0,0]]"#}));
+    assert_eq!(
+        (v["logged"].clone(), v["forgotten"].clone()),
+        (json!(1), json!(0))
+    );
     assert_eq!(v["nextNumber"], json!(15));
     assert_eq!(v["current"], json!({"id": fid("pc0"), "slow": false}));
+    assert!(v.get("next").is_none() && v.get("logWeight").is_none());
     let s = ok(s.as_ref(), json!({"type": "endTurn"}));
+    let text = serde_json::to_string(s.as_ref().unwrap()).unwrap();
+    assert!(!text.contains("null"), "{text}");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["log"], json!({"0": r#"[[0,0],[1,0,0,0,2]]"#}));
+    assert!(v.get("current").is_none());
+    // past ten steps a second page starts; past 100 the oldest page loses steps one by one
+    let mut s = s;
+    for _ in 0..108 {
+        s = ok(s.as_ref(), json!({"type": "delay", "id": fid("pc1")}));
+    }
     let v = serde_json::to_value(s.as_ref().unwrap()).unwrap();
-    assert_eq!(v["log"]["2"], json!(["e", 0, 0, 0, null]));
+    assert_eq!(
+        (v["logged"].clone(), v["forgotten"].clone()),
+        (json!(110), json!(10))
+    );
+    let mut pages: Vec<u64> = v["log"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|k| k.parse().unwrap())
+        .collect();
+    pages.sort();
+    assert_eq!(pages, (1..=10).collect::<Vec<_>>(), "steps 11 to 110");
     // every step kind reads back as written
     let steps: Vec<Step> = serde_json::from_value(json!([
-        ["b", 3, 1], ["e", 2, 1, 0, 1, [1, 0, [[4, 0, 1]]]], ["s", 1, 1], ["d", 0, 0],
-        ["a", {"id": "x", "side": "foes", "summoner": "y"}],
-        ["x", [[[7, {"id": "q", "side": "party", "turns": 1}]], [7, 0, 1, null], [[6, 2]]], [0, 0, []]],
-        ["k", 2, 1, 0], ["k", 2, 1, 0, null, [0, 1, []]], ["r", -2], ["z", [1, 1], 4], ["z", null, 0],
-        ["p", [[2, 2, 0, 1, 0, null, 0], []], [[2, 3, 0, 1, 0, [0, 0], 0], [[0, {"id": "a", "side": "party", "turns": 1}]]]]
+        [0, 3, 1], [1, 2, 1, 0, 1, [1, 0, [[4, 0, 1]]]], [1, 0, 0, 0, 2], [2, 1, 1], [3, 0, 0],
+        [4, {"id": "x", "side": "foes", "summoner": "y"}],
+        [5, [[[7, {"id": "q", "side": "party", "turns": 1}]], [7, 0, 1, 2], [[6, 2]]], [0, 0, []]],
+        [5, [[[7, {"id": "q", "side": "party", "turns": 1}]], 0, []]],
+        [6, 2, 1, 0], [6, 2, 1, 0, 0, [0, 1, []]], [7, -2], [8, [1, 1], 4], [8, 0, 0],
+        [9, [[2, 2, 0, 1, 2, 0, 0], []], [[2, 3, 0, 1, 0, [0, 0], 0], [[0, {"id": "a", "side": "party", "turns": 1}]]]]
     ]))
     .unwrap();
     let again = serde_json::to_value(&steps).unwrap();
     assert_eq!(serde_json::from_value::<Vec<Step>>(again).unwrap(), steps);
     for bad in [
-        json!(["q", 1]),
-        json!(["b"]),
-        json!(["b", 1, 2]),
-        json!(["d", 1, 0, 9]),
+        json!([10, 1]),
+        json!([0]),
+        json!([0, 1, 2]),
+        json!([3, 1, 0, 9]),
         json!({}),
+        json!([1, 0, 0, 0, 3]),
+        json!([8, 5, 0]),
+        json!(["b", 0]),
     ] {
         assert!(
             serde_json::from_value::<Step>(bad.clone()).is_err(),
@@ -284,35 +316,61 @@ fn bad_stored_states_are_refused_naming_the_field() {
     let s = ok(None, json!({"type": "start", "combatants": fifteen()}));
     let s = ok(s.as_ref(), json!({"type": "beginTurn", "id": fid("pc0")}));
     let good = serde_json::to_value(s.as_ref().unwrap()).unwrap();
+    // read as the wasm boundary reads it, then used
     let refused = |mutate: &dyn Fn(&mut Value), words: &str| {
         let mut v = good.clone();
         mutate(&mut v);
-        let err = serde_json::from_value::<CombatState>(v)
-            .unwrap_err()
-            .to_string();
-        assert!(err.contains(words), "{err}");
+        let err = match from_json_text::<CombatState>("combat state", &v.to_string()) {
+            Err(e) => e.message().to_string(),
+            Ok(st) => apply(Some(&st), &ev(json!({"type": "endTurn"})))
+                .unwrap_err()
+                .message()
+                .to_string(),
+        };
+        assert!(
+            err.contains(words) && err.starts_with("invalid combat state: "),
+            "{err}"
+        );
     };
-    refused(&|v| v["v"] = json!(3), "version 3");
-    refused(&|v| v["log"] = json!({"2": ["b", 0]}), "`log`");
-    refused(&|v| v["current"]["id"] = json!("nobody"), "`current`");
-    refused(&|v| v["nextNumber"] = json!(3), "`nextNumber`");
+    refused(&|v| v["v"] = json!(3), "`v`: version 3");
+    refused(
+        &|v| v["log"] = json!({"2": r#"[[0,0]]"#}),
+        "invalid combat state: `log`: steps 1 to 1 are kept",
+    );
+    refused(
+        &|v| v["logged"] = json!(120),
+        "invalid combat state: `log`: it keeps at most 100 steps",
+    );
+    refused(&|v| v["logged"] = json!(0), "invalid combat state: `log`");
+    refused(
+        &|v| v["current"]["id"] = json!("nobody"),
+        "invalid combat state: `current`",
+    );
+    refused(
+        &|v| v["nextNumber"] = json!(3),
+        "invalid combat state: `nextNumber`",
+    );
     refused(
         &|v| v["combatants"]["1"]["id"] = json!(fid("pc0")),
-        "there twice",
+        "`combatants`: pc00000000000000 is there twice",
     );
-    refused(
-        &|v| {
-            v.as_object_mut().unwrap().remove("v");
-        },
-        "missing field `v`",
-    );
+    refused(&|v| v["round"] = json!("one"), "`round`");
     // a log that does not fit the fight is refused when undo reaches it, never a panic
     let mut v = good.clone();
-    v["log"] = json!({"1": ["b", 9]});
+    v["log"] = json!({"0": r#"[[0,9]]"#});
     let st: CombatState = serde_json::from_value(v).unwrap();
     let err = apply(Some(&st), &ev(json!({"type": "undo"}))).unwrap_err();
     assert!(
         err.message().contains("undo log does not match"),
+        "{}",
+        err.message()
+    );
+    let mut v = good.clone();
+    v["log"] = json!({"0": r#"[[0,0],[0,0]]"#});
+    let st: CombatState = serde_json::from_value(v).unwrap();
+    let err = apply(Some(&st), &ev(json!({"type": "undo"}))).unwrap_err();
+    assert!(
+        err.message().contains("holds 2 steps, not 1"),
         "{}",
         err.message()
     );

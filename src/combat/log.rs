@@ -3,27 +3,32 @@
 //! slot a closed turn passed on, a round's counters, a removed combatant). Undo inverts the last
 //! step; replaying the steps' events from the fight before the first one gives the fight now.
 //!
-//! Steps are written as short JSON arrays, a one-letter code first, sides as 0 (party) / 1
-//! (foes), flags as 0/1, so a hundred of them fit in a couple of kilobytes:
+//! Steps are written as short JSON arrays of numbers, the step's code first, sides as 0 (party)
+//! / 1 (foes) / 2 (none), flags as 0/1, and 0 for "none" elsewhere, so the text holds no `null`
+//! and, but where a step names a combatant in full, no quotes (a page is a JSON string, and
+//! quotes in it would cost escaping both ways on every event); a hundred steps fit in well under
+//! two kilobytes. The stored log keeps them in pages of
+//! [`LOG_PAGE`] steps, each page the JSON text of its steps in one string, decoded only when an
+//! event touches it (see [`Log`]):
 //!
 //! | step | JSON |
 //! |---|---|
-//! | begin a turn (`fired`: a pending delay fired) | `["b", n]`, `["b", n, 1]` |
-//! | end the turn of `n` | `["e", n, slow, slotWas, lastSideWas, reset?]` |
-//! | go slow | `["s", n, regularSideWas, reset?]` |
-//! | delay | `["d", n, delayWas]` |
-//! | add a combatant | `["a", entry]` |
-//! | remove | `["x", departure, reset?]` |
-//! | set defeated | `["k", n, defeated, defeatedWas, departure?, reset?]` |
-//! | adjust party resolve | `["r", by]` |
-//! | end the combat | `["z", [n, slow] \| null, partyResolveWas]` |
-//! | a step converted from the old snapshot history | `["p", frameBefore, frameAfter]` |
+//! | begin a turn (`fired`: a pending delay fired) | `[0, n]`, `[0, n, 1]` |
+//! | end the turn of `n` | `[1, n, slow, slotWas, lastSideWas, reset?]` |
+//! | go slow | `[2, n, regularSideWas, reset?]` |
+//! | delay | `[3, n, delayWas]` |
+//! | add a combatant | `[4, entry]` |
+//! | remove | `[5, departure, reset?]` |
+//! | set defeated | `[6, n, defeated, defeatedWas, departure \| 0, reset?]` |
+//! | adjust party resolve | `[7, by]` |
+//! | end the combat | `[8, [n, slow] \| 0, partyResolveWas]` |
+//! | a step converted from the old snapshot history | `[9, frameBefore, frameAfter]` |
 //!
 //! `reset` = `[regularSideWas, slowSideWas, [[n, taken, slow], ...]]` (a round started, see
 //! [`Reset`]); `departure` = `[[[n, combatant], ...], closed, [[n, slowWas], ...]]` (combatants
-//! that left, the open turn that closed with them as `[n, slow, slotWas, lastSideWas]` or null,
+//! that left, the open turn that closed with them as `[n, slow, slotWas, lastSideWas]` or 0,
 //! waiting slow turns taken back); `frame` = `[[round, partyResolve, regularSide, slowSide,
-//! lastSide, [n, slow] | null, ended], [[n, combatant], ...]]`.
+//! lastSide, [n, slow] | 0, ended], [[n, combatant], ...]]`.
 
 use super::fight::{Combatant, Entry, Fight, Side, Turn};
 use super::round::Reset;
@@ -31,6 +36,7 @@ use crate::error::{Error, Result};
 use serde::de::{self, IgnoredAny, SeqAccess, Visitor};
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// The log does not fit the fight it is stored with (only a hand-edited state can do this).
@@ -93,8 +99,8 @@ pub enum Step {
 /// summoner's summons), with what their leaving changed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(
-    from = "(Vec<(u32, Combatant)>, Option<Closed>, Vec<(u32, u32)>)",
-    into = "(Vec<(u32, Combatant)>, Option<Closed>, Vec<(u32, u32)>)"
+    from = "(Vec<(u32, Combatant)>, ZeroOr<Closed>, Vec<(u32, u32)>)",
+    into = "(Vec<(u32, Combatant)>, ZeroOr<Closed>, Vec<(u32, u32)>)"
 )]
 pub struct Departure {
     pub removed: Vec<(u32, Combatant)>,
@@ -104,29 +110,29 @@ pub struct Departure {
     pub clamped: Vec<(u32, u32)>,
 }
 
-impl From<(Vec<(u32, Combatant)>, Option<Closed>, Vec<(u32, u32)>)> for Departure {
-    fn from(
-        (removed, closed, clamped): (Vec<(u32, Combatant)>, Option<Closed>, Vec<(u32, u32)>),
-    ) -> Self {
+type DepartureTuple = (Vec<(u32, Combatant)>, ZeroOr<Closed>, Vec<(u32, u32)>);
+
+impl From<DepartureTuple> for Departure {
+    fn from((removed, closed, clamped): DepartureTuple) -> Self {
         Self {
             removed,
-            closed,
+            closed: closed.0,
             clamped,
         }
     }
 }
 
-impl From<Departure> for (Vec<(u32, Combatant)>, Option<Closed>, Vec<(u32, u32)>) {
+impl From<Departure> for DepartureTuple {
     fn from(d: Departure) -> Self {
-        (d.removed, d.closed, d.clamped)
+        (d.removed, ZeroOr(d.closed), d.clamped)
     }
 }
 
 /// The open turn of a combatant that left: `(number, slow, slot before, last side before)`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(
-    from = "(u32, Bit, SideBit, Option<SideBit>)",
-    into = "(u32, Bit, SideBit, Option<SideBit>)"
+    from = "(u32, Bit, SideBit, LastBit)",
+    into = "(u32, Bit, SideBit, LastBit)"
 )]
 pub struct Closed {
     pub n: u32,
@@ -135,25 +141,20 @@ pub struct Closed {
     pub last_was: Option<Side>,
 }
 
-impl From<(u32, Bit, SideBit, Option<SideBit>)> for Closed {
-    fn from((n, slow, slot, last): (u32, Bit, SideBit, Option<SideBit>)) -> Self {
+impl From<(u32, Bit, SideBit, LastBit)> for Closed {
+    fn from((n, slow, slot, last): (u32, Bit, SideBit, LastBit)) -> Self {
         Self {
             n,
             slow: slow.0,
             slot_was: slot.0,
-            last_was: last.map(|s| s.0),
+            last_was: last.0,
         }
     }
 }
 
-impl From<Closed> for (u32, Bit, SideBit, Option<SideBit>) {
+impl From<Closed> for (u32, Bit, SideBit, LastBit) {
     fn from(c: Closed) -> Self {
-        (
-            c.n,
-            Bit(c.slow),
-            SideBit(c.slot_was),
-            c.last_was.map(SideBit),
-        )
+        (c.n, Bit(c.slow), SideBit(c.slot_was), LastBit(c.last_was))
     }
 }
 
@@ -188,15 +189,7 @@ impl From<Frame> for (Header, Vec<(u32, Combatant)>) {
     }
 }
 
-type HeaderTuple = (
-    u32,
-    u32,
-    SideBit,
-    SideBit,
-    Option<SideBit>,
-    Option<(u32, Bit)>,
-    Bit,
-);
+type HeaderTuple = (u32, u32, SideBit, SideBit, LastBit, ZeroOr<(u32, Bit)>, Bit);
 
 /// The fight's fields but the combatants (the open turn by number).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -218,8 +211,8 @@ impl From<HeaderTuple> for Header {
             party_resolve,
             regular_side: regular.0,
             slow_side: slow.0,
-            last_side: last.map(|s| s.0),
-            current: current.map(|(n, s)| (n, s.0)),
+            last_side: last.0,
+            current: current.0.map(|(n, s)| (n, s.0)),
             ended: ended.0,
         }
     }
@@ -232,8 +225,8 @@ impl From<Header> for HeaderTuple {
             h.party_resolve,
             SideBit(h.regular_side),
             SideBit(h.slow_side),
-            h.last_side.map(SideBit),
-            h.current.map(|(n, s)| (n, Bit(s))),
+            LastBit(h.last_side),
+            ZeroOr(h.current.map(|(n, s)| (n, Bit(s)))),
             Bit(h.ended),
         )
     }
@@ -300,6 +293,58 @@ impl<'de> Deserialize<'de> for SideBit {
     }
 }
 
+/// A side or none: 0 (party), 1 (foes), 2 (none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LastBit(pub Option<Side>);
+
+impl Serialize for LastBit {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_u8(self.0.map_or(2, |side| side as u8))
+    }
+}
+
+impl<'de> Deserialize<'de> for LastBit {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        match u8::deserialize(d)? {
+            0 => Ok(LastBit(Some(Side::Party))),
+            1 => Ok(LastBit(Some(Side::Foes))),
+            2 => Ok(LastBit(None)),
+            other => Err(de::Error::custom(format!(
+                "a side is 0 (party), 1 (foes) or 2 (none), not {other}"
+            ))),
+        }
+    }
+}
+
+/// An optional value written as 0 when there is none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ZeroOr<T>(pub Option<T>);
+
+impl<T: Serialize> Serialize for ZeroOr<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match &self.0 {
+            Some(v) => v.serialize(s),
+            None => s.serialize_u8(0),
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for ZeroOr<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Either<T> {
+            Zero(u8),
+            Some(T),
+        }
+        match Either::<T>::deserialize(d)? {
+            Either::Zero(0) => Ok(ZeroOr(None)),
+            Either::Zero(other) => Err(de::Error::custom(format!("0 or a value, not {other}"))),
+            Either::Some(v) => Ok(ZeroOr(Some(v))),
+        }
+    }
+}
+
 type ResetTuple = (SideBit, SideBit, Vec<(u32, u32, u32)>);
 
 impl Serialize for Reset {
@@ -324,7 +369,7 @@ impl Serialize for Step {
         let mut seq = s.serialize_seq(None)?;
         match self {
             Step::Begin { n, fired } => {
-                seq.serialize_element("b")?;
+                seq.serialize_element(&0u8)?;
                 seq.serialize_element(n)?;
                 if *fired {
                     seq.serialize_element(&Bit(true))?;
@@ -337,11 +382,11 @@ impl Serialize for Step {
                 last_was,
                 reset,
             } => {
-                seq.serialize_element("e")?;
+                seq.serialize_element(&1u8)?;
                 seq.serialize_element(n)?;
                 seq.serialize_element(&Bit(*slow))?;
                 seq.serialize_element(&SideBit(*slot_was))?;
-                seq.serialize_element(&last_was.map(SideBit))?;
+                seq.serialize_element(&LastBit(*last_was))?;
                 if let Some(r) = reset {
                     seq.serialize_element(r)?;
                 }
@@ -351,7 +396,7 @@ impl Serialize for Step {
                 regular_was,
                 reset,
             } => {
-                seq.serialize_element("s")?;
+                seq.serialize_element(&2u8)?;
                 seq.serialize_element(n)?;
                 seq.serialize_element(&SideBit(*regular_was))?;
                 if let Some(r) = reset {
@@ -359,16 +404,16 @@ impl Serialize for Step {
                 }
             }
             Step::Delay { n, was } => {
-                seq.serialize_element("d")?;
+                seq.serialize_element(&3u8)?;
                 seq.serialize_element(n)?;
                 seq.serialize_element(&Bit(*was))?;
             }
             Step::Add { entry } => {
-                seq.serialize_element("a")?;
+                seq.serialize_element(&4u8)?;
                 seq.serialize_element(entry)?;
             }
             Step::Remove { departure, reset } => {
-                seq.serialize_element("x")?;
+                seq.serialize_element(&5u8)?;
                 seq.serialize_element(departure)?;
                 if let Some(r) = reset {
                     seq.serialize_element(r)?;
@@ -381,31 +426,31 @@ impl Serialize for Step {
                 departure,
                 reset,
             } => {
-                seq.serialize_element("k")?;
+                seq.serialize_element(&6u8)?;
                 seq.serialize_element(n)?;
                 seq.serialize_element(&Bit(*defeated))?;
                 seq.serialize_element(&Bit(*was))?;
                 if departure.is_some() || reset.is_some() {
-                    seq.serialize_element(departure)?;
+                    seq.serialize_element(&ZeroOr(departure.clone()))?;
                 }
                 if let Some(r) = reset {
                     seq.serialize_element(r)?;
                 }
             }
             Step::Resolve { by } => {
-                seq.serialize_element("r")?;
+                seq.serialize_element(&7u8)?;
                 seq.serialize_element(by)?;
             }
             Step::EndCombat {
                 current,
                 resolve_was,
             } => {
-                seq.serialize_element("z")?;
-                seq.serialize_element(&current.map(|(n, slow)| (n, Bit(slow))))?;
+                seq.serialize_element(&8u8)?;
+                seq.serialize_element(&ZeroOr(current.map(|(n, slow)| (n, Bit(slow)))))?;
                 seq.serialize_element(resolve_was)?;
             }
             Step::Patch(p) => {
-                seq.serialize_element("p")?;
+                seq.serialize_element(&9u8)?;
                 seq.serialize_element(&p.before)?;
                 seq.serialize_element(&p.after)?;
             }
@@ -430,68 +475,68 @@ impl<'de> Visitor<'de> for StepVisitor {
     type Value = Step;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an undo step: an array starting with its one-letter code")
+        f.write_str("an undo step: an array starting with its code")
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Step, A::Error> {
-        let code: String = needed(&mut seq, 0, "code")?;
-        let step = match code.as_str() {
-            "b" => Step::Begin {
+        let code: u8 = needed(&mut seq, 0, "code")?;
+        let step = match code {
+            0 => Step::Begin {
                 n: needed(&mut seq, 1, "combatant")?,
                 fired: seq.next_element::<Bit>()?.is_some_and(|b| b.0),
             },
-            "e" => Step::End {
+            1 => Step::End {
                 n: needed(&mut seq, 1, "combatant")?,
                 slow: needed::<_, Bit>(&mut seq, 2, "slow flag")?.0,
                 slot_was: needed::<_, SideBit>(&mut seq, 3, "slot before")?.0,
-                last_was: needed::<_, Option<SideBit>>(&mut seq, 4, "last side before")?
-                    .map(|s| s.0),
+                last_was: needed::<_, LastBit>(&mut seq, 4, "last side before")?.0,
                 reset: seq.next_element()?,
             },
-            "s" => Step::GoSlow {
+            2 => Step::GoSlow {
                 n: needed(&mut seq, 1, "combatant")?,
                 regular_was: needed::<_, SideBit>(&mut seq, 2, "slot before")?.0,
                 reset: seq.next_element()?,
             },
-            "d" => Step::Delay {
+            3 => Step::Delay {
                 n: needed(&mut seq, 1, "combatant")?,
                 was: needed::<_, Bit>(&mut seq, 2, "delay before")?.0,
             },
-            "a" => Step::Add {
+            4 => Step::Add {
                 entry: needed(&mut seq, 1, "combatant")?,
             },
-            "x" => Step::Remove {
+            5 => Step::Remove {
                 departure: needed(&mut seq, 1, "departure")?,
                 reset: seq.next_element()?,
             },
-            "k" => Step::Defeat {
+            6 => Step::Defeat {
                 n: needed(&mut seq, 1, "combatant")?,
                 defeated: needed::<_, Bit>(&mut seq, 2, "defeated flag")?.0,
                 was: needed::<_, Bit>(&mut seq, 3, "defeated before")?.0,
-                departure: seq.next_element::<Option<Departure>>()?.flatten(),
+                departure: seq.next_element::<ZeroOr<Departure>>()?.and_then(|d| d.0),
                 reset: seq.next_element()?,
             },
-            "r" => Step::Resolve {
+            7 => Step::Resolve {
                 by: needed(&mut seq, 1, "resolve change")?,
             },
-            "z" => Step::EndCombat {
-                current: needed::<_, Option<(u32, Bit)>>(&mut seq, 1, "open turn")?
+            8 => Step::EndCombat {
+                current: needed::<_, ZeroOr<(u32, Bit)>>(&mut seq, 1, "open turn")?
+                    .0
                     .map(|(n, slow)| (n, slow.0)),
                 resolve_was: needed(&mut seq, 2, "party resolve before")?,
             },
-            "p" => Step::Patch(Box::new(Patch {
+            9 => Step::Patch(Box::new(Patch {
                 before: needed(&mut seq, 1, "fight before")?,
                 after: needed(&mut seq, 2, "fight after")?,
             })),
             other => {
                 return Err(de::Error::custom(format!(
-                    "`{other}` is not an undo step code"
+                    "{other} is not an undo step code (0 to 9)"
                 )))
             }
         };
         if seq.next_element::<IgnoredAny>()?.is_some() {
             return Err(de::Error::custom(format!(
-                "a `{code}` step has more elements than it takes"
+                "a step of code {code} has more elements than it takes"
             )));
         }
         Ok(step)
@@ -720,4 +765,232 @@ fn return_departure(f: &mut Fight, d: &Departure) -> Result<()> {
         reopen(f, closed.slow, closed.slot_was, closed.last_was);
     }
     Ok(())
+}
+
+/// Steps per page of the stored log.
+pub const LOG_PAGE: u64 = 10;
+
+/// The undo log: the last steps, oldest first, numbered from `forgotten + 1`.
+///
+/// Stored as pages of [`LOG_PAGE`] steps by page number (`(step number - 1) / LOG_PAGE`), each
+/// the JSON text of its steps in one string. A page is decoded only when an event touches it (the
+/// newest to add a step or undo one, the oldest to forget one), so an event reads and writes a
+/// couple of pages however many steps the log holds, and a Combat update carries at most two.
+#[derive(Debug, Clone, Default)]
+pub struct Log {
+    forgotten: u64,
+    len: u64,
+    /// The sum of the kept steps' [`Step::weight`].
+    weight: u64,
+    pages: BTreeMap<u64, Page>,
+    /// What does not fit together in the log as stored (see [`Log::check`]).
+    issue: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+enum Page {
+    /// As stored: the JSON text of the page's steps.
+    Text(String),
+    Steps(Vec<Step>),
+}
+
+impl PartialEq for Log {
+    fn eq(&self, other: &Self) -> bool {
+        (self.forgotten, self.len, self.weight) == (other.forgotten, other.len, other.weight)
+            && matches!((self.steps(), other.steps()), (Ok(a), Ok(b)) if a == b)
+    }
+}
+
+impl Eq for Log {}
+
+impl Log {
+    /// An empty log after `forgotten` steps.
+    pub fn new(forgotten: u64) -> Self {
+        Self {
+            forgotten,
+            ..Self::default()
+        }
+    }
+
+    /// A log as stored. Whether its pages are exactly those of steps `forgotten + 1 ..= logged`
+    /// is [`Log::check`]ed when the state is used.
+    pub(crate) fn stored(
+        forgotten: u64,
+        logged: u64,
+        weight: u64,
+        pages: BTreeMap<u64, String>,
+    ) -> Self {
+        let len = logged.saturating_sub(forgotten);
+        let expected: Vec<u64> = if len == 0 {
+            Vec::new()
+        } else {
+            (forgotten / LOG_PAGE..=(logged - 1) / LOG_PAGE).collect()
+        };
+        let issue = if logged < forgotten {
+            Some("`logged`: it is below `forgotten`".to_string())
+        } else if len > super::MAX_HISTORY as u64 {
+            Some(format!(
+                "`log`: it keeps at most {} steps, not {len}",
+                super::MAX_HISTORY
+            ))
+        } else if !pages.keys().copied().eq(expected.iter().copied()) {
+            Some(format!(
+                "`log`: steps {} to {logged} are kept, on pages {expected:?}",
+                forgotten + 1
+            ))
+        } else {
+            None
+        };
+        Self {
+            forgotten,
+            len,
+            weight,
+            pages: pages.into_iter().map(|(k, t)| (k, Page::Text(t))).collect(),
+            issue,
+        }
+    }
+
+    /// Whether the log as stored fits together.
+    pub(crate) fn check(&self) -> Result<()> {
+        match &self.issue {
+            Some(why) => Err(Error::request(format!("invalid combat state: {why}"))),
+            None => Ok(()),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Steps dropped before the first kept one.
+    pub fn forgotten(&self) -> u64 {
+        self.forgotten
+    }
+
+    /// The number of the newest step (`forgotten` + the steps kept).
+    pub fn logged(&self) -> u64 {
+        self.forgotten + self.len
+    }
+
+    /// The combatants' records the kept steps hold (see [`Step::weight`]).
+    pub fn weight(&self) -> u64 {
+        self.weight
+    }
+
+    /// Every kept step, oldest first (decodes every page).
+    pub fn steps(&self) -> Result<Vec<Step>> {
+        let mut out = Vec::with_capacity(self.len());
+        for (k, page) in &self.pages {
+            match page {
+                Page::Steps(steps) => out.extend(steps.iter().cloned()),
+                Page::Text(text) => out.extend(self.decode(*k, text)?),
+            }
+        }
+        Ok(out)
+    }
+
+    /// How many kept steps page `k` holds.
+    fn count(&self, k: u64) -> u64 {
+        let lo = (self.forgotten + 1).max(k * LOG_PAGE + 1);
+        let hi = self.logged().min((k + 1) * LOG_PAGE);
+        (hi + 1).saturating_sub(lo)
+    }
+
+    fn decode(&self, k: u64, text: &str) -> Result<Vec<Step>> {
+        let steps: Vec<Step> = match serde_json::from_str(text) {
+            Ok(s) => s,
+            Err(e) => return broken(format!("page {k} of the log: {e}")),
+        };
+        if steps.len() as u64 != self.count(k) {
+            return broken(format!(
+                "page {k} of the log holds {} steps, not {}",
+                steps.len(),
+                self.count(k)
+            ));
+        }
+        Ok(steps)
+    }
+
+    /// Page `k`, decoded.
+    fn page(&mut self, k: u64) -> Result<&mut Vec<Step>> {
+        if let Some(Page::Text(text)) = self.pages.get(&k) {
+            let steps = self.decode(k, text)?;
+            self.pages.insert(k, Page::Steps(steps));
+        }
+        match self.pages.entry(k).or_insert(Page::Steps(Vec::new())) {
+            Page::Steps(steps) => Ok(steps),
+            Page::Text(_) => broken("a page of the log was not decoded"),
+        }
+    }
+
+    /// Adds the newest step.
+    pub(crate) fn push(&mut self, step: Step) -> Result<()> {
+        let weight = step.weight() as u64;
+        let k = self.logged() / LOG_PAGE;
+        self.page(k)?.push(step);
+        self.len += 1;
+        self.weight = self.weight.saturating_add(weight);
+        Ok(())
+    }
+
+    /// Takes the newest step off.
+    pub(crate) fn pop(&mut self) -> Result<Option<Step>> {
+        if self.len == 0 {
+            return Ok(None);
+        }
+        let k = (self.logged() - 1) / LOG_PAGE;
+        let page = self.page(k)?;
+        let step = page.pop();
+        if page.is_empty() {
+            self.pages.remove(&k);
+        }
+        let Some(step) = step else {
+            return broken(format!("page {k} of the log is empty"));
+        };
+        self.len -= 1;
+        self.weight = self.weight.saturating_sub(step.weight() as u64);
+        Ok(Some(step))
+    }
+
+    /// Forgets the oldest step.
+    pub(crate) fn drop_oldest(&mut self) -> Result<()> {
+        if self.len == 0 {
+            return Ok(());
+        }
+        let k = self.forgotten / LOG_PAGE;
+        let page = self.page(k)?;
+        if page.is_empty() {
+            return broken(format!("page {k} of the log is empty"));
+        }
+        let step = page.remove(0);
+        if page.is_empty() {
+            self.pages.remove(&k);
+        }
+        self.forgotten += 1;
+        self.len -= 1;
+        self.weight = self.weight.saturating_sub(step.weight() as u64);
+        Ok(())
+    }
+}
+
+impl Serialize for Log {
+    /// The pages, by page number: each the JSON text of its steps.
+    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeMap};
+        let mut map = s.serialize_map(Some(self.pages.len()))?;
+        for (k, page) in &self.pages {
+            match page {
+                Page::Text(text) => map.serialize_entry(k, text)?,
+                Page::Steps(steps) => {
+                    let text = serde_json::to_string(steps).map_err(S::Error::custom)?;
+                    map.serialize_entry(k, &text)?;
+                }
+            }
+        }
+        map.end()
+    }
 }

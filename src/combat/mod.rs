@@ -22,7 +22,7 @@ mod round;
 pub mod stored;
 
 pub use fight::{Combatant, Entry, Fight, Next, Phase, Side, Template, Turn};
-pub use log::Step;
+pub use log::{Log, Step, LOG_PAGE};
 pub use round::Reset;
 pub use stored::{CombatState, Limit, STATE_VERSION};
 
@@ -158,23 +158,19 @@ pub(crate) fn refuse<T>(why: impl Into<String>) -> Result<T> {
 
 impl CombatState {
     /// Drops the oldest steps past the log's limits (the newest is always kept).
-    pub(crate) fn trim(&mut self) {
-        let mut weight: usize = self.log.iter().map(Step::weight).sum();
-        let mut drop = 0;
-        while self.log.len() - drop > 1 {
-            let by = if self.log.len() - drop > MAX_HISTORY {
+    pub(crate) fn trim(&mut self) -> Result<()> {
+        while self.log.len() > 1 {
+            let by = if self.log.len() > MAX_HISTORY {
                 Limit::Steps
-            } else if weight > MAX_HISTORY_COMBATANTS {
+            } else if self.log.weight() > MAX_HISTORY_COMBATANTS as u64 {
                 Limit::Combatants
             } else {
                 break;
             };
-            weight -= self.log[drop].weight();
-            drop += 1;
-            self.forgotten = self.forgotten.saturating_add(1);
+            self.log.drop_oldest()?;
             self.forgot_by = Some(by);
         }
-        self.log.drain(..drop);
+        Ok(())
     }
 
     /// The fight before the first step of the log, found by undoing every step (the fight
@@ -182,14 +178,13 @@ impl CombatState {
     /// [`replay`]) gives this state again.
     pub fn checkpoint(&self) -> Result<CombatState> {
         let mut now = self.now.clone();
-        for step in self.log.iter().rev() {
+        for step in self.log.steps()?.iter().rev() {
             step.invert(&mut now)?;
             now.refresh();
         }
         Ok(CombatState {
             now,
-            log: Vec::new(),
-            forgotten: self.forgotten,
+            log: Log::new(self.log.forgotten()),
             forgot_by: self.forgot_by,
         })
     }
@@ -229,8 +224,8 @@ pub fn replay(from: CombatState, steps: &[Step]) -> Result<CombatState> {
             Step::Patch(p) => {
                 p.restore(&mut state.now, false)?;
                 state.now.refresh();
-                state.log.push(step.clone());
-                state.trim();
+                state.log.push(step.clone())?;
+                state.trim()?;
                 continue;
             }
         };
@@ -263,6 +258,7 @@ pub fn apply_owned(
             _ => refuse("the combat has not started: the first event must be start"),
         };
     };
+    state.check()?;
     match event {
         Event::Undo => return undo(state),
         Event::Upgrade => return Ok((Some(state), effects)),
@@ -274,7 +270,6 @@ pub fn apply_owned(
     let CombatState {
         now: mut s,
         mut log,
-        forgotten,
         forgot_by,
     } = state;
     let mut step = match event {
@@ -389,14 +384,13 @@ pub fn apply_owned(
             _ => return refuse("internal: waiting slow turns were taken back without a departure"),
         }
     }
-    log.push(step);
+    log.push(step)?;
     let mut next = CombatState {
         now: s,
         log,
-        forgotten,
         forgot_by,
     };
-    next.trim();
+    next.trim()?;
     Ok((Some(next), effects))
 }
 
@@ -434,8 +428,7 @@ fn start(combatants: &[Entry]) -> Result<(Option<CombatState>, Vec<Effect>)> {
     ];
     let state = CombatState {
         now,
-        log: Vec::new(),
-        forgotten: 0,
+        log: Log::new(0),
         forgot_by: None,
     };
     Ok((Some(state), effects))
@@ -446,11 +439,10 @@ fn undo(state: CombatState) -> Result<(Option<CombatState>, Vec<Effect>)> {
     let CombatState {
         mut now,
         mut log,
-        forgotten,
         forgot_by,
     } = state;
-    let Some(step) = log.pop() else {
-        if forgotten > 0 {
+    let Some(step) = log.pop()? else {
+        if log.forgotten() > 0 {
             return refuse(match forgot_by.unwrap_or(Limit::Steps) {
                 Limit::Steps => format!(
                     "nothing more to undo: undo goes back at most {MAX_HISTORY} steps"
@@ -474,7 +466,6 @@ fn undo(state: CombatState) -> Result<(Option<CombatState>, Vec<Effect>)> {
     let state = CombatState {
         now,
         log,
-        forgotten,
         forgot_by,
     };
     Ok((Some(state), effects))

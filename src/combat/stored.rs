@@ -7,13 +7,18 @@
 //!
 //! ```json
 //! {"v": 2, "round": 2, "partyResolve": 2, "regularSide": "party", "slowSide": "foes",
-//!  "lastSide": "foes", "current": {"id": "pc1", "slow": false}, "next": null, "ended": false,
+//!  "lastSide": "foes", "current": {"id": "pc1", "slow": false}, "ended": false,
 //!  "combatants": {"0": {"id": "pc1", "side": "party", "isPlayerCharacter": true, "taken": 1,
-//!  "turns": 1}, ...}, "nextNumber": 5, "log": {"41": ["b", 0], ...}, "forgotten": 40}
+//!  "turns": 1}, ...}, "nextNumber": 5,
+//!  "log": {"4": "[[1,3,0,1,0],[0,0]]"}, "logged": 42, "forgotten": 40}
 //! ```
+//!
+//! `current`, `next` and `lastSide` are left out when there is none, `logWeight` and `forgotBy`
+//! when they are 0 or none: the text holds no `null`, which the boundary would otherwise take as
+//! a cue to walk the whole argument looking for values JSON cannot carry.
 
 use super::fight::{Combatant, Fight, Next, Side, Turn};
-use super::log::{Frame, Header, Patch, Step};
+use super::log::{Frame, Header, Log, Patch, Step};
 use super::{refuse, MAX_COMBATANTS, MAX_HISTORY};
 use crate::error::Result;
 use serde::de::{self, MapAccess, SeqAccess, Visitor};
@@ -39,52 +44,51 @@ pub enum Limit {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CombatState {
     pub now: Fight,
-    /// The last steps, oldest first (at most [`MAX_HISTORY`]).
-    pub log: Vec<Step>,
-    /// Steps dropped from the log; undo stops there instead of undoing the start.
-    pub forgotten: u64,
-    /// Why the last of them was dropped (`None` while nothing is forgotten).
+    /// The last steps, oldest first (at most [`MAX_HISTORY`]); undo stops at the steps it has
+    /// forgotten instead of undoing the start.
+    pub log: Log,
+    /// Why the last forgotten step was dropped (`None` while nothing is forgotten).
     pub forgot_by: Option<Limit>,
+}
+
+impl CombatState {
+    /// Steps dropped from the log.
+    pub fn forgotten(&self) -> u64 {
+        self.log.forgotten()
+    }
 }
 
 impl Serialize for CombatState {
     fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
         let f = &self.now;
-        let mut s = serializer.serialize_struct("CombatState", 15)?;
+        let mut s = serializer.serialize_struct("CombatState", 16)?;
         s.serialize_field("v", &STATE_VERSION)?;
         s.serialize_field("round", &f.round)?;
         s.serialize_field("partyResolve", &f.party_resolve)?;
         s.serialize_field("regularSide", &f.regular_side)?;
         s.serialize_field("slowSide", &f.slow_side)?;
-        s.serialize_field("lastSide", &f.last_side)?;
-        s.serialize_field("current", &f.current)?;
-        s.serialize_field("next", &f.next)?;
+        if let Some(side) = &f.last_side {
+            s.serialize_field("lastSide", side)?;
+        }
+        if let Some(turn) = &f.current {
+            s.serialize_field("current", turn)?;
+        }
+        if let Some(next) = &f.next {
+            s.serialize_field("next", next)?;
+        }
         s.serialize_field("ended", &f.ended)?;
         s.serialize_field("combatants", &f.combatants)?;
         s.serialize_field("nextNumber", &f.next_number)?;
-        s.serialize_field("log", &LogMap(self))?;
-        s.serialize_field("forgotten", &self.forgotten)?;
+        s.serialize_field("log", &self.log)?;
+        s.serialize_field("logged", &self.log.logged())?;
+        s.serialize_field("forgotten", &self.log.forgotten())?;
+        if self.log.weight() > 0 {
+            s.serialize_field("logWeight", &self.log.weight())?;
+        }
         if let Some(by) = self.forgot_by {
             s.serialize_field("forgotBy", &by)?;
         }
         s.end()
-    }
-}
-
-/// The log as an object keyed by step number (`forgotten + 1` for the oldest kept), so adding
-/// a step adds one key and forgetting one deletes one.
-struct LogMap<'a>(&'a CombatState);
-
-impl Serialize for LogMap<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        let first = self.0.forgotten.saturating_add(1);
-        s.collect_map(
-            self.0
-                .log
-                .iter()
-                .enumerate()
-                .map(|(i, step)| (first.saturating_add(i as u64), step)),
-        )
     }
 }
 
@@ -166,18 +170,23 @@ struct StoredFields {
     combatants: Roster,
     regular_side: Side,
     slow_side: Side,
+    #[serde(default)]
     current: Option<Turn>,
+    #[serde(default)]
     last_side: Option<Side>,
     party_resolve: u32,
     ended: bool,
     /// Display only: recomputed.
     #[serde(default)]
-    #[allow(dead_code)]
     next: Option<Next>,
     #[serde(default)]
     next_number: Option<u32>,
     #[serde(default)]
-    log: Option<BTreeMap<u64, Step>>,
+    log: Option<BTreeMap<u64, String>>,
+    #[serde(default)]
+    logged: Option<u64>,
+    #[serde(default)]
+    log_weight: u64,
     #[serde(default)]
     forgotten: u64,
     #[serde(default)]
@@ -211,13 +220,6 @@ impl CombatState {
         let Some(next_number) = f.next_number else {
             return refuse("missing field `nextNumber`");
         };
-        if combatants
-            .keys()
-            .next_back()
-            .is_some_and(|n| *n >= next_number)
-        {
-            return refuse("`nextNumber`: a combatant has that number or a higher one");
-        }
         let now = Fight {
             round: f.round,
             combatants,
@@ -230,25 +232,37 @@ impl CombatState {
             ended: f.ended,
             next: f.next,
         };
-        check_fight(&now)?;
-        let log = f.log.unwrap_or_default();
-        if log.len() > MAX_HISTORY {
-            return refuse(format!("`log`: it keeps at most {MAX_HISTORY} steps"));
-        }
-        for (i, key) in log.keys().enumerate() {
-            if *key != f.forgotten.saturating_add(1 + i as u64) {
-                return refuse(format!(
-                    "`log`: its steps are numbered from forgotten + 1 ({}) without gaps, and step {key} is out of place",
-                    f.forgotten.saturating_add(1)
-                ));
-            }
-        }
+        let log = Log::stored(
+            f.forgotten,
+            f.logged.unwrap_or(f.forgotten),
+            f.log_weight,
+            f.log.unwrap_or_default(),
+        );
         Ok(CombatState {
             now,
-            log: log.into_values().collect(),
-            forgotten: f.forgotten,
+            log,
             forgot_by: f.forgot_by.filter(|_| f.forgotten > 0),
         })
+    }
+
+    /// Whether the state fits together: unique ids, an open turn of someone in the fight,
+    /// numbers below `nextNumber`, a log whose pages are the kept steps'. Checked when it is
+    /// used rather than when it is read, so the refusal names the field that is wrong.
+    pub fn check(&self) -> Result<()> {
+        let f = &self.now;
+        if f.combatants
+            .keys()
+            .next_back()
+            .is_some_and(|n| *n >= f.next_number)
+        {
+            return refuse(
+                "invalid combat state: `nextNumber`: a combatant has that number or a higher one",
+            );
+        }
+        check_fight(f).map_err(|e| {
+            crate::error::Error::request(format!("invalid combat state: {}", e.message()))
+        })?;
+        self.log.check()
     }
 }
 
@@ -310,9 +324,9 @@ fn from_v1(f: StoredFields) -> Result<CombatState> {
     }
     let kept = fights.len();
     fights.push(now.clone());
-    let mut log = Vec::with_capacity(kept);
+    let mut log = Log::new(f.forgotten);
     for pair in fights.windows(2) {
-        log.push(Step::Patch(Box::new(patch(&pair[0], &pair[1])?)));
+        log.push(Step::Patch(Box::new(patch(&pair[0], &pair[1])?)))?;
     }
     let forgot_by = (f.forgotten > 0).then_some(if kept >= MAX_HISTORY {
         Limit::Steps
@@ -322,10 +336,9 @@ fn from_v1(f: StoredFields) -> Result<CombatState> {
     let mut state = CombatState {
         now,
         log,
-        forgotten: f.forgotten,
         forgot_by,
     };
-    state.trim();
+    state.trim()?;
     Ok(state)
 }
 

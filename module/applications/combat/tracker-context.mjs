@@ -33,16 +33,17 @@ import { SIDES, combatantEntry } from "../../data/combat-rules.mjs";
 
 /**
  * The reducer state (see docs/js-contract.md, Reducers): the fight, its combatants by number,
- * and the undo log by step number.
+ * and the undo log in pages. `current`, `next` and `lastSide` are left out when there is none.
  * @typedef {object} CombatState
  * @property {number} v
  * @property {number} round
  * @property {Record<string, Partial<StateCombatant> & {id: string, side: "party"|"foes", turns: number}>} combatants
- * @property {{id: string, slow: boolean}|null} current
- * @property {{phase: "regular"|"slow", side: "party"|"foes"}|null} next
+ * @property {{id: string, slow: boolean}} [current]
+ * @property {{phase: "regular"|"slow", side: "party"|"foes"}} [next]
  * @property {number} partyResolve
  * @property {boolean} ended
- * @property {Record<string, unknown[]>} log
+ * @property {Record<string, string>} log
+ * @property {number} logged
  * @property {number} forgotten
  */
 
@@ -145,7 +146,7 @@ export function trackerContext(state, combatants, { isGM }) {
   } else status = i18n.localize("ICONENGINE.Combat.status.stalled");
 
   // undo goes back while the log has steps, and undoes the start when nothing was forgotten
-  const undoable = started && (Object.keys(state?.log ?? {}).length > 0 || !state?.forgotten);
+  const undoable = started && ((state?.logged ?? 0) > (state?.forgotten ?? 0) || !state?.forgotten);
   return {
     isGM,
     started,
