@@ -413,7 +413,7 @@ if (want("combat")) {
     const start = median(() => core.combatApply(null, { type: "start", combatants: now.f.combatants }), 3);
     const oldState = was ? JSON.stringify(was.f.state).length : null;
     const time = t => `${fmt(t.us, 1)} (${fmt(t.wall, 0)})`;
-    say(`| ${fmt(n)} | ${was ? time(was) : "—"} | ${time(now)} | ${fmt(now.us / n, 3)} | ${was ? `${kb(oldState)} → ` : ""}${kb(JSON.stringify(now.f.state).length)} | ${was ? `${kb(oldState)} → ` : ""}${kb(largest)} | ${was ? `${was.f.state.history.length} → ` : ""}${Object.keys(now.f.state.log).length} | ${fmt(start, 2)} ms |`);
+    say(`| ${fmt(n)} | ${was ? time(was) : "—"} | ${time(now)} | ${fmt(now.us / n, 3)} | ${was ? `${kb(oldState)} → ` : ""}${kb(JSON.stringify(now.f.state).length)} | ${was ? `${kb(oldState)} → ` : ""}${kb(largest)} | ${was ? `${was.f.state.history.length} → ` : ""}${now.f.state.logged - now.f.state.forgotten} | ${fmt(start, 2)} ms |`);
   }
   const tooMany = Array.from({ length: 100_000 }, (_, i) => ({ id: id(i), side: i % 2 ? "foes" : "party" }));
   const refused = median(() => { try { core.combatApply(null, { type: "start", combatants: tooMany }); } catch { /* refused: at most 10,000 */ } }, 3);
