@@ -116,7 +116,8 @@ export default class IconCombat extends Combat {
     }
     // only what changed: Foundry sends (and every client receives) this diff, not the state
     const updateData = combatUpdate(this.#storedState, state, this.turns.map(c => c.id ?? ""));
-    const updateOptions = { direction: /** @type {const} */ (1), turnEvents: false };
+    // core's _onUpdate then calls _manageTurnEvents on every client (see there)
+    const updateOptions = { direction: /** @type {const} */ (1) };
     // Foundry's hooks, fired once here (the GM) before the update, as core's nextRound/nextTurn do.
     const hookArgs = /** @type {[any, any]} */ ([updateData, updateOptions]);
     if (updateData.round !== this.round) Hooks.callAll("combatRound", this, ...hookArgs);
@@ -259,12 +260,13 @@ export default class IconCombat extends Combat {
 
   /**
    * Turn events come from the reducer's effects (see {@link iconCommit}); Foundry's own detection
-   * compares turn indices, which ICON's side-alternating order does not follow.
+   * compares turn indices, which ICON's side-alternating order does not follow. What core does on
+   * every client after a turn change still happens: the `combatTurnChange` hook.
    * @override
    */
   async _manageTurnEvents() {
-    if (this.iconState) return;
-    return super._manageTurnEvents();
+    if (!this.iconState) return super._manageTurnEvents();
+    if (this.previous) Hooks.callAll("combatTurnChange", this, this.previous, this.current);
   }
 
   /* -------------------------------------------- */

@@ -333,7 +333,7 @@ function standIns() {
   };
   globalThis.Combat = class { get started() { return false; } };
   globalThis.Combatant = class {};
-  globalThis.Hooks = { callAll: () => {}, on: () => {} };
+  globalThis.Hooks = { callAll: (name, ...args) => calls.push(`hook:${name}`), on: () => {} };
   globalThis.ui = { notifications: { warn: m => calls.push(`warn:${m}`), info: () => {} } };
   globalThis.CONST = { DEFAULT_TOKEN: "icons/svg/mystery-man.svg" };
   globalThis.game.user = { isGM: true, isActiveGM: true };
@@ -363,7 +363,7 @@ describe("IconCombat and the tracker over stand-ins for Foundry", () => {
         this.updates.push(data);
         this._source.system.state = foundryMerge(this._source.system.state, data["system.state"] ?? this._source.system.state);
         Object.assign(this, { round: data.round, turn: data.turn });
-        assert.equal(options.turnEvents, false);
+        assert.equal(options.turnEvents, undefined, "core's _onUpdate calls _manageTurnEvents");
       },
       async _onStartTurn(c) { this.begun.push(c.id); },
       async _clearMovementHistoryOnStartTurn(c) { this.cleared.push(c.id); },
@@ -405,6 +405,16 @@ describe("IconCombat and the tracker over stand-ins for Foundry", () => {
     await combat.iconCommit([{ type: "beginTurn", id: "pc" }, { type: "endTurn" }, { type: "beginTurn", id: "foe" }]);
     assert.deepEqual(combat.begun, ["pc", "foe"]);
     assert.deepEqual(combat.cleared, ["pc"], "core clears only a combatant with a token, after _onStartTurn");
+  });
+
+  test("after a turn change every client fires combatTurnChange; core's turn detection is not run", async () => {
+    const combat = combatOf([{ id: "pc", actorType: "character" }, { id: "foe", actorType: "foe" }]);
+    await combat.startCombat();
+    Object.assign(combat, { previous: { round: 1, turn: null }, current: { round: 1, turn: 0 } });
+    calls.length = 0;
+    await combat._manageTurnEvents();
+    assert.deepEqual(calls, ["hook:combatTurnChange"]);
+    assert.deepEqual(combat.begun, [], "the turn workflows run from the reducer's effects only");
   });
 
   test("a Combat stored before issue 18 shows converted and is stored converted on first use", async () => {
