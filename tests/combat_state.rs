@@ -414,3 +414,27 @@ fn a_combat_has_at_most_10000_combatants() {
         err.message()
     );
 }
+
+#[test]
+fn a_chain_of_10000_summons_leaves_with_its_first_summoner() {
+    // each summoned by the one before: the summoner's defeat takes all of them, in one pass
+    let mut roster = vec![
+        json!({"id": "c0", "side": "party", "isPlayerCharacter": true}),
+        json!({"id": "foe", "side": "foes"}),
+    ];
+    roster.extend((1..MAX_COMBATANTS - 1).map(
+        |i| json!({"id": format!("c{i}"), "side": "party", "summoner": format!("c{}", i - 1)}),
+    ));
+    let s = ok(None, json!({"type": "start", "combatants": roster}));
+    let (s, fx) = apply(
+        s.as_ref(),
+        &ev(json!({"type": "setDefeated", "id": "c0", "defeated": true})),
+    )
+    .unwrap();
+    assert!(
+        matches!(&fx[0], icon_engine::combat::Effect::SummonsLeft { ids, .. } if ids.len() == MAX_COMBATANTS - 2)
+    );
+    assert_eq!(s.as_ref().unwrap().now.combatants.len(), 2);
+    let (s, _) = apply(s.as_ref(), &ev(json!({"type": "undo"}))).unwrap();
+    assert_eq!(s.unwrap().now.combatants.len(), MAX_COMBATANTS);
+}

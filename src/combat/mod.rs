@@ -29,7 +29,7 @@ pub use stored::{CombatState, Limit, STATE_VERSION};
 use crate::error::{Error, Result};
 use log::{Closed, Departure};
 use serde::{Deserialize, Deserializer, Serialize};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 /// Undo goes back at most this many steps.
 pub const MAX_HISTORY: usize = 100;
@@ -628,27 +628,24 @@ fn depart(s: &mut Fight, n: u32, itself: bool, effects: &mut Vec<Effect>) -> Dep
             clamped: Vec::new(),
         };
     };
-    let mut leaving: Vec<u32> = if itself { vec![n] } else { Vec::new() };
-    let mut summoners: HashSet<String> = HashSet::from([summoner.clone()]);
-    loop {
-        let more: Vec<(u32, String)> = s
-            .combatants
-            .iter()
-            .filter(|(m, c)| {
-                !leaving.contains(m)
-                    && c.entry
-                        .summoner
-                        .as_ref()
-                        .is_some_and(|by| summoners.contains(by))
-            })
-            .map(|(m, c)| (*m, c.entry.id.clone()))
-            .collect();
-        if more.is_empty() {
-            break;
+    // each summoner's summons, once, so a chain of summons leaves in linear time
+    let mut summons: HashMap<&str, Vec<u32>> = HashMap::new();
+    for (m, c) in &s.combatants {
+        if let Some(by) = &c.entry.summoner {
+            summons.entry(by.as_str()).or_default().push(*m);
         }
-        for (m, id) in more {
-            leaving.push(m);
-            summoners.insert(id);
+    }
+    let mut leaving: Vec<u32> = if itself { vec![n] } else { Vec::new() };
+    let mut queue: Vec<&str> = vec![summoner.as_str()];
+    let mut seen: HashSet<u32> = leaving.iter().copied().collect();
+    while let Some(by) = queue.pop() {
+        for m in summons.get(by).into_iter().flatten() {
+            if seen.insert(*m) {
+                leaving.push(*m);
+                if let Some(c) = s.combatants.get(m) {
+                    queue.push(c.entry.id.as_str());
+                }
+            }
         }
     }
     let mut removed = Vec::with_capacity(leaving.len());
