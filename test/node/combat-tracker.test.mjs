@@ -417,6 +417,45 @@ describe("IconCombat and the tracker over stand-ins for Foundry", () => {
     assert.deepEqual(combat.begun, [], "the turn workflows run from the reducer's effects only");
   });
 
+  test("end of turn: regeneration when bloodied, hatred ends, then saves against what is left; summons leave", async () => {
+    const { runCombatEffects } = await import("../../module/documents/combat-effects.mjs");
+    const TacticalRolls = (await import("../../module/dice/tactical-rolls.mjs")).default;
+    const heals = [];
+    TacticalRolls.heal = async (actor, healing) => { heals.push([actor.name, healing]); return null; };
+    const saves = [];
+    globalThis.foundry.applications.handlebars = { renderTemplate: async (path, data) => data.text };
+    globalThis.ChatMessage = { implementation: {
+      create: async data => { saves.push(data.flags["icon-engine"].saves.statuses); }, getSpeaker: () => ({}) } };
+    game.users = { filter: () => [] };
+    /** An actor with ICON health and these statuses, whose status toggles take effect. */
+    const actorOf = (name, hp, statuses) => ({
+      name, type: "character", uuid: `Actor.${name}`,
+      system: { hp: { value: hp, max: 40 }, vigor: { value: 0 }, armor: 0, wounds: 0 },
+      effects: { contents: [] },
+      get appliedEffects() { return statuses.map(id => ({ statuses: new Set([id.replace(/\+$/, "")]), flags: { "icon-engine": { ongoing: id.endsWith("+") } } })); },
+      async toggleStatusEffect(id, { active }) { if (!active) statuses.splice(statuses.indexOf(id), 1); },
+      testUserPermission: () => true
+    });
+    const bloodied = actorOf("Ysolde", 12, ["regeneration", "hatred", "dazed"]);
+    const healthy = actorOf("Brann", 35, ["regeneration", "hatred+"]);
+    const combatants = new Map([["a", { id: "a", actor: bloodied, token: null }], ["b", { id: "b", actor: healthy, token: null }]]);
+    const deleted = [];
+    const combat = {
+      round: 1, turns: [...combatants.values()], combatants: Object.assign(combatants, { [Symbol.iterator]: () => combatants.values() }),
+      scene: { deleteEmbeddedDocuments: async (type, ids) => deleted.push([type, ids]) },
+      deleteEmbeddedDocuments: async (type, ids) => deleted.push([type, ids])
+    };
+    const workflows = { startTurn: async () => {}, clearMovement: async () => {}, endTurn: async () => {}, startRound: async () => {}, endRound: async () => {} };
+    await runCombatEffects(/** @type {any} */ (combat), [{ type: "turnEnded", id: "a" }, { type: "turnEnded", id: "b" }], workflows);
+    assert.deepEqual(heals, [["Ysolde", "regeneration"]], "only the bloodied character regenerates");
+    assert.deepEqual(bloodied.system.hp.value, 12);
+    assert.deepEqual(saves, [["dazed"]], "hatred ended before the saves; an ongoing hatred+ is not saved against");
+    // a defeated summoner's summons leave: their combatants, then their tokens on the combat's scene
+    combatants.set("w", { id: "w", actor: null, token: { id: "tokW", parent: combat.scene } });
+    await runCombatEffects(/** @type {any} */ (combat), [{ type: "summonsLeft", summoner: "a", ids: ["w", "gone"] }], workflows);
+    assert.deepEqual(deleted, [["Combatant", ["w"]], ["Token", ["tokW"]]]);
+  });
+
   test("a Combat stored before issue 18 shows converted and is stored converted on first use", async () => {
     const stored = oldState("combat-v1-midfight.json");
     const acting = stored.current.id;
