@@ -355,6 +355,18 @@ fn bad_stored_states_are_refused_naming_the_field() {
         "`combatants`: pc00000000000000 is there twice",
     );
     refused(&|v| v["round"] = json!("one"), "`round`");
+    // numbers far past anything a fight reaches: refused, never a wrap or a huge page list
+    refused(
+        &|v| {
+            v["logged"] = json!(u64::MAX);
+            v["forgotten"] = json!(u64::MAX - 5);
+        },
+        "`logged`: steps are numbered up to",
+    );
+    refused(
+        &|v| v["logged"] = json!(u64::MAX),
+        "invalid combat state: `logged`",
+    );
     // a log that does not fit the fight is refused when undo reaches it, never a panic
     let mut v = good.clone();
     v["log"] = json!({"0": r#"[[0,9]]"#});

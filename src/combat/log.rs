@@ -770,6 +770,9 @@ fn return_departure(f: &mut Fight, d: &Departure) -> Result<()> {
 /// Steps per page of the stored log.
 pub const LOG_PAGE: u64 = 10;
 
+/// Step numbers stay JS-safe integers.
+const MAX_STEP_NUMBER: u64 = (1 << 53) - 1;
+
 /// The undo log: the last steps, oldest first, numbered from `forgotten + 1`.
 ///
 /// Stored as pages of [`LOG_PAGE`] steps by page number (`(step number - 1) / LOG_PAGE`), each
@@ -821,13 +824,18 @@ impl Log {
         pages: BTreeMap<u64, String>,
     ) -> Self {
         let len = logged.saturating_sub(forgotten);
-        let expected: Vec<u64> = if len == 0 {
+        // only a log of at most MAX_HISTORY steps has its pages listed (never a huge range)
+        let expected: Vec<u64> = if len == 0 || len > super::MAX_HISTORY as u64 {
             Vec::new()
         } else {
             (forgotten / LOG_PAGE..=(logged - 1) / LOG_PAGE).collect()
         };
         let issue = if logged < forgotten {
             Some("`logged`: it is below `forgotten`".to_string())
+        } else if logged > MAX_STEP_NUMBER {
+            Some(format!(
+                "`logged`: steps are numbered up to {MAX_STEP_NUMBER}"
+            ))
         } else if len > super::MAX_HISTORY as u64 {
             Some(format!(
                 "`log`: it keeps at most {} steps, not {len}",
@@ -873,7 +881,7 @@ impl Log {
 
     /// The number of the newest step (`forgotten` + the steps kept).
     pub fn logged(&self) -> u64 {
-        self.forgotten + self.len
+        self.forgotten.saturating_add(self.len)
     }
 
     /// The combatants' records the kept steps hold (see [`Step::weight`]).
@@ -895,9 +903,12 @@ impl Log {
 
     /// How many kept steps page `k` holds.
     fn count(&self, k: u64) -> u64 {
-        let lo = (self.forgotten + 1).max(k * LOG_PAGE + 1);
-        let hi = self.logged().min((k + 1) * LOG_PAGE);
-        (hi + 1).saturating_sub(lo)
+        let lo =
+            (self.forgotten.saturating_add(1)).max(k.saturating_mul(LOG_PAGE).saturating_add(1));
+        let hi = self
+            .logged()
+            .min(k.saturating_add(1).saturating_mul(LOG_PAGE));
+        hi.saturating_add(1).saturating_sub(lo)
     }
 
     fn decode(&self, k: u64, text: &str) -> Result<Vec<Step>> {
@@ -970,7 +981,7 @@ impl Log {
         if page.is_empty() {
             self.pages.remove(&k);
         }
-        self.forgotten += 1;
+        self.forgotten = self.forgotten.saturating_add(1);
         self.len -= 1;
         self.weight = self.weight.saturating_sub(step.weight() as u64);
         Ok(())
