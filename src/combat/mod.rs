@@ -16,8 +16,10 @@
 //! inverts the last step. The state also carries what a tracker shows (`next`, each combatant's
 //! `turns`), recomputed after every event, so the JS side never re-derives a rule.
 
+pub mod codec;
 mod fight;
 pub mod log;
+pub mod pages;
 mod round;
 pub mod stored;
 
