@@ -5,7 +5,8 @@
 // Sections: rolling vs @dice-roller/rpg-dice-roller; rollMany; exact odds vs Python icepool (a
 // venv in target/bench-venv, made on first use); pack import vs plain JSON.parse and
 // @foundryvtt/foundryvtt-cli; wasm size and instantiate time in Chromium; the combat reducer at
-// 100/1,000/10,000 combatants; the largest legal request of every kind. `--only=a,b` runs some
+// 15/100/1,000/10,000 combatants (beside the old core with ICON_OLD_WASM=DIR); the largest legal
+// request of every kind. `--only=a,b` runs some
 // sections (rolling, batch, odds, packs, size, combat, limits); `--no-append` only prints.
 // ICON_FUZZ_SECONDS=600 also runs every cargo-fuzz target for that long (bench/fuzz.sh).
 import { execFileSync, spawnSync } from "node:child_process";
@@ -13,7 +14,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFil
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -343,30 +344,81 @@ if (want("size")) {
 
 /* ---------------------------------------------------------------- combat */
 if (want("combat")) {
-  say("### Combat: the first 200 events of a round (100 turns begun and ended) through `combatApply` from JS");
-  say("");
-  say("| combatants | events timed | ms per event | µs per event per combatant | state JSON | undo steps kept |");
-  say("|---:|---:|---:|---:|---:|---:|");
-  for (const n of [100, 1000, 10000]) {
-    const combatants = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, side: i % 2 ? "foes" : "party", isPlayerCharacter: i % 2 === 0 }));
-    let { state } = core.combatApply(null, { type: "start", combatants });
-    const party = combatants.filter(c => c.side === "party").map(c => c.id);
-    const foes = combatants.filter(c => c.side === "foes").map(c => c.id);
-    const order = [];
-    for (let i = 0; i < n / 2; i++) order.push(party[i], foes[i]);
-    // the same 200 events at every size, once the undo history has filled to its bound
-    const limit = 200;
+  // Issue 18: the event-log state side by side with the snapshot-history state it replaced. The
+  // old core is a wasm built from the code before it: ICON_OLD_WASM=DIR (its icon_engine.js and
+  // icon_engine_bg.wasm, e.g. main's wasm/ copied aside before building), else only the new one.
+  const { combatUpdate } = await import(`${root}module/data/combat-rules.mjs`);
+  const oldDir = process.env.ICON_OLD_WASM;
+  let old = null;
+  if (oldDir && existsSync(path.join(oldDir, "icon_engine.js"))) {
+    old = await import(pathToFileURL(path.resolve(oldDir, "icon_engine.js")).href);
+    old.initSync({ module: readFileSync(path.resolve(oldDir, "icon_engine_bg.wasm")) });
+  }
+  const id = i => `c${String(i).padStart(15, "0")}`; // Foundry ids are 16 characters
+  /** A fight of n one-turn combatants, and a function that gives the next tracker move. */
+  const fight = (api, n) => {
+    const combatants = Array.from({ length: n }, (_, i) => ({ id: id(i), side: i % 2 ? "foes" : "party", isPlayerCharacter: i % 2 === 0 }));
+    const sides = { party: combatants.filter(c => c.side === "party").map(c => c.id), foes: combatants.filter(c => c.side === "foes").map(c => c.id) };
+    let state = api.combatApply(null, { type: "start", combatants }).state;
+    const used = { party: 0, foes: 0 };
+    const step = () => {
+      const event = state.current ? { type: "endTurn" } : { type: "beginTurn", id: sides[state.next.side][used[state.next.side]++] };
+      const out = api.combatApply(state, event);
+      if (out.effects.some(e => e.type === "roundStarted")) used.party = used.foes = 0;
+      const before = state;
+      state = out.state;
+      return before;
+    };
+    return { combatants, step, get state() { return state; } };
+  };
+  /** µs per event over a window of events (at least `min` events and 300 ms, at most 2 s), after `warm`. */
+  const perEvent = (api, n, warm) => {
+    const f = fight(api, n);
+    for (let i = 0; i < warm; i++) f.step();
     let events = 0;
     const start = performance.now();
-    for (const id of order) {
-      if (events >= limit) break;
-      state = core.combatApply(state, { type: "beginTurn", id }).state;
-      state = core.combatApply(state, { type: "endTurn" }).state;
-      events += 2;
+    const cpu = process.cpuUsage();
+    while (events < 40 || (performance.now() - start < 300 && events < 20_000)) {
+      f.step();
+      events++;
+      if (performance.now() - start > 2000 && events >= 4) break;
     }
-    const ms = (performance.now() - start) / events;
-    say(`| ${fmt(n)} | ${fmt(events)}${events === order.length * 2 ? " (the round)" : ""} | ${fmt(ms, 3)} | ${fmt((ms * 1000) / n, 2)} | ${fmt(JSON.stringify(state).length / 1048576, 2)} MB | ${state.history.length} |`);
+    const used = process.cpuUsage(cpu);
+    return { us: (used.user + used.system) / events, wall: ((performance.now() - start) * 1000) / events, events, f };
+  };
+  say("### Combat state (issue 18): an event through `combatApply` from JS, the event log against the snapshot history it replaced");
+  say("");
+  const os = await import("node:os");
+  say(`One-turn combatants with 16-character ids, turns begun and ended in order, timed once the undo history has filled. Times are this process's CPU time per event (\`process.cpuUsage\`; wall-clock time in parentheses), since the machine is shared (load average ${os.loadavg().map(l => fmt(l, 1)).join(", ")} at the start). ${old ? `Old: the wasm in \`ICON_OLD_WASM\` (${oldDir}).` : "No old wasm given (ICON_OLD_WASM), so no old column."} The update is what IconCombat hands to \`Combat#update\` for one turn event: the old module wrote the whole state, the new one \`combatUpdate\` (module/data/combat-rules.mjs), the largest over the timed events.`);
+  say("");
+  say("| combatants | µs per event (old) | µs per event (new) | new µs per event per combatant | state JSON (old → new) | largest update (old → new) | undo steps kept (old → new) | start (new) |");
+  say("|---:|---:|---:|---:|---:|---:|---:|---:|");
+  // both modules tier up (V8 compiles wasm lazily) before anything is timed
+  perEvent(core, 15, 2000);
+  if (old) perEvent(old, 15, 200);
+  const kb = bytes => (bytes >= 1048576 ? `${fmt(bytes / 1048576, 2)} MB` : bytes >= 10240 ? `${fmt(bytes / 1024, 0)} KB` : `${fmt(bytes)} B`);
+  for (const n of [15, 100, 1000, 10000]) {
+    const now = perEvent(core, n, 120);
+    // the largest update over a round's worth of events after the window
+    let largest = 0;
+    for (let i = 0; i < Math.min(2 * n + 2, 400); i++) {
+      const before = now.f.step();
+      largest = Math.max(largest, JSON.stringify(combatUpdate(before, now.f.state, [])).length);
+    }
+    let was = null;
+    if (old) {
+      const warm = n >= 10000 ? 2 : n >= 1000 ? 4 : 120;
+      was = perEvent(old, n, warm);
+    }
+    const start = median(() => core.combatApply(null, { type: "start", combatants: now.f.combatants }), 3);
+    const oldState = was ? JSON.stringify(was.f.state).length : null;
+    const time = t => `${fmt(t.us, 1)} (${fmt(t.wall, 0)})`;
+    say(`| ${fmt(n)} | ${was ? time(was) : "—"} | ${time(now)} | ${fmt(now.us / n, 3)} | ${was ? `${kb(oldState)} → ` : ""}${kb(JSON.stringify(now.f.state).length)} | ${was ? `${kb(oldState)} → ` : ""}${kb(largest)} | ${was ? `${was.f.state.history.length} → ` : ""}${now.f.state.logged - now.f.state.forgotten} | ${fmt(start, 2)} ms |`);
   }
+  const tooMany = Array.from({ length: 100_000 }, (_, i) => ({ id: id(i), side: i % 2 ? "foes" : "party" }));
+  const refused = median(() => { try { core.combatApply(null, { type: "start", combatants: tooMany }); } catch { /* refused: at most 10,000 */ } }, 3);
+  say("");
+  say(`A start with 100,000 combatants is refused (a combat has at most 10,000) in ${fmt(refused, 1)} ms${old ? `; the old core took ${fmt(median(() => { try { old.combatApply(null, { type: "start", combatants: tooMany.slice(0, 20_000) }); } catch { /* */ } }, 1), 0)} ms for a start of 20,000` : ""}.`);
   say("");
 }
 

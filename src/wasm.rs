@@ -522,8 +522,19 @@ pub fn combat_apply(
     } else {
         Some(from_js("combat state", state)?)
     };
+    // a start past the limit is refused before its JSON is read (reading 100,000 combatants,
+    // and naming the field of the error, took seconds)
+    let listed = js_sys::Reflect::get(&event, &JsValue::from_str("combatants")).ok();
+    if let Some(list) = listed.as_ref().and_then(|l| l.dyn_ref::<js_sys::Array>()) {
+        if list.length() as usize > crate::combat::MAX_COMBATANTS {
+            return Err(JsError::new(&format!(
+                "invalid combat event: `combatants`: {}",
+                crate::combat::stored::too_many()
+            )));
+        }
+    }
     let event: crate::combat::Event = from_js("combat event", event)?;
-    let (state, effects) = crate::combat::apply(state.as_ref(), &event).map_err(js_error)?;
+    let (state, effects) = crate::combat::apply_owned(state, &event).map_err(js_error)?;
     to_js(&Reduced { state, effects })
 }
 

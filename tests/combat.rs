@@ -1,7 +1,9 @@
-//! The ICON turn-order reducer: worked fights and properties over random valid event sequences.
+//! The ICON turn-order reducer: worked fights, the undo log and its limits, the stored shape and
+//! its size, reading states stored before issue 18, and properties over random event sequences.
 
 use icon_engine::combat::{
-    apply, CombatState, Effect, Event, Phase, Side, MAX_HISTORY, MAX_HISTORY_COMBATANTS,
+    apply, replay, CombatState, Combatant, Effect, Event, Phase, Side, MAX_HISTORY,
+    MAX_HISTORY_COMBATANTS,
 };
 use proptest::prelude::*;
 use serde_json::json;
@@ -45,9 +47,12 @@ impl Fight {
         }
         stored
     }
+    fn c(&self, id: &str) -> &Combatant {
+        self.state.as_ref().unwrap().now.get(id).unwrap()
+    }
     fn turns_of(&self, id: &str) -> u32 {
         let s = &self.state.as_ref().unwrap().now;
-        let c = s.combatants.iter().find(|c| c.entry.id == id).unwrap();
+        let c = s.get(id).unwrap();
         assert_eq!(
             c.turns,
             s.turns_per_round(c),
@@ -198,7 +203,7 @@ fn legends_take_one_turn_per_player_character_even_defeated_ones() {
     ]));
     f.ok(json!({"type": "setDefeated", "id": "c", "defeated": true}));
     let st = f.state.as_ref().unwrap();
-    assert_eq!(st.now.turns_per_round(&st.now.combatants[3]), 3);
+    assert_eq!(st.now.turns_per_round(f.c("dragon")), 3);
     f.turn("a");
     f.turn("dragon");
     f.turn("b");
@@ -365,42 +370,140 @@ fn end_of_combat_and_undo_of_every_event_kind() {
 }
 
 #[test]
-fn a_big_fight_keeps_fewer_undo_steps() {
-    let many: Vec<_> = (0..1000)
-        .map(|i| {
-            if i % 2 == 0 {
-                pc(&format!("p{i}"))
-            } else {
-                foe(&format!("f{i}"), None)
-            }
-        })
-        .collect();
-    let mut f = Fight::start(json!(many));
-    for _ in 0..10 {
-        f.ok(json!({"type": "delay", "id": "p0"}));
-    }
-    let st = f.state.as_ref().unwrap();
-    // 1,000 combatants a snapshot: two snapshots are the 2,000 allowed
-    assert_eq!(MAX_HISTORY_COMBATANTS / 1000, 2);
-    assert_eq!((st.history.len(), st.forgotten), (2, 8));
-    f.ok(json!({"type": "undo"}));
-    f.ok(json!({"type": "undo"}));
-    f.refused(json!({"type": "undo"}), "2000 combatants across them");
+fn the_slow_phase_follows_the_order_of_its_round() {
+    // "If multiple characters take slow turns, initiative takes the same order as during
+    // regular turns": in a round the foes open, a foe's slow turn comes before the party's
+    let mut f =
+        Fight::start(json!([pc("a"), pc("b"), {"id": "s", "side": "foes", "canSlow": true}]));
+    f.turn("a");
+    f.turn("s");
+    f.turn("b");
+    assert_eq!(
+        f.round(),
+        2,
+        "the party took the last turn, so the foes open round 2"
+    );
+    assert_eq!(f.next(), Some((Phase::Regular, Side::Foes)));
+    f.ok(json!({"type": "goSlow", "id": "s"}));
+    f.ok(json!({"type": "goSlow", "id": "a"}));
+    f.turn("b");
+    assert_eq!(
+        f.next(),
+        Some((Phase::Slow, Side::Foes)),
+        "the round's opener first"
+    );
+    f.refused(json!({"type": "beginTurn", "id": "a"}), "foes side's turn");
+    f.turn("s");
+    assert_eq!(f.next(), Some((Phase::Slow, Side::Party)));
+    f.turn("a");
+    // the party took the last turn again: round 3 opens with the foes, and so does its slow phase
+    assert_eq!(f.round(), 3);
+    assert_eq!(f.state.as_ref().unwrap().now.slow_side, Side::Foes);
+    // in a round the party opens, the party's slow turn comes first
+    let mut g = Fight::start(json!([pc("a"), {"id": "s", "side": "foes", "canSlow": true}]));
+    g.ok(json!({"type": "goSlow", "id": "a"}));
+    g.ok(json!({"type": "goSlow", "id": "s"}));
+    assert_eq!(g.next(), Some((Phase::Slow, Side::Party)));
 }
 
 #[test]
-fn undo_history_is_bounded_and_never_undoes_past_what_it_forgot() {
+fn summons_take_no_turns_and_leave_with_their_summoner() {
+    let summon = |id: &str, by: &str| json!({"id": id, "side": "party", "summoner": by});
+    let mut f = Fight::start(json!([
+        pc("a"),
+        pc("b"),
+        summon("wolf", "a"),
+        foe("f", None),
+        foe("g", None)
+    ]));
+    assert_eq!(f.turns_of("wolf"), 0, "summons do not take turns");
+    f.refused(
+        json!({"type": "beginTurn", "id": "wolf"}),
+        "summon and takes no turns",
+    );
+    f.refused(json!({"type": "goSlow", "id": "wolf"}), "no turns left");
+    // a summon of a summon leaves with its summoner too
+    f.ok(json!({"type": "addCombatant", "combatant": summon("pup", "wolf")}));
+    f.refused(
+        json!({"type": "addCombatant", "combatant": summon("imp", "nobody")}),
+        "summoner nobody is not in this combat",
+    );
+    f.turn("a");
+    f.turn("f");
+    f.turn("b");
+    f.turn("g");
+    assert_eq!(f.round(), 2, "the summons held nothing up");
+    let before = f.state.clone();
+    let fx = f.ok(json!({"type": "setDefeated", "id": "a", "defeated": true}));
+    assert_eq!(
+        fx,
+        vec![Effect::SummonsLeft {
+            summoner: "a".into(),
+            ids: vec!["wolf".into(), "pup".into()]
+        }]
+    );
+    let now = &f.state.as_ref().unwrap().now;
+    assert!(now.get("wolf").is_none() && now.get("pup").is_none());
+    assert!(now.get("a").unwrap().defeated);
+    f.refused(
+        json!({"type": "addCombatant", "combatant": summon("imp", "a")}),
+        "summoner a is defeated",
+    );
+    // undo brings them back exactly
+    f.ok(json!({"type": "undo"}));
+    assert_eq!(f.state, before);
+    // a summoner that leaves the fight takes its summons along
+    let fx = f.ok(json!({"type": "removeCombatant", "id": "a"}));
+    assert!(matches!(&fx[0], Effect::SummonsLeft { ids, .. } if ids.len() == 2));
+    assert_eq!(f.state.as_ref().unwrap().now.combatants.len(), 3);
+    f.ok(json!({"type": "undo"}));
+    assert_eq!(f.state, before);
+}
+
+#[test]
+fn undo_goes_back_100_steps_and_the_refusal_names_that_limit() {
     let mut f = Fight::start(json!([pc("a"), foe("f", None)]));
     for _ in 0..(MAX_HISTORY + 5) {
         f.ok(json!({"type": "delay", "id": "a"}));
     }
     let st = f.state.as_ref().unwrap();
-    assert_eq!((st.history.len(), st.forgotten), (MAX_HISTORY, 5));
+    assert_eq!((st.log.len(), st.forgotten()), (MAX_HISTORY, 5));
     for _ in 0..MAX_HISTORY {
         f.ok(json!({"type": "undo"}));
     }
-    f.refused(json!({"type": "undo"}), "nothing more to undo");
+    f.refused(
+        json!({"type": "undo"}),
+        "nothing more to undo: undo goes back at most 100 steps",
+    );
     assert!(f.state.is_some());
+}
+
+#[test]
+fn the_log_keeps_at_most_2000_combatants_records_and_the_refusal_names_that_limit() {
+    // a summoner with 2,100 summons: its defeat records every summon that leaves, to undo it
+    let mut roster = vec![pc("a"), foe("witch", None)];
+    roster.extend(
+        (0..2100).map(|i| json!({"id": format!("s{i}"), "side": "foes", "summoner": "witch"})),
+    );
+    let mut f = Fight::start(json!(roster));
+    f.turn("a");
+    f.ok(json!({"type": "adjustResolve", "by": 1}));
+    let fx = f.ok(json!({"type": "setDefeated", "id": "witch", "defeated": true}));
+    assert!(matches!(&fx[0], Effect::SummonsLeft { ids, .. } if ids.len() == 2100));
+    let st = f.state.as_ref().unwrap();
+    assert_eq!(st.now.combatants.len(), 2);
+    assert_eq!(
+        (st.log.len(), st.forgotten()),
+        (1, 3),
+        "the newest step is always kept"
+    );
+    assert!(st.log.weight() > MAX_HISTORY_COMBATANTS as u64);
+    f.ok(json!({"type": "undo"}));
+    assert_eq!(f.state.as_ref().unwrap().now.combatants.len(), 2102);
+    f.refused(
+        json!({"type": "undo"}),
+        "nothing more to undo: the undo log holds at most 2000 combatants' records across its steps",
+    );
 }
 
 #[test]
@@ -456,7 +559,7 @@ fn step(state: &CombatState, pick: usize, slow_roll: bool) -> Option<Event> {
     let (phase, side) = s.next()?;
     let eligible: Vec<_> = s
         .combatants
-        .iter()
+        .values()
         .filter(|c| c.entry.side == side && !c.defeated)
         .filter(|c| match phase {
             Phase::Regular => s.regular_left(c) > 0,
@@ -506,9 +609,9 @@ fn checked(
     let (back, _) = apply(s.as_ref(), &Event::Undo).unwrap();
     let back = back.unwrap();
     prop_assert!(back.now == st.now, "undo after {:?}", e);
-    // exact, history included, unless the oldest step had to be forgotten
+    // exact, log included, unless the oldest step had to be forgotten
     prop_assert!(
-        st.history.len() == MAX_HISTORY || back == *st,
+        st.log.len() == MAX_HISTORY || back == *st,
         "undo after {:?}",
         e
     );
@@ -517,7 +620,7 @@ fn checked(
     prop_assert_eq!(&parsed, &s);
     if let Some(s) = &s {
         let now = &s.now;
-        for c in &now.combatants {
+        for c in now.combatants.values() {
             prop_assert_eq!(c.turns, now.turns_per_round(c));
         }
         let expected = if now.current.is_some() || now.ended {
@@ -534,15 +637,16 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     /// Every combatant gets exactly its turns each round; none is lost or duplicated; sides
-    /// alternate while both have regular turns; slow turns alternate party first; the next round
-    /// opens with the side opposite the last turn; undo always restores.
+    /// alternate while both have regular turns; slow turns alternate in the round's order (its
+    /// opener first); the next round opens with the side opposite the last turn; undo always
+    /// restores.
     #[test]
     fn every_combatant_gets_exactly_its_turns(
         roster in roster(),
         picks in prop::collection::vec((0usize..7, any::<bool>(), 0u8..10), 1..120),
     ) {
         let mut f = Fight::start(json!(roster));
-        let sides: BTreeMap<String, Side> = f.state.as_ref().unwrap().now.combatants.iter()
+        let sides: BTreeMap<String, Side> = f.state.as_ref().unwrap().now.combatants.values()
             .map(|c| (c.entry.id.clone(), c.entry.side)).collect();
         // this test's own bookkeeping, independent of the reducer's counters
         let expected: BTreeMap<String, u32> = {
@@ -557,6 +661,8 @@ proptest! {
         let mut last_regular: Option<Side> = None;
         let mut last_slow: Option<Side> = None;
         let mut last_turn: Option<Side> = None;
+        // the side that opened this round: the party in round 1
+        let mut opener = Side::Party;
         let regular_left = |taken: &BTreeMap<String, u32>, slowed: &BTreeMap<String, u32>, side: Side| {
             expected.iter().any(|(id, n)| sides[id] == side
                 && taken.get(id).copied().unwrap_or(0) + slowed.get(id).copied().unwrap_or(0) < *n)
@@ -588,11 +694,14 @@ proptest! {
                     Effect::TurnStarted { id, slow } => {
                         let side = sides[id];
                         if *slow {
-                            *slowed.get_mut(id).unwrap() -= 1;
-                            if last_slow.is_none() && side == Side::Foes {
-                                let party_waiting = slowed.iter().any(|(id, n)| sides[id] == Side::Party && *n > 0);
-                                prop_assert!(!party_waiting, "slow turns: party first when it has one");
+                            let waiting = |s: Side| slowed.iter().any(|(id, n)| sides[id] == s && *n > 0);
+                            // the slow phase follows the round's order: its opener first, then
+                            // the sides alternate while both have slow turns waiting
+                            let due = last_slow.map_or(opener, Side::other);
+                            if side != due {
+                                prop_assert!(!waiting(due), "slow turns: {:?} was due", due);
                             }
+                            *slowed.get_mut(id).unwrap() -= 1;
                             last_slow = Some(side);
                         } else {
                             // the other side had no regular turns left, or it is its slot now
@@ -609,7 +718,7 @@ proptest! {
                         prop_assert_eq!(*r, round + 1);
                         prop_assert_eq!(&taken, &expected, "round {} turns", round);
                         prop_assert!(slowed.values().all(|n| *n == 0), "no slow turn lost");
-                        let opener = last_turn.unwrap().other();
+                        opener = last_turn.unwrap().other();
                         let now = &f.state.as_ref().unwrap().now;
                         prop_assert_eq!(now.next.map(|n| (n.phase, n.side)), Some((Phase::Regular, opener)));
                         taken.clear();
@@ -631,22 +740,9 @@ proptest! {
         moves in prop::collection::vec((0u8..12, 0usize..8, any::<bool>(), -2i32..3), 1..120),
     ) {
         let mut f = Fight::start(json!(roster));
-        for (kind, pick, flag, by) in moves {
+        for m in moves {
             let st = f.state.clone().unwrap();
-            let ids: Vec<String> = st.now.combatants.iter().map(|c| c.entry.id.clone()).chain(["nobody".to_string()]).collect();
-            let id = ids[pick % ids.len()].clone();
-            let e = match kind {
-                0..=2 => step(&st, pick, flag).unwrap_or(Event::EndTurn),
-                3 => Event::BeginTurn { id },
-                4 => Event::GoSlow { id },
-                5 => Event::EndTurn,
-                6 => Event::Delay { id },
-                7 => Event::SetDefeated { id, defeated: flag },
-                8 => Event::AddCombatant { combatant: ev_entry(pick, flag) },
-                9 => Event::RemoveCombatant { id },
-                10 => Event::AdjustResolve { by },
-                _ => if flag { Event::Undo } else { Event::EndCombat },
-            };
+            let e = random_event(&st, m);
             match apply(Some(&st), &e) {
                 Err(err) => prop_assert!(!err.message().is_empty()),
                 Ok((None, _)) => prop_assert!(matches!(e, Event::Undo)),
@@ -655,7 +751,7 @@ proptest! {
                     let (s, _) = checked(&st, &e)?;
                     let now = &s.as_ref().unwrap().now;
                     // nobody is ever owed more turns than it has
-                    for c in &now.combatants {
+                    for c in now.combatants.values() {
                         prop_assert!(c.slow <= now.turns_per_round(c).saturating_sub(c.taken));
                     }
                     f.state = s;
@@ -666,14 +762,102 @@ proptest! {
             }
         }
     }
+
+    /// The undo log restores exactly: any k accepted events followed by k undos give back the
+    /// state they started from, log included (while nothing had to be forgotten).
+    #[test]
+    fn k_events_then_k_undos_give_back_the_start(
+        roster in roster(),
+        prefix in prop::collection::vec((0u8..11, 0usize..8, any::<bool>(), -2i32..3), 0..30),
+        moves in prop::collection::vec((0u8..11, 0usize..8, any::<bool>(), -2i32..3), 1..60),
+    ) {
+        let mut f = Fight::start(json!(roster));
+        for m in prefix {
+            let st = f.state.clone().unwrap();
+            if let Ok((Some(s), _)) = apply(Some(&st), &random_event(&st, m)) {
+                f.state = Some(s);
+            }
+        }
+        let start = f.state.clone().unwrap();
+        let mut k = 0;
+        for m in moves {
+            let st = f.state.clone().unwrap();
+            if let Ok((Some(s), _)) = apply(Some(&st), &random_event(&st, m)) {
+                f.state = Some(s);
+                k += 1;
+            }
+        }
+        prop_assume!(start.log.len() + k <= MAX_HISTORY);
+        for _ in 0..k {
+            f.ok(json!({"type": "undo"}));
+        }
+        prop_assert_eq!(f.state.as_ref().unwrap(), &start);
+    }
+
+    /// Replaying the log's events from its checkpoint (the fight before its first step) gives
+    /// exactly the state now, also once the oldest steps are forgotten; every state round-trips
+    /// through its JSON.
+    #[test]
+    fn replaying_the_log_from_the_checkpoint_gives_the_state(
+        roster in roster(),
+        moves in prop::collection::vec((0u8..11, 0usize..8, any::<bool>(), -2i32..3), 1..160),
+    ) {
+        let mut f = Fight::start(json!(roster));
+        for m in moves {
+            let st = f.state.clone().unwrap();
+            if let Ok((Some(s), _)) = apply(Some(&st), &random_event(&st, m)) {
+                let text = serde_json::to_string(&s).unwrap();
+                prop_assert_eq!(&serde_json::from_str::<CombatState>(&text).unwrap(), &s);
+                f.state = Some(s);
+            }
+        }
+        let now = f.state.unwrap();
+        let checkpoint = now.checkpoint().unwrap();
+        prop_assert!(checkpoint.log.is_empty());
+        prop_assert_eq!(replay(checkpoint, &now.log.steps().unwrap()).unwrap(), now);
+    }
 }
 
-fn ev_entry(pick: usize, party: bool) -> icon_engine::combat::Entry {
+/// A random event, valid or not: mostly the moves a tracker offers, then any kind with any
+/// combatant (or nobody), joining combatants (Legends, player characters, summons), resolve.
+fn random_event(st: &CombatState, (kind, pick, flag, by): (u8, usize, bool, i32)) -> Event {
+    let ids: Vec<String> = st
+        .now
+        .combatants
+        .values()
+        .map(|c| c.entry.id.clone())
+        .chain(["nobody".to_string()])
+        .collect();
+    let id = ids[pick % ids.len()].clone();
+    match kind {
+        0..=2 => step(st, pick, flag).unwrap_or(Event::EndTurn),
+        3 => Event::BeginTurn { id },
+        4 => Event::GoSlow { id },
+        5 => Event::EndTurn,
+        6 => Event::Delay { id },
+        7 => Event::SetDefeated { id, defeated: flag },
+        8 => Event::AddCombatant {
+            combatant: ev_entry(pick, flag, (pick % 4 == 1).then_some(id)),
+        },
+        9 => Event::RemoveCombatant { id },
+        10 => Event::AdjustResolve { by },
+        _ => {
+            if flag {
+                Event::Undo
+            } else {
+                Event::EndCombat
+            }
+        }
+    }
+}
+
+fn ev_entry(pick: usize, party: bool, summoner: Option<String>) -> icon_engine::combat::Entry {
     serde_json::from_value(json!({
         "id": format!("new{pick}"),
         "side": if party { "party" } else { "foes" },
         "isPlayerCharacter": party && pick % 2 == 0,
         "template": if pick % 3 == 0 { json!("legend") } else { json!(null) },
+        "summoner": summoner,
     }))
     .unwrap()
 }

@@ -1,8 +1,9 @@
 //! The combat reducer on arbitrary event sequences: refusals leave the state as it was, every
-//! state round-trips through JSON, and undo is always possible.
+//! state round-trips through JSON, undo of an accepted event gives back the state before it,
+//! and replaying the undo log from its checkpoint gives the state.
 #![no_main]
 use arbitrary::Arbitrary;
-use icon_engine::combat::{apply, CombatState, Event};
+use icon_engine::combat::{apply, replay, CombatState, Event, MAX_HISTORY};
 use libfuzzer_sys::fuzz_target;
 use serde_json::json;
 
@@ -14,6 +15,7 @@ enum Ev {
     GoSlow(u8),
     Delay(u8),
     Add(u8, bool, bool, u8, bool),
+    Summon(u8, u8),
     Remove(u8),
     SetDefeated(u8, bool),
     Undo,
@@ -46,6 +48,9 @@ fn event(e: &Ev) -> serde_json::Value {
         Ev::Add(n, f, pc, t, s) => {
             json!({"type": "addCombatant", "combatant": entry(*n, *f, *pc, *t, *s)})
         }
+        Ev::Summon(n, by) => {
+            json!({"type": "addCombatant", "combatant": {"id": id(*n), "side": "party", "summoner": id(*by)}})
+        }
         Ev::Remove(n) => json!({"type": "removeCombatant", "id": id(*n)}),
         Ev::SetDefeated(n, d) => json!({"type": "setDefeated", "id": id(*n), "defeated": d}),
         Ev::Undo => json!({"type": "undo"}),
@@ -58,22 +63,29 @@ fuzz_target!(|events: Vec<Ev>| {
     for e in events.iter().take(400) {
         let event: Event =
             serde_json::from_value(event(e)).expect("the fuzzer's events are valid JSON events");
-        match apply(state.as_ref(), &event) {
-            Ok((next, _effects)) => {
-                if let Some(s) = &next {
-                    let text = serde_json::to_string(s).unwrap();
-                    let back: CombatState = serde_json::from_str(&text).unwrap();
-                    assert_eq!(&back, s, "the state round-trips");
-                    if let Some(turn) = &s.now.current {
-                        assert!(
-                            s.now.combatants.iter().any(|c| c.entry.id == turn.id),
-                            "the open turn's combatant is in the fight"
-                        );
-                    }
-                }
-                state = next;
+        let Ok((next, _effects)) = apply(state.as_ref(), &event) else {
+            continue;
+        };
+        if let Some(s) = &next {
+            let text = serde_json::to_string(s).unwrap();
+            let back: CombatState = serde_json::from_str(&text).unwrap();
+            assert_eq!(&back, s, "the state round-trips");
+            if let Some(turn) = &s.now.current {
+                assert!(s.now.get(&turn.id).is_some(), "the open turn's combatant is in the fight");
             }
-            Err(_) => {}
+            let undoable = !matches!(event, Event::Undo | Event::Upgrade);
+            if let (true, Some(before)) = (undoable, &state) {
+                let (undone, _) = apply(next.as_ref(), &Event::Undo).expect("undo of an accepted event");
+                let undone = undone.expect("a state");
+                assert_eq!(undone.now, before.now, "undo gives back the fight before");
+                if before.log.len() < MAX_HISTORY {
+                    assert_eq!(&undone, before, "undo gives back the state before");
+                }
+            }
+            let checkpoint = s.checkpoint().expect("a checkpoint");
+            let steps = s.log.steps().expect("the log decodes");
+            assert_eq!(&replay(checkpoint, &steps).expect("a replay"), s, "replay from the checkpoint");
         }
+        state = next;
     }
 });

@@ -17,6 +17,7 @@ export const SIDES = /** @type {const} */ (["party", "foes"]);
  * @property {number} [disposition]      The token's disposition (1 friendly, 0 neutral, -1 hostile).
  * @property {""|"party"|"foes"} [side]  The GM's choice on the Combatant; "" = from actor and token.
  * @property {boolean} [canSlow]         The GM lets this foe take slow turns.
+ * @property {string|null} [summonerId]  The Combatant id of its summoner, when it is a summon.
  */
 
 /**
@@ -26,6 +27,7 @@ export const SIDES = /** @type {const} */ (["party", "foes"]);
  * @property {boolean} isPlayerCharacter
  * @property {"elite"|"legend"|"mob"|null} template
  * @property {boolean} canSlow
+ * @property {string|null} summoner
  */
 
 /**
@@ -44,7 +46,7 @@ export function combatantEntry(facts) {
   else side = (facts.disposition ?? -1) > 0 ? "party" : "foes";
   const template = ["elite", "legend", "mob"].includes(facts.template ?? "")
     ? /** @type {"elite"|"legend"|"mob"} */ (facts.template) : null;
-  return { id: facts.id, side, isPlayerCharacter, template, canSlow: !!facts.canSlow };
+  return { id: facts.id, side, isPlayerCharacter, template, canSlow: !!facts.canSlow, summoner: facts.summonerId ?? null };
 }
 
 /**
@@ -90,7 +92,7 @@ export function foundryTurn(state, turnIds) {
  * @param {any} system
  * @param {boolean} isPlayerCharacter
  * @param {string[]} statuses
- * @returns {object|null}
+ * @returns {{hp: number, maxHp: number, vigor: number, armor: number, wounds: number, isPlayerCharacter: boolean, statuses: string[]}|null}
  */
 export function healTarget(system, isPlayerCharacter, statuses) {
   if (!system?.hp || !Number.isFinite(system.hp.max) || system.hp.max < 1) return null;
@@ -119,4 +121,68 @@ export function endOfCombatChanges(system, outcome, statuses, gainsResolve) {
   const kept = new Set(outcome.target.statuses);
   const cured = statuses.filter(s => !kept.has(s)).map(s => s.replace(/\+$/, ""));
   return { update, cured };
+}
+
+/**
+ * @param {unknown} value
+ * @returns {value is Record<string, unknown>}
+ */
+const isPlainObject = value => value !== null && typeof value === "object" && !Array.isArray(value);
+
+/**
+ * The change that turns `before` into `after`, as Foundry merges an object field's update into
+ * its source: nested objects key by key, `-=key: null` for a key that is gone, anything else
+ * (arrays, numbers, strings, null) replaced whole. Only what differs is in it, so a turn sends a
+ * few hundred bytes, not the whole state.
+ * @param {Record<string, unknown>} before
+ * @param {Record<string, unknown>} after
+ * @returns {Record<string, unknown>}
+ */
+export function stateDiff(before, after) {
+  /** @type {Record<string, unknown>} */
+  const diff = {};
+  for (const [key, value] of Object.entries(after)) {
+    const old = before[key];
+    if (isPlainObject(value) && isPlainObject(old)) {
+      const inner = stateDiff(old, value);
+      if (Object.keys(inner).length) diff[key] = inner;
+    } else if (!(key in before) || JSON.stringify(old) !== JSON.stringify(value)) diff[key] = value;
+  }
+  for (const key of Object.keys(before)) if (!(key in after)) diff[`-=${key}`] = null;
+  return diff;
+}
+
+/**
+ * The Combat update for a new reducer state: Foundry's `round` and `turn` (so its turn marker and
+ * `combat.combatant` follow the ICON turn) and only what changed in `system.state`, diffed against
+ * what is stored (so a state stored in the shape from before issue 18 loses its old keys).
+ * @param {unknown} stored             `system.state` as stored (the Combat's source).
+ * @param {any} state                  The reducer's new state, or null.
+ * @param {string[]} turnIds           The ids of `combat.turns`, in order.
+ * @returns {{round: number, turn: number|null, "system.state"?: unknown}}
+ */
+export function combatUpdate(stored, state, turnIds) {
+  /** @type {{round: number, turn: number|null, "system.state"?: unknown}} */
+  const update = { round: state?.round ?? 0, turn: foundryTurn(state, turnIds) };
+  if (!state || !isPlainObject(stored)) update["system.state"] = state ?? null;
+  else {
+    const diff = stateDiff(stored, state);
+    if (Object.keys(diff).length) update["system.state"] = diff;
+  }
+  return update;
+}
+
+/**
+ * What the end of a character's own turn does to it, from its statuses (as `coreStatuses` names
+ * them): Regeneration, "If bloodied, gain 4 vigor at the end of your turn" (whether it is
+ * bloodied, and how much vigor, is the core's `icon.heal` "regeneration"); Hatred of X "End this
+ * status at the end of your turn" (an ongoing `hatred+` stays until its cause is lifted).
+ * @param {string[]} statuses
+ * @returns {{regenerates: boolean, ends: string[]}}
+ */
+export function endOfTurn(statuses) {
+  return {
+    regenerates: statuses.some(s => s.replace(/\+$/, "") === "regeneration"),
+    ends: statuses.filter(s => s === "hatred")
+  };
 }

@@ -1,6 +1,6 @@
 import { ICONENGINE, SYSTEM_ID } from "../config.mjs";
 import { getCore } from "../core.mjs";
-import { endOfCombatChanges, healTarget } from "../data/combat-rules.mjs";
+import { endOfCombatChanges, endOfTurn, healTarget } from "../data/combat-rules.mjs";
 import { endOfTurnEffectIds } from "../data/health-changes.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
@@ -19,6 +19,9 @@ const format = (key, data) => game.i18n?.format(key, data) ?? key;
  * The Combat's lifecycle workflows (protected on Combat, so the document passes them in).
  * @typedef {object} TurnWorkflows
  * @property {(combatant: Combatant.Implementation, context: Combat.TurnEventContext) => Promise<void>} startTurn
+ * @property {(combatant: Combatant.Implementation, context: Combat.TurnEventContext) => Promise<void>} clearMovement
+ *   Combat#_clearMovementHistoryOnStartTurn: core calls it right after `_onStartTurn` for a combatant
+ *   with a token, so movement history (and what it costs) starts afresh each turn.
  * @property {(combatant: Combatant.Implementation, context: Combat.TurnEventContext) => Promise<void>} endTurn
  * @property {(context: Combat.RoundEventContext) => Promise<void>} startRound
  * @property {(context: Combat.RoundEventContext) => Promise<void>} endRound
@@ -26,7 +29,7 @@ const format = (key, data) => game.i18n?.format(key, data) ?? key;
 
 /**
  * @param {Combat.Implementation} combat
- * @param {{type: string, id?: string, round?: number, partyResolve?: number, personalResolve?: string[]}[]} effects
+ * @param {{type: string, id?: string, round?: number, partyResolve?: number, personalResolve?: string[], ids?: string[]}[]} effects
  * @param {TurnWorkflows} workflows
  */
 export async function runCombatEffects(combat, effects, workflows) {
@@ -47,13 +50,19 @@ export async function runCombatEffects(combat, effects, workflows) {
           // since then is kept on the actor.
           const actor = /** @type {any} */ (combatant.actor);
           if (actor?.getFlag(SYSTEM_ID, "interruptsUsed")) await actor.unsetFlag(SYSTEM_ID, "interruptsUsed");
-          await workflows.startTurn(combatant, { round: combat.round, turn: turnIndex(effect.id), skipped: false });
+          const context = { round: combat.round, turn: turnIndex(effect.id), skipped: false };
+          await workflows.startTurn(combatant, context);
+          if (combatant.token) await workflows.clearMovement(combatant, context);
           break;
         case "turnEnded":
           if (!combatant) break;
           await workflows.endTurn(combatant, { round: combat.round, turn: turnIndex(effect.id), skipped: false });
           await endTurnImmunity(combat);
+          await endOfTurnRules(combatant);
           await promptSaves(combatant);
+          break;
+        case "summonsLeft":
+          await summonsLeave(combat, effect.ids ?? []);
           break;
         case "delayFired":
           if (combatant) await announce(combatant, format("ICONENGINE.Combat.delayFired", { name: combatant.name ?? "" }));
@@ -84,6 +93,39 @@ async function endTurnImmunity(combat) {
     const ids = endOfTurnEffectIds(actor.effects.contents.map((/** @type {any} */ e) => ({ id: e.id, statuses: e.statuses, flags: e.flags })));
     if (ids.length) await actor.deleteEmbeddedDocuments("ActiveEffect", ids);
   }
+}
+
+/**
+ * The end of the character's own turn: Regeneration gives 4 vigor if it is bloodied (the core's
+ * `icon.heal` "regeneration", posted as a healing card only when it gives something), and Hatred
+ * ends (see `endOfTurn`). Before the saves, so an ended status is not offered a save.
+ * @param {Combatant.Implementation} combatant
+ */
+async function endOfTurnRules(combatant) {
+  const actor = combatant.actor;
+  if (!actor) return;
+  const statuses = TacticalRolls.statusesOf(actor);
+  const { regenerates, ends } = endOfTurn(statuses);
+  const target = regenerates ? healTarget(actor.system, actor.type === "character", statuses) : null;
+  if (target && target.hp > 0) {
+    const outcome = /** @type {any} */ (getCore().resolve({ kind: "icon.heal", target, healing: "regeneration" }, []));
+    if (outcome.total > 0) await TacticalRolls.heal(actor, "regeneration");
+  }
+  for (const status of ends) await actor.toggleStatusEffect(status, { active: false });
+}
+
+/**
+ * "Summons are removed from the battlefield when their summoner is defeated": their Combatants
+ * and tokens go (the reducer has already taken them out of the turn order).
+ * @param {Combat.Implementation} combat
+ * @param {string[]} ids  Combatant ids.
+ */
+async function summonsLeave(combat, ids) {
+  const leaving = ids.map(id => combat.combatants.get(id)).filter(c => !!c);
+  const tokens = leaving.map(c => c.token).filter(t => !!t && t.parent === combat.scene).map(t => t?.id ?? "");
+  const present = leaving.map(c => c.id ?? "");
+  if (present.length) await combat.deleteEmbeddedDocuments("Combatant", present);
+  if (tokens.length) await combat.scene?.deleteEmbeddedDocuments("Token", tokens);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { combatApply } from "../core.mjs";
-import { foundryTurn, refusalFor } from "../data/combat-rules.mjs";
+import { combatUpdate, refusalFor } from "../data/combat-rules.mjs";
 import IconSocket from "../icon-socket.mjs";
 import { runCombatEffects } from "./combat-effects.mjs";
 
@@ -21,11 +21,49 @@ const REQUEST = "combatEvents";
  */
 export default class IconCombat extends Combat {
   /**
-   * The reducer state, or null before the combat starts.
+   * The reducer state, or null before the combat starts. A state stored in the shape from before
+   * issue 18 (its undo history as snapshots) is shown converted by the core; the GM's next event
+   * (or {@link iconUpgrade}) stores it converted.
    * @type {import("../applications/combat/tracker-context.mjs").CombatState | null}
    */
   get iconState() {
-    return /** @type {any} */ (this.system)?.state ?? null;
+    const stored = this.#storedState;
+    if (!stored || stored.v !== undefined) return /** @type {any} */ (stored);
+    let view = IconCombat.#upgraded.get(stored);
+    if (!view) {
+      try {
+        view = /** @type {any} */ (combatApply(stored, { type: "upgrade" }).state);
+      } catch (error) {
+        console.error(`${SYSTEM_ID} | combat state`, error);
+        return null;
+      }
+      IconCombat.#upgraded.set(stored, view);
+    }
+    return view;
+  }
+
+  /** Converted views of states stored in the old shape, by the stored object. */
+  static #upgraded = new WeakMap();
+
+  /**
+   * `system.state` as stored (what Foundry diffs an update against).
+   * @returns {any}
+   */
+  get #storedState() {
+    return /** @type {any} */ (this._source.system)?.state ?? null;
+  }
+
+  /**
+   * Store a state kept in the shape from before issue 18 in today's shape (nothing about the
+   * fight changes, nothing is logged). Events do this by themselves; a world migration can call
+   * it for every combat at once. GM only.
+   * @returns {Promise<boolean>}  Whether anything was converted.
+   */
+  async iconUpgrade() {
+    const stored = this.#storedState;
+    if (!game.user?.isGM || !stored || stored.v !== undefined) return false;
+    await this.iconCommit([{ type: "upgrade" }], null);
+    return true;
   }
 
   /** Party resolve now (0 outside a started combat). */
@@ -76,12 +114,10 @@ export default class IconCombat extends Combat {
       state = reduced.state;
       effects.push(...reduced.effects);
     }
-    const updateData = {
-      round: state?.round ?? 0,
-      turn: foundryTurn(state, this.turns.map(c => c.id ?? "")),
-      "system.state": state
-    };
-    const updateOptions = { direction: /** @type {const} */ (1), turnEvents: false };
+    // only what changed: Foundry sends (and every client receives) this diff, not the state
+    const updateData = combatUpdate(this.#storedState, state, this.turns.map(c => c.id ?? ""));
+    // core's _onUpdate then calls _manageTurnEvents on every client (see there)
+    const updateOptions = { direction: /** @type {const} */ (1) };
     // Foundry's hooks, fired once here (the GM) before the update, as core's nextRound/nextTurn do.
     const hookArgs = /** @type {[any, any]} */ ([updateData, updateOptions]);
     if (updateData.round !== this.round) Hooks.callAll("combatRound", this, ...hookArgs);
@@ -89,6 +125,7 @@ export default class IconCombat extends Combat {
     await this.update(/** @type {any} */ (updateData), updateOptions);
     await runCombatEffects(this, effects, {
       startTurn: (c, context) => this._onStartTurn(c, context),
+      clearMovement: (c, context) => this._clearMovementHistoryOnStartTurn(c, context),
       endTurn: (c, context) => this._onEndTurn(c, context),
       startRound: context => this._onStartRound(context),
       endRound: context => this._onEndRound(context)
@@ -146,7 +183,7 @@ export default class IconCombat extends Combat {
    * @returns {object[]}
    */
   #defeatedEvents(which) {
-    const rows = new Map(this.iconState?.combatants.map(c => [c.id, c]));
+    const rows = new Map(Object.values(this.iconState?.combatants ?? {}).map(c => [c.id, c]));
     return this.combatants.filter(c => which(c)).flatMap(c => {
       const row = rows.get(c.id ?? "");
       return row && row.defeated !== c.isDefeated ? [{ type: "setDefeated", id: c.id, defeated: c.isDefeated }] : [];
@@ -223,12 +260,13 @@ export default class IconCombat extends Combat {
 
   /**
    * Turn events come from the reducer's effects (see {@link iconCommit}); Foundry's own detection
-   * compares turn indices, which ICON's side-alternating order does not follow.
+   * compares turn indices, which ICON's side-alternating order does not follow. What core does on
+   * every client after a turn change still happens: the `combatTurnChange` hook.
    * @override
    */
   async _manageTurnEvents() {
-    if (this.iconState) return;
-    return super._manageTurnEvents();
+    if (!this.iconState) return super._manageTurnEvents();
+    if (this.previous) Hooks.callAll("combatTurnChange", this, this.previous, this.current);
   }
 
   /* -------------------------------------------- */
@@ -240,7 +278,7 @@ export default class IconCombat extends Combat {
     /** @type {Function} */ (super._onCreateDescendantDocuments).apply(this, args);
     const [parent, collection, documents] = args;
     if (parent !== this || collection !== "combatants") return;
-    const known = () => new Set(this.iconState?.combatants.map(c => c.id));
+    const known = () => new Set(Object.values(this.iconState?.combatants ?? {}).map(c => c.id));
     this.#follow(() => /** @type {any[]} */ (documents).filter(c => !known().has(c.id))
       .map(c => ({ type: "addCombatant", combatant: c.iconEntry() })));
   }
@@ -251,7 +289,7 @@ export default class IconCombat extends Combat {
     const [parent, collection, , ids] = args;
     if (parent !== this || collection !== "combatants") return;
     this.#follow(() => {
-      const known = new Set(this.iconState?.combatants.map(c => c.id));
+      const known = new Set(Object.values(this.iconState?.combatants ?? {}).map(c => c.id));
       return /** @type {string[]} */ (ids).filter(id => known.has(id)).map(id => ({ type: "removeCombatant", id }));
     });
   }

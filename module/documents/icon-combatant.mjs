@@ -1,3 +1,4 @@
+import { SYSTEM_ID } from "../config.mjs";
 import { combatantEntry } from "../data/combat-rules.mjs";
 
 /**
@@ -19,8 +20,22 @@ export default class IconCombatant extends Combatant {
       template: /** @type {any} */ (actor?.system)?.template ?? "",
       disposition: this.token?.disposition ?? -1,
       side: system.side ?? "",
-      canSlow: !!system.canSlow
+      canSlow: !!system.canSlow,
+      summonerId: this.#summonerId()
     };
+  }
+
+  /**
+   * The Combatant id of this combatant's summoner in the same combat: a summon's token carries
+   * `flags.icon-engine.summoned`, the UUID of its summoner's token or actor (any other truthy
+   * value marks a summon whose summoner is not known, which takes turns as before).
+   * @returns {string|null}
+   */
+  #summonerId() {
+    const by = this.token?.getFlag(SYSTEM_ID, "summoned");
+    if (typeof by !== "string" || !this.combat) return null;
+    const summoner = this.combat.combatants.find(c => c.id !== this.id && (c.token?.uuid === by || c.actor?.uuid === by));
+    return summoner?.id ?? null;
   }
 
   /** The reducer entry of this combatant. */
@@ -31,6 +46,6 @@ export default class IconCombatant extends Combatant {
   /** This combatant's row in the reducer state, if the combat has started. */
   get iconRow() {
     const combat = /** @type {import("./icon-combat.mjs").default | null} */ (/** @type {unknown} */ (this.combat));
-    return combat?.iconState?.combatants.find(c => c.id === this.id) ?? null;
+    return Object.values(combat?.iconState?.combatants ?? {}).find(c => c.id === this.id) ?? null;
   }
 }

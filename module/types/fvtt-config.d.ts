@@ -63,6 +63,12 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         tactical?: { attacker?: string; ability?: string | null };
       };
     };
+    Token: {
+      "icon-engine": {
+        /** A summon: the UUID of its summoner's token or actor (`true`: summoner not known). */
+        summoned?: string | boolean;
+      };
+    };
   }
 }
 

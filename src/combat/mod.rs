@@ -2,227 +2,47 @@
 //!
 //! ICON has no initiative roll. The party acts first in round 1; after each turn the other side
 //! acts, choosing which of its combatants goes; when one side has no turns left the other takes
-//! its remaining turns one after another. A party member may go *slow* instead, moving its turn
-//! after all regular turns, where slow turns alternate party/foe, party first. The next round
-//! starts with the side opposite the one that took the last turn. Party resolve +1 at the start of
-//! every round (round 1 included), reset to 0 when combat ends ("Resolve" in the seed).
+//! its remaining turns one after another. A character may go *slow* instead, moving its turn
+//! after all regular turns, where slow turns alternate sides in the same order as the round's
+//! regular turns ("initiative takes the same order as during regular turns", glossary, Slow
+//! Turn). The next round starts with the side opposite the one that took the last turn. Party
+//! resolve +1 at the start of every round (round 1 included), reset to 0 when combat ends
+//! (Rules Reference, Resolve). Summons take no turns and leave with their summoner (glossary,
+//! Summon). Readings where the reference is silent are in docs/rules.md, "Combat".
 //!
 //! A refused event is an error naming why, and the state is unchanged. The state serialises to
-//! JSON (stored on the Combat document) and round-trips exactly; it carries its own undo history.
-//! It also carries what a tracker shows (`next`, each combatant's `turns`), recomputed after
-//! every event, so the JS side never re-derives a rule.
+//! JSON (stored on the Combat document, see [`stored`]) and round-trips exactly. Undo works from
+//! an event log ([`log`]): each accepted event is logged with what undoing it needs, and undo
+//! inverts the last step. The state also carries what a tracker shows (`next`, each combatant's
+//! `turns`), recomputed after every event, so the JS side never re-derives a rule.
+
+pub mod codec;
+mod fight;
+pub mod log;
+pub mod pages;
+mod round;
+pub mod stored;
+
+pub use fight::{Combatant, Entry, Fight, Next, Phase, Side, Template, Turn};
+pub use log::{Log, Step, LOG_PAGE};
+pub use round::Reset;
+pub use stored::{CombatState, Limit, STATE_VERSION};
 
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
+use log::{Closed, Departure};
+use serde::{Deserialize, Deserializer, Serialize};
+use std::collections::{HashMap, HashSet};
 
-/// At most this many earlier states are kept for undo. The whole state is written to the Combat
-/// document on every event, so the history is bounded to keep those updates small.
+/// Undo goes back at most this many steps.
 pub const MAX_HISTORY: usize = 100;
-/// At most this many combatants across the kept snapshots (at least one step is always kept):
-/// every event carries the whole state across the wasm boundary and onto the Combat document, so
-/// a big fight keeps fewer undo steps and an event's cost stays linear in the fight's size with a
-/// small factor (20 combatants keep all 100 steps, 100 keep 20, 1,000 keep 2).
+/// The undo log holds at most this many combatants' records across its steps (a round start
+/// records the combatants that ended it unexpectedly, a departure those that left); the newest
+/// step is always kept, so the stored state stays small in a fight of thousands.
 pub const MAX_HISTORY_COMBATANTS: usize = 2_000;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Side {
-    Party,
-    Foes,
-}
-
-impl Side {
-    pub fn other(self) -> Side {
-        match self {
-            Side::Party => Side::Foes,
-            Side::Foes => Side::Party,
-        }
-    }
-}
-
-/// Foe templates that change turns per round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Template {
-    /// Two turns a round.
-    Elite,
-    /// One turn per player character in the fight (defeated ones count).
-    Legend,
-    /// Acts as one foe.
-    Mob,
-}
-
-/// A combatant as `start`/`addCombatant` give it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Entry {
-    pub id: String,
-    pub side: Side,
-    #[serde(default)]
-    pub is_player_character: bool,
-    #[serde(default)]
-    pub template: Option<Template>,
-    /// Foes never go slow unless flagged.
-    #[serde(default)]
-    pub can_slow: bool,
-}
-
-/// A combatant in the fight, with this round's bookkeeping.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase", from = "CombatantFields")]
-pub struct Combatant {
-    #[serde(flatten)]
-    pub entry: Entry,
-    pub defeated: bool,
-    /// Turns taken this round (regular and slow).
-    pub taken: u32,
-    /// Turns moved to the slow phase and not yet taken.
-    pub slow: u32,
-    /// A pending delay: the next turn must be slow, and the delay fires when it starts.
-    pub delay: bool,
-    /// Turns this round (see [`Snapshot::turns_per_round`]); kept up to date for display.
-    #[serde(default)]
-    pub turns: u32,
-}
-
-/// [`Combatant`] as it is read: the same JSON, its fields listed flat. Reading through
-/// `flatten` buffers every object before reading it, which was most of a combat event's time.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct CombatantFields {
-    id: String,
-    side: Side,
-    #[serde(default)]
-    is_player_character: bool,
-    #[serde(default)]
-    template: Option<Template>,
-    #[serde(default)]
-    can_slow: bool,
-    defeated: bool,
-    taken: u32,
-    slow: u32,
-    delay: bool,
-    #[serde(default)]
-    turns: u32,
-}
-
-impl From<CombatantFields> for Combatant {
-    fn from(f: CombatantFields) -> Self {
-        Self {
-            entry: Entry {
-                id: f.id,
-                side: f.side,
-                is_player_character: f.is_player_character,
-                template: f.template,
-                can_slow: f.can_slow,
-            },
-            defeated: f.defeated,
-            taken: f.taken,
-            slow: f.slow,
-            delay: f.delay,
-            turns: f.turns,
-        }
-    }
-}
-
-/// Which part of the round it is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Phase {
-    Regular,
-    Slow,
-}
-
-/// Who acts next: the phase of the round and the side whose slot it is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Next {
-    pub phase: Phase,
-    pub side: Side,
-}
-
-/// The open turn.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Turn {
-    pub id: String,
-    pub slow: bool,
-}
-
-/// Everything but the undo history.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Snapshot {
-    pub round: u32,
-    pub combatants: Vec<Combatant>,
-    /// The side whose slot it is in the regular phase.
-    pub regular_side: Side,
-    /// The side whose slot it is in the slow phase.
-    pub slow_side: Side,
-    pub current: Option<Turn>,
-    /// The side that took the last turn (the next round starts with the other).
-    pub last_side: Option<Side>,
-    pub party_resolve: u32,
-    pub ended: bool,
-    /// [`Snapshot::next`] as of this state (`null` while a turn is open or nobody has turns
-    /// left); kept up to date for display.
-    #[serde(default)]
-    pub next: Option<Next>,
-}
-
-/// The reducer's state: the snapshot plus the earlier snapshots for undo.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase", from = "CombatStateFields")]
-pub struct CombatState {
-    #[serde(flatten)]
-    pub now: Snapshot,
-    #[serde(default)]
-    pub history: Vec<Snapshot>,
-    /// Earlier states dropped from the history (beyond [`MAX_HISTORY`]): undo stops there
-    /// instead of undoing the start.
-    #[serde(default)]
-    pub forgotten: u32,
-}
-
-/// [`CombatState`] as it is read, its snapshot's fields listed flat (see [`CombatantFields`]).
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct CombatStateFields {
-    round: u32,
-    combatants: Vec<Combatant>,
-    regular_side: Side,
-    slow_side: Side,
-    current: Option<Turn>,
-    last_side: Option<Side>,
-    party_resolve: u32,
-    ended: bool,
-    #[serde(default)]
-    next: Option<Next>,
-    #[serde(default)]
-    history: Vec<Snapshot>,
-    #[serde(default)]
-    forgotten: u32,
-}
-
-impl From<CombatStateFields> for CombatState {
-    fn from(f: CombatStateFields) -> Self {
-        Self {
-            now: Snapshot {
-                round: f.round,
-                combatants: f.combatants,
-                regular_side: f.regular_side,
-                slow_side: f.slow_side,
-                current: f.current,
-                last_side: f.last_side,
-                party_resolve: f.party_resolve,
-                ended: f.ended,
-                next: f.next,
-            },
-            history: f.history,
-            forgotten: f.forgotten,
-        }
-    }
-}
+/// A combat has at most this many combatants, so every event is answered in well under 50 ms.
+pub const MAX_COMBATANTS: usize = 10_000;
+/// A combatant id is at most this many bytes (Foundry's are 16).
+pub const MAX_ID_BYTES: usize = 256;
 
 /// Things that happen in a fight.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
@@ -233,6 +53,7 @@ impl From<CombatStateFields> for CombatState {
 )]
 pub enum Event {
     Start {
+        #[serde(deserialize_with = "at_most_max_combatants")]
         combatants: Vec<Entry>,
     },
     BeginTurn {
@@ -262,6 +83,36 @@ pub enum Event {
     },
     Undo,
     EndCombat,
+    /// The state in the shape this core writes, nothing else changed and nothing logged: how a
+    /// state stored before issue 18 is converted without waiting for the next event.
+    Upgrade,
+}
+
+/// `start`'s combatants, refused past [`MAX_COMBATANTS`] as they are read.
+fn at_most_max_combatants<'de, D: Deserializer<'de>>(
+    d: D,
+) -> std::result::Result<Vec<Entry>, D::Error> {
+    struct Bounded;
+    impl<'de> serde::de::Visitor<'de> for Bounded {
+        type Value = Vec<Entry>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of combatants")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> std::result::Result<Vec<Entry>, A::Error> {
+            let mut out = Vec::new();
+            while let Some(e) = seq.next_element()? {
+                if out.len() >= MAX_COMBATANTS {
+                    return Err(serde::de::Error::custom(stored::too_many()));
+                }
+                out.push(e);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_seq(Bounded)
 }
 
 /// What Foundry should carry out.
@@ -280,7 +131,7 @@ pub enum Effect {
         id: String,
         slow: bool,
     },
-    /// The module prompts saves for the character's statuses.
+    /// The module runs the end-of-turn rules (regeneration, hatred's end) and prompts saves.
     TurnEnded {
         id: String,
     },
@@ -290,6 +141,12 @@ pub enum Effect {
     DelayFired {
         id: String,
     },
+    /// The summoner was defeated or left: its summons left the fight with it ("Summons are
+    /// removed from the battlefield when their summoner is defeated"); Foundry removes them.
+    SummonsLeft {
+        summoner: String,
+        ids: Vec<String>,
+    },
     /// End-of-combat rules: cure ongoing effects, remove summons and created objects, heal to
     /// bloodied, +1 personal resolve for each player character listed.
     CombatEnded {
@@ -297,122 +154,89 @@ pub enum Effect {
     },
 }
 
-fn refuse<T>(why: impl Into<String>) -> Result<T> {
+pub(crate) fn refuse<T>(why: impl Into<String>) -> Result<T> {
     Err(Error::request(why))
 }
 
-impl Snapshot {
-    fn player_characters(&self) -> u32 {
-        self.combatants
-            .iter()
-            .filter(|c| c.entry.is_player_character)
-            .count() as u32
-    }
-
-    /// Turns per round: 1; an Elite 2; a Legend one per player character (at least 1).
-    pub fn turns_per_round(&self, c: &Combatant) -> u32 {
-        match c.entry.template {
-            Some(Template::Elite) => 2,
-            Some(Template::Legend) => self.player_characters().max(1),
-            _ => 1,
-        }
-    }
-
-    /// Regular turns a combatant still has this round.
-    pub fn regular_left(&self, c: &Combatant) -> u32 {
-        if c.defeated {
-            return 0;
-        }
-        self.turns_per_round(c).saturating_sub(c.taken + c.slow)
-    }
-
-    fn side_has_regular(&self, side: Side) -> bool {
-        self.combatants
-            .iter()
-            .any(|c| c.entry.side == side && self.regular_left(c) > 0)
-    }
-
-    fn side_has_slow(&self, side: Side) -> bool {
-        self.combatants
-            .iter()
-            .any(|c| c.entry.side == side && !c.defeated && c.slow > 0)
-    }
-
-    /// Who acts next: the phase and the side, or `None` when the round is over.
-    pub fn next(&self) -> Option<(Phase, Side)> {
-        let pick = |preferred: Side, has: &dyn Fn(Side) -> bool| {
-            if has(preferred) {
-                Some(preferred)
-            } else if has(preferred.other()) {
-                Some(preferred.other())
+impl CombatState {
+    /// Drops the oldest steps past the log's limits (the newest is always kept).
+    pub(crate) fn trim(&mut self) -> Result<()> {
+        while self.log.len() > 1 {
+            let by = if self.log.len() > MAX_HISTORY {
+                Limit::Steps
+            } else if self.log.weight() > MAX_HISTORY_COMBATANTS as u64 {
+                Limit::Combatants
             } else {
-                None
+                break;
+            };
+            self.log.drop_oldest()?;
+            self.forgot_by = Some(by);
+        }
+        Ok(())
+    }
+
+    /// The fight before the first step of the log, found by undoing every step (the fight
+    /// right after `start` when nothing was forgotten): replaying the log's events from it (see
+    /// [`replay`]) gives this state again.
+    pub fn checkpoint(&self) -> Result<CombatState> {
+        let mut now = self.now.clone();
+        for step in self.log.steps()?.iter().rev() {
+            step.invert(&mut now)?;
+            now.refresh();
+        }
+        Ok(CombatState {
+            now,
+            log: Log::new(self.log.forgotten()),
+            forgot_by: self.forgot_by,
+        })
+    }
+}
+
+/// Replays `steps` on `from` (a [`CombatState::checkpoint`]): each step's event is applied again
+/// (a step converted from the old snapshot history sets its snapshot, as it has no event).
+pub fn replay(from: CombatState, steps: &[Step]) -> Result<CombatState> {
+    let mut state = from;
+    for step in steps {
+        let id = |n: &u32| match state.now.combatants.get(n) {
+            Some(c) => Ok(c.entry.id.clone()),
+            None => refuse(format!(
+                "combatant {n} of a logged step is not in the fight"
+            )),
+        };
+        let event = match step {
+            Step::Begin { n, .. } => Event::BeginTurn { id: id(n)? },
+            Step::End { .. } => Event::EndTurn,
+            Step::GoSlow { n, .. } => Event::GoSlow { id: id(n)? },
+            Step::Delay { n, .. } => Event::Delay { id: id(n)? },
+            Step::Add { entry } => Event::AddCombatant {
+                combatant: entry.clone(),
+            },
+            Step::Remove { departure, .. } => match departure.removed.first() {
+                Some((_, c)) => Event::RemoveCombatant {
+                    id: c.entry.id.clone(),
+                },
+                None => return refuse("a logged removal removed nobody"),
+            },
+            Step::Defeat { n, defeated, .. } => Event::SetDefeated {
+                id: id(n)?,
+                defeated: *defeated,
+            },
+            Step::Resolve { by } => Event::AdjustResolve { by: *by },
+            Step::EndCombat { .. } => Event::EndCombat,
+            Step::Patch(p) => {
+                p.restore(&mut state.now, false)?;
+                state.now.refresh();
+                state.log.push(step.clone())?;
+                state.trim()?;
+                continue;
             }
         };
-        if let Some(side) = pick(self.regular_side, &|s| self.side_has_regular(s)) {
-            return Some((Phase::Regular, side));
-        }
-        pick(self.slow_side, &|s| self.side_has_slow(s)).map(|side| (Phase::Slow, side))
-    }
-
-    fn find(&self, id: &str) -> Result<usize> {
-        match self.combatants.iter().position(|c| c.entry.id == id) {
-            Some(i) => Ok(i),
-            None => refuse(format!("there is no combatant {id} in this combat")),
-        }
-    }
-
-    /// Brings the display fields (`next`, each combatant's `turns`) up to date, after any change.
-    fn refresh(&mut self) {
-        let turns: Vec<u32> = self
-            .combatants
-            .iter()
-            .map(|c| self.turns_per_round(c))
-            .collect();
-        for (c, t) in self.combatants.iter_mut().zip(turns) {
-            c.turns = t;
-            // a Legend loses a turn when a player character leaves: a waiting slow turn goes first
-            c.slow = c.slow.min(t.saturating_sub(c.taken));
-        }
-        self.next = if self.current.is_some() || self.ended {
-            None
-        } else {
-            self.next().map(|(phase, side)| Next { phase, side })
+        state = match apply(Some(&state), &event)? {
+            (Some(s), _) => s,
+            (None, _) => return refuse("a replayed step ended the fight"),
         };
     }
-
-    /// Ends the open turn: the other side gets the slot of the phase the turn was taken in.
-    fn close_turn(&mut self, turn: &Turn, side: Side) {
-        if turn.slow {
-            self.slow_side = side.other();
-        } else {
-            self.regular_side = side.other();
-        }
-        self.last_side = Some(side);
-    }
-
-    /// Starts a new round if nobody has turns left and no turn is open.
-    fn maybe_new_round(&mut self, effects: &mut Vec<Effect>) {
-        if self.current.is_some()
-            || self.next().is_some()
-            || self.combatants.iter().all(|c| c.defeated)
-        {
-            return;
-        }
-        self.round += 1;
-        for c in &mut self.combatants {
-            c.taken = 0;
-            c.slow = 0;
-        }
-        let first = self.last_side.map_or(Side::Party, Side::other);
-        self.regular_side = first;
-        self.slow_side = Side::Party;
-        self.party_resolve += 1;
-        effects.push(Effect::RoundStarted { round: self.round });
-        effects.push(Effect::ResolveChanged {
-            party_resolve: self.party_resolve,
-        });
-    }
+    Ok(state)
 }
 
 /// Applies `event` to `state` (`None` before `start`). On refusal the caller keeps its state.
@@ -420,256 +244,346 @@ pub fn apply(
     state: Option<&CombatState>,
     event: &Event,
 ) -> Result<(Option<CombatState>, Vec<Effect>)> {
+    apply_owned(state.cloned(), event)
+}
+
+/// [`apply`] to a state the caller gives up (the wasm boundary reads a fresh one per call), so
+/// nothing is copied.
+pub fn apply_owned(
+    state: Option<CombatState>,
+    event: &Event,
+) -> Result<(Option<CombatState>, Vec<Effect>)> {
     let mut effects = Vec::new();
     let Some(state) = state else {
-        let Event::Start { combatants } = event else {
-            return refuse("the combat has not started: the first event must be start");
+        return match event {
+            Event::Start { combatants } => start(combatants),
+            _ => refuse("the combat has not started: the first event must be start"),
         };
-        let mut now = Snapshot {
-            round: 0,
-            combatants: Vec::new(),
-            regular_side: Side::Party,
-            slow_side: Side::Party,
-            current: None,
-            last_side: None,
-            party_resolve: 0,
-            ended: false,
-            next: None,
-        };
-        for e in combatants {
-            add(&mut now, e.clone())?;
-        }
-        if now.combatants.is_empty() {
-            return refuse("a combat needs at least one combatant");
-        }
-        now.round = 1;
-        now.party_resolve = 1;
-        now.refresh();
-        effects.push(Effect::RoundStarted { round: 1 });
-        effects.push(Effect::ResolveChanged { party_resolve: 1 });
-        return Ok((
-            Some(CombatState {
-                now,
-                history: Vec::new(),
-                forgotten: 0,
-            }),
-            effects,
-        ));
     };
-
-    if let Event::Undo = event {
-        let mut history = state.history.clone();
-        let Some(previous) = history.pop() else {
-            if state.forgotten > 0 {
-                return refuse(format!(
-                    "nothing more to undo: the history keeps at most {MAX_HISTORY} steps and {MAX_HISTORY_COMBATANTS} combatants across them"
-                ));
-            }
-            // undoing the start: back to no combat
-            return Ok((None, effects));
-        };
-        if previous.party_resolve != state.now.party_resolve {
-            effects.push(Effect::ResolveChanged {
-                party_resolve: previous.party_resolve,
-            });
-        }
-        return Ok((
-            Some(CombatState {
-                now: previous,
-                history,
-                forgotten: state.forgotten,
-            }),
-            effects,
-        ));
+    state.check()?;
+    match event {
+        Event::Undo => return undo(state),
+        Event::Upgrade => return Ok((Some(state), effects)),
+        _ => {}
     }
-
-    let before = &state.now;
-    if before.ended {
+    if state.now.ended {
         return refuse("the combat has ended");
     }
-    let mut s = before.clone();
-    match event {
+    let CombatState {
+        now: mut s,
+        mut log,
+        forgot_by,
+    } = state;
+    let mut step = match event {
         Event::Start { .. } => return refuse("the combat has already started"),
-        Event::Undo => {}
-        Event::BeginTurn { id } => {
-            if let Some(open) = &s.current {
-                return refuse(format!("{}'s turn is still open; end it first", open.id));
-            }
-            let i = s.find(id)?;
-            let c = &s.combatants[i];
-            if c.defeated {
-                return refuse(format!("{id} is defeated"));
-            }
-            let Some((phase, side)) = s.next() else {
-                return refuse("nobody has turns left this round");
-            };
-            if c.entry.side != side {
-                return refuse(format!(
-                    "it is the {} side's turn, and {id} is not on it",
-                    side_name(side)
-                ));
-            }
-            let slow = phase == Phase::Slow;
-            if slow {
-                if c.slow == 0 {
-                    return refuse(format!("{id} has no slow turn waiting"));
-                }
-            } else {
-                if s.regular_left(c) == 0 {
-                    return refuse(format!("{id} has no turns left this round"));
-                }
-                if c.delay {
-                    return refuse(format!("{id} has a pending delay and must go slow"));
-                }
-            }
-            let c = &mut s.combatants[i];
-            if slow {
-                c.slow -= 1;
-                if c.delay {
-                    c.delay = false;
-                    effects.push(Effect::DelayFired { id: id.clone() });
-                }
-            }
-            c.taken += 1;
-            s.current = Some(Turn {
-                id: id.clone(),
-                slow,
-            });
-            effects.push(Effect::TurnStarted {
-                id: id.clone(),
-                slow,
-            });
-        }
+        Event::Undo | Event::Upgrade => return refuse("not a step"),
+        Event::BeginTurn { id } => begin_turn(&mut s, id, &mut effects)?,
         Event::EndTurn => {
             let Some(turn) = s.current.take() else {
                 return refuse("no turn is open");
             };
-            let side = s
-                .combatants
-                .iter()
-                .find(|c| c.entry.id == turn.id)
-                .map(|c| c.entry.side);
-            if let Some(side) = side {
-                s.close_turn(&turn, side);
-            }
+            let n = s.number_of(&turn.id)?;
+            let side = s.combatants.get(&n).map_or(Side::Party, |c| c.entry.side);
+            let last_was = s.last_side;
+            let slot_was = s.close_turn(turn.slow, side);
             effects.push(Effect::TurnEnded { id: turn.id });
-            s.maybe_new_round(&mut effects);
+            Step::End {
+                n,
+                slow: turn.slow,
+                slot_was,
+                last_was,
+                reset: s.maybe_new_round(&mut effects)?,
+            }
         }
-        Event::GoSlow { id } => {
-            if let Some(open) = &s.current {
-                return refuse(format!("{}'s turn is still open; end it first", open.id));
-            }
-            let i = s.find(id)?;
-            let c = &s.combatants[i];
-            if c.defeated {
-                return refuse(format!("{id} is defeated"));
-            }
-            // a pending delay forces the slow turn even on a foe that cannot choose one
-            if c.entry.side == Side::Foes && !c.entry.can_slow && !c.delay {
-                return refuse(format!("{id} is a foe and cannot go slow"));
-            }
-            match s.next() {
-                Some((Phase::Regular, side)) if side == c.entry.side => {}
-                Some((Phase::Regular, side)) => {
-                    return refuse(format!(
-                        "it is the {} side's turn, and {id} is not on it",
-                        side_name(side)
-                    ))
-                }
-                _ => {
-                    return refuse(
-                        "slow turns can only be chosen before all regular turns are taken",
-                    )
-                }
-            }
-            if s.regular_left(c) == 0 {
-                return refuse(format!("{id} has no turns left this round"));
-            }
-            let side = c.entry.side;
-            s.combatants[i].slow += 1;
-            // the side's slot passes on as if it had acted
-            s.regular_side = side.other();
-            s.maybe_new_round(&mut effects);
-        }
+        Event::GoSlow { id } => go_slow(&mut s, id, &mut effects)?,
         Event::Delay { id } => {
-            let i = s.find(id)?;
-            s.combatants[i].delay = true;
+            let n = s.number_of(id)?;
+            let c = s.combatants.get_mut(&n);
+            let was = c.is_some_and(|c| std::mem::replace(&mut c.delay, true));
+            Step::Delay { n, was }
         }
         Event::AddCombatant { combatant } => {
             add(&mut s, combatant.clone())?;
+            Step::Add {
+                entry: combatant.clone(),
+            }
         }
         Event::RemoveCombatant { id } => {
-            let i = s.find(id)?;
-            let removed = s.combatants.remove(i);
-            // removing the combatant whose turn is open ends that turn: the slot passes on
-            if let Some(turn) = s.current.take_if(|t| &t.id == id) {
-                s.close_turn(&turn, removed.entry.side);
+            let n = s.number_of(id)?;
+            let departure = depart(&mut s, n, true, &mut effects);
+            Step::Remove {
+                departure,
+                reset: s.maybe_new_round(&mut effects)?,
             }
-            s.maybe_new_round(&mut effects);
         }
         Event::SetDefeated { id, defeated } => {
-            let i = s.find(id)?;
-            s.combatants[i].defeated = *defeated;
-            s.maybe_new_round(&mut effects);
+            let n = s.number_of(id)?;
+            let was = match s.combatants.get_mut(&n) {
+                Some(c) => std::mem::replace(&mut c.defeated, *defeated),
+                None => *defeated,
+            };
+            // "Summons are removed from the battlefield when their summoner is defeated"
+            let departure = if *defeated {
+                Some(depart(&mut s, n, false, &mut effects)).filter(|d| !d.removed.is_empty())
+            } else {
+                None
+            };
+            Step::Defeat {
+                n,
+                defeated: *defeated,
+                was,
+                departure,
+                reset: s.maybe_new_round(&mut effects)?,
+            }
         }
         Event::AdjustResolve { by } => {
-            let Some(value) = s.party_resolve.checked_add_signed(*by) else {
+            let value = i64::from(s.party_resolve) + i64::from(*by);
+            let Ok(value) = u32::try_from(value) else {
                 return refuse(format!(
-                    "party resolve is {} and cannot go below 0",
-                    s.party_resolve
+                    "party resolve is {} and cannot go {} by {}",
+                    s.party_resolve,
+                    if *by < 0 { "below 0" } else { "that high" },
+                    by.unsigned_abs()
                 ));
             };
             s.party_resolve = value;
             effects.push(Effect::ResolveChanged {
                 party_resolve: value,
             });
+            Step::Resolve { by: *by }
         }
         Event::EndCombat => {
+            let current = match s.current.take() {
+                Some(t) => Some((s.number_of(&t.id)?, t.slow)),
+                None => None,
+            };
+            let resolve_was = s.party_resolve;
             s.ended = true;
-            s.current = None;
+            s.party_resolve = 0;
             let personal_resolve = s
                 .combatants
-                .iter()
+                .values()
                 .filter(|c| c.entry.is_player_character)
                 .map(|c| c.entry.id.clone())
                 .collect();
-            s.party_resolve = 0;
             effects.push(Effect::CombatEnded { personal_resolve });
             effects.push(Effect::ResolveChanged { party_resolve: 0 });
+            Step::EndCombat {
+                current,
+                resolve_was,
+            }
+        }
+    };
+    let clamped = s.refresh();
+    if !clamped.is_empty() {
+        match &mut step {
+            Step::Remove { departure, .. }
+            | Step::Defeat {
+                departure: Some(departure),
+                ..
+            } => departure.clamped = clamped,
+            // only a player character leaving takes turns away
+            _ => return refuse("internal: waiting slow turns were taken back without a departure"),
         }
     }
-    s.refresh();
-    let mut history = state.history.clone();
-    let mut forgotten = state.forgotten;
-    history.push(before.clone());
-    let mut kept: usize = history.iter().map(|h| h.combatants.len()).sum();
-    while history.len() > MAX_HISTORY || (history.len() > 1 && kept > MAX_HISTORY_COMBATANTS) {
-        kept -= history.remove(0).combatants.len();
-        forgotten = forgotten.saturating_add(1);
-    }
-    Ok((
-        Some(CombatState {
-            now: s,
-            history,
-            forgotten,
-        }),
-        effects,
-    ))
+    log.push(step)?;
+    let mut next = CombatState {
+        now: s,
+        log,
+        forgot_by,
+    };
+    next.trim()?;
+    Ok((Some(next), effects))
 }
 
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::Party => "party",
-        Side::Foes => "foes",
+fn start(combatants: &[Entry]) -> Result<(Option<CombatState>, Vec<Effect>)> {
+    if combatants.is_empty() {
+        return refuse("a combat needs at least one combatant");
     }
+    if combatants.len() > MAX_COMBATANTS {
+        return refuse(stored::too_many());
+    }
+    let mut now = Fight::empty();
+    let mut ids = HashSet::with_capacity(combatants.len());
+    for e in combatants {
+        check_entry(e)?;
+        if !ids.insert(e.id.as_str()) {
+            return refuse(format!("{} is already in this combat", e.id));
+        }
+    }
+    for e in combatants {
+        if let Some(by) = &e.summoner {
+            if !ids.contains(by.as_str()) || *by == e.id {
+                return refuse(format!("{}'s summoner {by} is not in this combat", e.id));
+            }
+        }
+        now.combatants
+            .insert(now.next_number, Combatant::new(e.clone()));
+        now.next_number += 1;
+    }
+    now.round = 1;
+    now.party_resolve = 1;
+    now.refresh();
+    let effects = vec![
+        Effect::RoundStarted { round: 1 },
+        Effect::ResolveChanged { party_resolve: 1 },
+    ];
+    let state = CombatState {
+        now,
+        log: Log::new(0),
+        forgot_by: None,
+    };
+    Ok((Some(state), effects))
 }
 
-fn add(s: &mut Snapshot, e: Entry) -> Result<()> {
+fn undo(state: CombatState) -> Result<(Option<CombatState>, Vec<Effect>)> {
+    let mut effects = Vec::new();
+    let CombatState {
+        mut now,
+        mut log,
+        forgot_by,
+    } = state;
+    let Some(step) = log.pop()? else {
+        if log.forgotten() > 0 {
+            return refuse(match forgot_by.unwrap_or(Limit::Steps) {
+                Limit::Steps => format!(
+                    "nothing more to undo: undo goes back at most {MAX_HISTORY} steps"
+                ),
+                Limit::Combatants => format!(
+                    "nothing more to undo: the undo log holds at most {MAX_HISTORY_COMBATANTS} combatants' records across its steps"
+                ),
+            });
+        }
+        // undoing the start: back to no combat
+        return Ok((None, effects));
+    };
+    let resolve = now.party_resolve;
+    step.invert(&mut now)?;
+    now.refresh();
+    if now.party_resolve != resolve {
+        effects.push(Effect::ResolveChanged {
+            party_resolve: now.party_resolve,
+        });
+    }
+    let state = CombatState {
+        now,
+        log,
+        forgot_by,
+    };
+    Ok((Some(state), effects))
+}
+
+fn begin_turn(s: &mut Fight, id: &str, effects: &mut Vec<Effect>) -> Result<Step> {
+    if let Some(open) = &s.current {
+        return refuse(format!("{}'s turn is still open; end it first", open.id));
+    }
+    let n = s.number_of(id)?;
+    let next = s.next();
+    let turns = s.combatants.get(&n).map_or(0, |c| s.turns_per_round(c));
+    let Some(c) = s.combatants.get_mut(&n) else {
+        return refuse(format!("there is no combatant {id} in this combat"));
+    };
+    if c.defeated {
+        return refuse(format!("{id} is defeated"));
+    }
+    if c.entry.summoner.is_some() {
+        return refuse(format!("{id} is a summon and takes no turns"));
+    }
+    let Some((phase, side)) = next else {
+        return refuse("nobody has turns left this round");
+    };
+    if c.entry.side != side {
+        return refuse(format!(
+            "it is the {} side's turn, and {id} is not on it",
+            side.name()
+        ));
+    }
+    let slow = phase == Phase::Slow;
+    if slow {
+        if c.slow == 0 {
+            return refuse(format!("{id} has no slow turn waiting"));
+        }
+    } else {
+        if fight::regular_left(c, turns) == 0 {
+            return refuse(format!("{id} has no turns left this round"));
+        }
+        if c.delay {
+            return refuse(format!("{id} has a pending delay and must go slow"));
+        }
+    }
+    let Some(taken) = c.taken.checked_add(1) else {
+        return refuse(format!("{id} has taken too many turns"));
+    };
+    c.taken = taken;
+    let mut fired = false;
+    if slow {
+        c.slow -= 1;
+        fired = std::mem::replace(&mut c.delay, false);
+        if fired {
+            effects.push(Effect::DelayFired { id: id.to_string() });
+        }
+    }
+    s.current = Some(Turn {
+        id: id.to_string(),
+        slow,
+    });
+    effects.push(Effect::TurnStarted {
+        id: id.to_string(),
+        slow,
+    });
+    Ok(Step::Begin { n, fired })
+}
+
+fn go_slow(s: &mut Fight, id: &str, effects: &mut Vec<Effect>) -> Result<Step> {
+    if let Some(open) = &s.current {
+        return refuse(format!("{}'s turn is still open; end it first", open.id));
+    }
+    let n = s.number_of(id)?;
+    let next = s.next();
+    let turns = s.combatants.get(&n).map_or(0, |c| s.turns_per_round(c));
+    let Some(c) = s.combatants.get_mut(&n) else {
+        return refuse(format!("there is no combatant {id} in this combat"));
+    };
+    if c.defeated {
+        return refuse(format!("{id} is defeated"));
+    }
+    // a pending delay forces the slow turn even on a foe that cannot choose one
+    if c.entry.side == Side::Foes && !c.entry.can_slow && !c.delay {
+        return refuse(format!("{id} is a foe and cannot go slow"));
+    }
+    match next {
+        Some((Phase::Regular, side)) if side == c.entry.side => {}
+        Some((Phase::Regular, side)) => {
+            return refuse(format!(
+                "it is the {} side's turn, and {id} is not on it",
+                side.name()
+            ))
+        }
+        _ => return refuse("slow turns can only be chosen before all regular turns are taken"),
+    }
+    if fight::regular_left(c, turns) == 0 {
+        return refuse(format!("{id} has no turns left this round"));
+    }
+    c.slow += 1; // ok: below turns, which is a u32
+    let side = c.entry.side;
+    // the side's slot passes on as if it had acted
+    let regular_was = std::mem::replace(&mut s.regular_side, side.other());
+    Ok(Step::GoSlow {
+        n,
+        regular_was,
+        reset: s.maybe_new_round(effects)?,
+    })
+}
+
+fn check_entry(e: &Entry) -> Result<()> {
     if e.id.trim().is_empty() {
         return refuse("a combatant needs an id");
     }
-    if s.combatants.iter().any(|c| c.entry.id == e.id) {
-        return refuse(format!("{} is already in this combat", e.id));
+    if e.id.len() > MAX_ID_BYTES {
+        return refuse(format!(
+            "a combatant id is at most {MAX_ID_BYTES} bytes; this one is {}",
+            e.id.len()
+        ));
     }
     if e.side == Side::Foes && e.is_player_character {
         return refuse(format!(
@@ -677,13 +591,101 @@ fn add(s: &mut Snapshot, e: Entry) -> Result<()> {
             e.id
         ));
     }
-    s.combatants.push(Combatant {
-        entry: e,
-        defeated: false,
-        taken: 0,
-        slow: 0,
-        delay: false,
-        turns: 0,
-    });
     Ok(())
+}
+
+fn add(s: &mut Fight, e: Entry) -> Result<()> {
+    check_entry(&e)?;
+    if s.combatants.len() >= MAX_COMBATANTS {
+        return refuse(stored::too_many());
+    }
+    if s.get(&e.id).is_some() {
+        return refuse(format!("{} is already in this combat", e.id));
+    }
+    if let Some(by) = &e.summoner {
+        match s.get(by) {
+            None => return refuse(format!("{}'s summoner {by} is not in this combat", e.id)),
+            Some(c) if c.defeated => {
+                return refuse(format!("{}'s summoner {by} is defeated", e.id))
+            }
+            Some(_) => {}
+        }
+    }
+    let n = s.next_number;
+    let Some(next) = n.checked_add(1) else {
+        return refuse("no more combatants can join this combat");
+    };
+    s.combatants.insert(n, Combatant::new(e));
+    s.next_number = next;
+    Ok(())
+}
+
+/// Combatant `n` leaves (when `itself`) with its summons, theirs in turn, and so on; or only
+/// its summons leave. Closes the open turn if it was one of theirs.
+fn depart(s: &mut Fight, n: u32, itself: bool, effects: &mut Vec<Effect>) -> Departure {
+    let Some(summoner) = s.combatants.get(&n).map(|c| c.entry.id.clone()) else {
+        return Departure {
+            removed: Vec::new(),
+            closed: None,
+            clamped: Vec::new(),
+        };
+    };
+    // each summoner's summons, once, so a chain of summons leaves in linear time
+    let mut summons: HashMap<&str, Vec<u32>> = HashMap::new();
+    for (m, c) in &s.combatants {
+        if let Some(by) = &c.entry.summoner {
+            summons.entry(by.as_str()).or_default().push(*m);
+        }
+    }
+    let mut leaving: Vec<u32> = if itself { vec![n] } else { Vec::new() };
+    let mut queue: Vec<&str> = vec![summoner.as_str()];
+    let mut seen: HashSet<u32> = leaving.iter().copied().collect();
+    while let Some(by) = queue.pop() {
+        for m in summons.get(by).into_iter().flatten() {
+            if seen.insert(*m) {
+                leaving.push(*m);
+                if let Some(c) = s.combatants.get(m) {
+                    queue.push(c.entry.id.as_str());
+                }
+            }
+        }
+    }
+    let mut removed = Vec::with_capacity(leaving.len());
+    for m in leaving {
+        if let Some(c) = s.combatants.remove(&m) {
+            removed.push((m, c));
+        }
+    }
+    let summons: Vec<String> = removed
+        .iter()
+        .filter(|(_, c)| c.entry.summoner.is_some())
+        .map(|(_, c)| c.entry.id.clone())
+        .collect();
+    if !summons.is_empty() {
+        effects.push(Effect::SummonsLeft {
+            summoner,
+            ids: summons,
+        });
+    }
+    // the open turn of one who left ends: the slot passes on
+    let mut closed = None;
+    if let Some(turn) = &s.current {
+        if let Some((m, c)) = removed.iter().find(|(_, c)| c.entry.id == turn.id) {
+            let (m, side, slow) = (*m, c.entry.side, turn.slow);
+            let last_was = s.last_side;
+            s.current = None;
+            let slot_was = s.close_turn(slow, side);
+            closed = Some(Closed {
+                n: m,
+                slow,
+                slot_was,
+                last_was,
+            });
+        }
+    }
+    Departure {
+        removed,
+        closed,
+        clamped: Vec::new(),
+    }
 }

@@ -3,7 +3,8 @@
  * context code (module/applications/combat/tracker-context.mjs) from real reducer state of the
  * wasm core. Each click goes the way the tracker's action handlers go: the button's reducer event
  * (trackerEvent) is applied by the core in the page, and the tracker re-renders. The ApplicationV2
- * class itself is not run (Foundry is not here). Screenshots in test-results/.
+ * class itself is not run (Foundry is not here; test/node/combat-tracker.test.mjs runs its
+ * overrides over stand-ins). Screenshots in test-results/.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -34,11 +35,13 @@ describe("ICON combat tracker in the browser", () => {
       const { trackerContext, trackerEvent } = await import("/module/applications/combat/tracker-context.mjs");
       await loadCore();
       const img = "/assets/icons/statuses/";
-      // Three player characters (the user owns Ysolde), an Elite and a normal foe.
+      // Three player characters (the user owns Ysolde), her summoned wolf, an Elite and a normal foe.
       const facts = [
         { id: "pc1", actorType: "character", name: "Ysolde", img: `${img}defiance.svg`, isOwner: true },
         { id: "pc2", actorType: "character", name: "Brann", img: `${img}sturdy.svg`, isOwner: false },
         { id: "pc3", actorType: "character", name: "Mira", img: `${img}evasion.svg`, isOwner: false },
+        // Ysolde's summoned wolf: no turns of its own
+        { id: "wolf", actorType: "foe", disposition: 1, summonerId: "pc1", name: "Spirit Wolf", img: `${img}flying.svg`, isOwner: true },
         { id: "elite", actorType: "foe", template: "elite", disposition: -1, name: "Ogre Chief", img: `${img}hatred.svg`, isOwner: false },
         { id: "grunt", actorType: "foe", template: "", disposition: -1, name: "Goblin", img: `${img}dazed.svg`, isOwner: false }
       ];
@@ -69,7 +72,7 @@ describe("ICON combat tracker in the browser", () => {
         if (action === "iconStart") reducerEvent = { type: "start", combatants: facts.map(combatantEntry) };
         // Foundry's toggleDefeated updates the Combatant; IconCombat turns that into setDefeated.
         else if (action === "toggleDefeated") {
-          const row = t.state.combatants.find(c => c.id === combatantId);
+          const row = Object.values(t.state.combatants).find(c => c.id === combatantId);
           reducerEvent = { type: "setDefeated", id: combatantId, defeated: !row.defeated };
         } else reducerEvent = trackerEvent(action, { combatantId, by: target.dataset.by });
         if (reducerEvent) t.busy = t.dispatch(reducerEvent);
@@ -108,6 +111,9 @@ describe("ICON combat tracker in the browser", () => {
     assert.equal(await page().locator(`.icon-side.party .icon-act`).count(), 3);
     assert.equal(await page().locator(`.icon-side.foes .icon-act`).count(), 0);
     assert.equal(await page().locator(".icon-side.foes .icon-slow").count(), 0, "foes cannot go slow");
+    assert.equal(await page().locator(`${row("wolf")} .icon-summon`).textContent(), "Summon");
+    assert.deepEqual(await pips("wolf"), [], "a summon takes no turns");
+    assert.equal(await page().locator(`${row("wolf")} .icon-act, ${row("wolf")} .icon-slow`).count(), 0);
     await page().locator("#combat").screenshot({ path: `${results}combat-tracker-start.png` });
 
     await click(`${row("pc1")} .icon-act`);

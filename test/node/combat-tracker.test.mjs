@@ -1,7 +1,10 @@
 /**
  * The combat tracker's pure modules against the built wasm core: reducer entries from combatant
  * facts, who may send what, Foundry's turn index, the tracker context (checked against what the
- * core's reducer actually accepts), and the end-of-combat changes from the core's healing.
+ * core's reducer actually accepts), the end-of-combat and end-of-turn rules; then the module's
+ * Combat document (IconCombat, over stand-ins for Foundry's classes) writing each event as the
+ * small update Foundry sends, and converting a state stored before issue 18; and the tracker
+ * application's overrides of Foundry's CombatTracker.
  */
 import { before, describe, test } from "node:test";
 import assert from "node:assert/strict";
@@ -18,7 +21,8 @@ globalThis.game = {
   i18n: { localize, format: (key, data = {}) => localize(key).replace(/{(\w+)}/g, (m, k) => (k in data ? String(data[k]) : m)) }
 };
 
-const { combatantEntry, refusalFor, foundryTurn, healTarget, endOfCombatChanges } = await import("../../module/data/combat-rules.mjs");
+const { combatantEntry, refusalFor, foundryTurn, healTarget, endOfCombatChanges, stateDiff, combatUpdate, endOfTurn } =
+  await import("../../module/data/combat-rules.mjs");
 const { trackerContext, trackerEvent, turnPips } = await import("../../module/applications/combat/tracker-context.mjs");
 
 /** The fight of the browser test: three PCs, an Elite and a normal foe. */
@@ -41,7 +45,7 @@ describe("combat tracker (pure modules + core)", () => {
 
   test("combatant entries: characters are the party, friendly NPCs allies, GM override, templates", () => {
     assert.deepEqual(combatantEntry({ id: "a", actorType: "character", disposition: -1 }),
-      { id: "a", side: "party", isPlayerCharacter: true, template: null, canSlow: false });
+      { id: "a", side: "party", isPlayerCharacter: true, template: null, canSlow: false, summoner: null });
     assert.equal(combatantEntry({ id: "b", actorType: "foe", disposition: 1 }).side, "party");
     assert.equal(combatantEntry({ id: "b", actorType: "foe", disposition: 0 }).side, "foes");
     assert.equal(combatantEntry({ id: "b", actorType: "foe", disposition: -1, side: "party" }).side, "party");
@@ -55,7 +59,12 @@ describe("combat tracker (pure modules + core)", () => {
     const state = apply(null, { type: "start", combatants: [
       combatantEntry({ id: "pc", actorType: "character" }),
       combatantEntry({ id: "tokA", actorType: "foe" }), combatantEntry({ id: "tokB", actorType: "foe" })] }).state;
-    assert.deepEqual(state.combatants.map(c => c.turns), [1, 1, 1]);
+    assert.deepEqual(Object.values(state.combatants).map(c => c.turns), [1, 1, 1]);
+    // a summon (its token flagged with the summoner) takes no turns
+    const summon = combatantEntry({ id: "wolf", actorType: "foe", disposition: 1, summonerId: "pc" });
+    assert.equal(summon.summoner, "pc");
+    const withSummon = apply(state, { type: "addCombatant", combatant: summon }).state;
+    assert.equal(Object.values(withSummon.combatants).find(c => c.id === "wolf").turns, 0);
   });
 
   test("who may send what: the GM everything, players their own combatants' turns", () => {
@@ -146,16 +155,15 @@ describe("combat tracker (pure modules + core)", () => {
       for (let step = 0; step < 50; step++) {
         const ctx = trackerContext(state, roster, { isGM: true });
         const rows = ctx.groups.flatMap(g => g.rows);
-        // the undo history plays no part in what is accepted; leave it out of the many probes
-        const probe = { ...state, history: [] };
         for (const r of rows) {
-          const accepts = event => { try { apply(probe, event); return true; } catch { return false; } };
+          const accepts = event => { try { apply(state, event); return true; } catch { return false; } };
           assert.equal(r.canAct, accepts({ type: "beginTurn", id: r.id }), `Act ${r.id} at step ${step}`);
           assert.equal(r.canSlow, accepts({ type: "goSlow", id: r.id }), `Slow ${r.id} at step ${step}`);
           assert.equal(r.canEnd, state.current?.id === r.id);
           assert.equal(r.pips.length >= r.turnsLeft, true);
         }
-        assert.equal(ctx.actingSide, state.current ? state.combatants.find(c => c.id === state.current.id).side : state.next?.side ?? null);
+        const current = state.current ? Object.values(state.combatants).find(c => c.id === state.current.id) : null;
+        assert.equal(ctx.actingSide, current ? current.side : state.next?.side ?? null);
         // take a random offered button (or mark a delay / defeat someone now and then)
         const offered = rows.flatMap(r => [r.canAct && trackerEvent("iconAct", { combatantId: r.id }),
           r.canSlow && trackerEvent("iconSlow", { combatantId: r.id }), r.canEnd && trackerEvent("iconEndTurn")]).filter(Boolean);
@@ -195,5 +203,303 @@ describe("combat tracker (pure modules + core)", () => {
     assert.equal(ctx.round, 2);
     assert.equal(ctx.partyResolve, 2);
     assert.equal(ctx.actingSide, "party", "the foes took the last turn");
+  });
+});
+
+/** A Foundry-like 16-character id. */
+const fid = name => name.padEnd(16, "0");
+
+/** Fifteen combatants: five characters, an Elite, a Legend, a foe that may go slow, seven others. */
+const fifteen = [
+  ...Array.from({ length: 5 }, (_, i) => ({ id: fid(`pc${i}`), actorType: "character" })),
+  { id: fid("elite"), actorType: "foe", template: "elite" },
+  { id: fid("legend"), actorType: "foe", template: "legend" },
+  { id: fid("sly"), actorType: "foe", canSlow: true },
+  ...Array.from({ length: 7 }, (_, i) => ({ id: fid(`foe${i}`), actorType: "foe" }))
+];
+
+/**
+ * What Foundry does with an update of an object field (v13 ObjectField: the change is merged into
+ * the stored value key by key; `-=key: null` deletes a key; anything that is not a plain object
+ * replaces what was there), written out here to check the module's diffs against.
+ * @param {any} stored @param {any} change
+ */
+function foundryMerge(stored, change) {
+  const plain = v => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (!plain(stored) || !plain(change)) return structuredClone(change);
+  for (const [key, value] of Object.entries(change)) {
+    if (key.startsWith("-=")) delete stored[key.slice(2)];
+    else stored[key] = plain(value) && plain(stored[key]) ? foundryMerge(stored[key], value) : structuredClone(value);
+  }
+  return stored;
+}
+
+/** A state stored before issue 18, captured from that code (tests/fixtures). */
+const oldState = name => JSON.parse(readFileSync(new URL(`../../tests/fixtures/${name}`, import.meta.url), "utf8"));
+
+/** The tracker's moves for the state: end the open turn, else the first eligible combatant acts, now and then slow. */
+function trackerMove(state, n) {
+  if (state.current) return { type: "endTurn" };
+  const rows = Object.values(state.combatants);
+  const next = state.next;
+  const c = rows.find(c => c.side === next.side && !c.defeated
+    && (next.phase === "regular" ? c.turns - (c.taken ?? 0) - (c.slow ?? 0) > 0 : (c.slow ?? 0) > 0));
+  const mayGoSlow = c.side === "party" || c.canSlow || c.delay;
+  if (next.phase === "regular" && (c.delay || (mayGoSlow && n % 7 === 3))) return { type: "goSlow", id: c.id };
+  return { type: "beginTurn", id: c.id };
+}
+
+describe("the stored state and the updates that carry it", () => {
+  test("a diff merged as Foundry merges it gives the new state, over random fights and the old shape", () => {
+    let seed = 777;
+    const rand = n => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+    const roster = fifteen.map(combatantEntry);
+    let stored = null;
+    let state = null;
+    const check = next => {
+      const update = combatUpdate(stored, next, []);
+      stored = "system.state" in update ? foundryMerge(stored, update["system.state"]) : stored;
+      assert.deepEqual(stored, next);
+      state = next;
+    };
+    check(apply(null, { type: "start", combatants: roster }).state);
+    for (let step = 0; step < 400; step++) {
+      const roll = rand(12);
+      const ids = Object.values(state.combatants).map(c => c.id);
+      const event = roll === 0 ? { type: "undo" }
+        : roll === 1 ? { type: "setDefeated", id: ids[rand(ids.length)], defeated: rand(2) === 0 }
+        : roll === 2 ? { type: "delay", id: ids[rand(ids.length)] }
+        : roll === 3 ? { type: "removeCombatant", id: ids[rand(ids.length)] }
+        : roll === 4 ? { type: "addCombatant", combatant: { id: fid(`new${step}`), side: rand(2) ? "party" : "foes", summoner: rand(3) ? null : ids[0] } }
+        : trackerMove(state, step);
+      let next;
+      try { next = apply(state, event).state; } catch { continue; }
+      if (!next) break;
+      check(next);
+    }
+    // a state stored in the old shape: the first event's update turns it into the new one
+    stored = oldState("combat-v1-midfight.json");
+    const next = apply(stored, { type: "endTurn" }).state;
+    const update = combatUpdate(stored, next, []);
+    assert.ok("-=history" in update["system.state"], "the snapshot history is deleted");
+    assert.deepEqual(foundryMerge(stored, update["system.state"]), next);
+    // before the start and after undoing it
+    assert.deepEqual(combatUpdate(null, null, []), { round: 0, turn: null, "system.state": null });
+    assert.deepEqual(stateDiff({ a: 1, b: { c: [1] } }, { a: 1, b: { c: [1] } }), {});
+    assert.deepEqual(stateDiff({ a: { b: 1, c: 2 } }, { a: { b: 1 } }), { a: { "-=c": null } });
+  });
+
+  test("end of turn: regeneration through the core's healing, hatred ends, an ongoing hatred stays", () => {
+    assert.deepEqual(endOfTurn(["regeneration", "hatred", "dazed"]), { regenerates: true, ends: ["hatred"] });
+    assert.deepEqual(endOfTurn(["hatred+", "regeneration+"]), { regenerates: true, ends: [] });
+    assert.deepEqual(endOfTurn([]), { regenerates: false, ends: [] });
+    // "If bloodied, gain 4 vigor at the end of your turn": the core decides
+    const heal = system => core.resolve({ kind: "icon.heal", target: healTarget(system, true, ["regeneration"]), healing: "regeneration" }, []);
+    assert.equal(heal({ hp: { value: 10, max: 40 }, vigor: { value: 0 } }).target.vigor, 4);
+    assert.equal(heal({ hp: { value: 30, max: 40 }, vigor: { value: 0 } }).total, 0, "not bloodied");
+  });
+});
+
+/* ---------------------------------------------------------------- the documents, over stand-ins */
+
+/** Foundry's classes and globals, as far as loading and running the combat documents needs. */
+function standIns() {
+  const calls = [];
+  globalThis.foundry = {
+    dice: { Roll: class {} },
+    applications: {
+      api: { DialogV2: { confirm: async () => true } },
+      sidebar: { tabs: { CombatTracker: class {
+        // v13 CombatTracker (client/applications/sidebar/tabs/combat-tracker.mjs): _preparePartContext
+        // calls _prepareCombatContext for the header and footer, _prepareTrackerContext for the tracker
+        async _preparePartContext(partId, context) {
+          calls.push(`part:${partId}`);
+          if (partId === "tracker") await this._prepareTrackerContext(context, {});
+          else await this._prepareCombatContext(context, {});
+          return context;
+        }
+        async _prepareCombatContext(context) { calls.push("core:combat"); context.hasCombat = true; }
+        async _prepareTrackerContext(context) { calls.push("core:tracker"); context.turns = []; }
+        async _getCombatantThumbnail(combatant) { return combatant.thumb ?? combatant.img; }
+        _getEntryContextOptions() {
+          return ["COMBAT.CombatantUpdate", "COMBAT.CombatantClear", "COMBAT.CombatantReroll",
+            "COMBAT.CombatantClearMovementHistory", "COMBAT.CombatantRemove"].map(name => ({ name }));
+        }
+        _getCombatContextOptions() {
+          return ["COMBAT.InitiativeReset", "COMBAT.ClearMovementHistories", "COMBAT.Delete"].map(name => ({ name }));
+        }
+      } } }
+    }
+  };
+  globalThis.Combat = class { get started() { return false; } };
+  globalThis.Combatant = class {};
+  globalThis.Hooks = { callAll: (name, ...args) => calls.push(`hook:${name}`), on: () => {} };
+  globalThis.ui = { notifications: { warn: m => calls.push(`warn:${m}`), info: () => {} } };
+  globalThis.CONST = { DEFAULT_TOKEN: "icons/svg/mystery-man.svg" };
+  globalThis.game.user = { isGM: true, isActiveGM: true };
+  return calls;
+}
+
+describe("IconCombat and the tracker over stand-ins for Foundry", () => {
+  const calls = standIns();
+  /** @type {any} */ let IconCombat;
+  /** @type {any} */ let IconCombatTracker;
+  before(async () => {
+    const { loadCore } = await import("../../module/core.mjs");
+    await loadCore();
+    IconCombat = (await import("../../module/documents/icon-combat.mjs")).default;
+    IconCombatTracker = (await import("../../module/applications/combat/combat-tracker.mjs")).default;
+  });
+
+  /** A Combat of the system with a stand-in `update` that records the data and merges it as Foundry does. */
+  const combatOf = (facts, stored = null) => {
+    const combat = new IconCombat();
+    const byId = new Map(facts.map(f => [f.id, { id: f.id, name: f.id, token: f.token ?? null, actor: null, iconEntry: () => combatantEntry(f) }]));
+    Object.assign(combat, {
+      _source: { system: { state: stored } }, round: 0, turn: null, updates: [], begun: [], cleared: [],
+      turns: [...byId.values()],
+      combatants: Object.assign(byId, { contents: [...byId.values()], filter: fn => [...byId.values()].filter(fn) }),
+      async update(data, options) {
+        this.updates.push(data);
+        this._source.system.state = foundryMerge(this._source.system.state, data["system.state"] ?? this._source.system.state);
+        Object.assign(this, { round: data.round, turn: data.turn });
+        assert.equal(options.turnEvents, undefined, "core's _onUpdate calls _manageTurnEvents");
+      },
+      async _onStartTurn(c) { this.begun.push(c.id); },
+      async _clearMovementHistoryOnStartTurn(c) { this.cleared.push(c.id); },
+      async _onEndTurn() {}, async _onStartRound() {}, async _onEndRound() {}, _playCombatSound() {}
+    });
+    return combat;
+  };
+
+  test("every turn event of a 15-combatant fight sends at most 1 KB; the stored state stays under 4 KB", async () => {
+    const combat = combatOf(fifteen);
+    await combat.startCombat();
+    let expected = structuredClone(combat._source.system.state);
+    let largest = 0;
+    let largestState = 0;
+    for (let n = 0; expected.round <= 12; n++) {
+      const event = trackerMove(expected, n);
+      await combat.iconCommit([event]);
+      expected = apply(expected, event).state;
+      const sent = JSON.stringify(combat.updates.at(-1)).length;
+      assert.ok(sent <= 1024, `${event.type} sent ${sent} bytes`);
+      largest = Math.max(largest, sent);
+      largestState = Math.max(largestState, JSON.stringify(combat._source.system.state).length);
+      assert.deepEqual(combat._source.system.state, expected, "what Foundry stores is the core's state");
+    }
+    assert.ok(largestState <= 4096, `${largestState}`);
+    console.log(`largest turn update: ${largest} bytes; largest stored state: ${largestState} bytes`);
+    // Foundry's turn follows the open ICON turn
+    const who = Object.values(expected.combatants).find(c => c.side === expected.next.side && c.turns > (c.taken ?? 0) + (c.slow ?? 0) && !c.delay);
+    await combat.iconCommit([{ type: "beginTurn", id: who.id }]);
+    assert.equal(combat.turn, combat.turns.findIndex(c => c.id === who.id));
+  });
+
+  test("turn starts run _onStartTurn, then clear the movement history of combatants with a token", async () => {
+    const combat = combatOf([
+      { id: "pc", actorType: "character", token: { id: "t1" } },
+      { id: "foe", actorType: "foe" }
+    ]);
+    await combat.startCombat();
+    await combat.iconCommit([{ type: "beginTurn", id: "pc" }, { type: "endTurn" }, { type: "beginTurn", id: "foe" }]);
+    assert.deepEqual(combat.begun, ["pc", "foe"]);
+    assert.deepEqual(combat.cleared, ["pc"], "core clears only a combatant with a token, after _onStartTurn");
+  });
+
+  test("after a turn change every client fires combatTurnChange; core's turn detection is not run", async () => {
+    const combat = combatOf([{ id: "pc", actorType: "character" }, { id: "foe", actorType: "foe" }]);
+    await combat.startCombat();
+    Object.assign(combat, { previous: { round: 1, turn: null }, current: { round: 1, turn: 0 } });
+    calls.length = 0;
+    await combat._manageTurnEvents();
+    assert.deepEqual(calls, ["hook:combatTurnChange"]);
+    assert.deepEqual(combat.begun, [], "the turn workflows run from the reducer's effects only");
+  });
+
+  test("end of turn: regeneration when bloodied, hatred ends, then saves against what is left; summons leave", async () => {
+    const { runCombatEffects } = await import("../../module/documents/combat-effects.mjs");
+    const TacticalRolls = (await import("../../module/dice/tactical-rolls.mjs")).default;
+    const heals = [];
+    TacticalRolls.heal = async (actor, healing) => { heals.push([actor.name, healing]); return null; };
+    const saves = [];
+    globalThis.foundry.applications.handlebars = { renderTemplate: async (path, data) => data.text };
+    globalThis.ChatMessage = { implementation: {
+      create: async data => { saves.push(data.flags["icon-engine"].saves.statuses); }, getSpeaker: () => ({}) } };
+    game.users = { filter: () => [] };
+    /** An actor with ICON health and these statuses, whose status toggles take effect. */
+    const actorOf = (name, hp, statuses) => ({
+      name, type: "character", uuid: `Actor.${name}`,
+      system: { hp: { value: hp, max: 40 }, vigor: { value: 0 }, armor: 0, wounds: 0 },
+      effects: { contents: [] },
+      get appliedEffects() { return statuses.map(id => ({ statuses: new Set([id.replace(/\+$/, "")]), flags: { "icon-engine": { ongoing: id.endsWith("+") } } })); },
+      async toggleStatusEffect(id, { active }) { if (!active) statuses.splice(statuses.indexOf(id), 1); },
+      testUserPermission: () => true
+    });
+    const bloodied = actorOf("Ysolde", 12, ["regeneration", "hatred", "dazed"]);
+    const healthy = actorOf("Brann", 35, ["regeneration", "hatred+"]);
+    const combatants = new Map([["a", { id: "a", actor: bloodied, token: null }], ["b", { id: "b", actor: healthy, token: null }]]);
+    const deleted = [];
+    const combat = {
+      round: 1, turns: [...combatants.values()], combatants: Object.assign(combatants, { [Symbol.iterator]: () => combatants.values() }),
+      scene: { deleteEmbeddedDocuments: async (type, ids) => deleted.push([type, ids]) },
+      deleteEmbeddedDocuments: async (type, ids) => deleted.push([type, ids])
+    };
+    const workflows = { startTurn: async () => {}, clearMovement: async () => {}, endTurn: async () => {}, startRound: async () => {}, endRound: async () => {} };
+    await runCombatEffects(/** @type {any} */ (combat), [{ type: "turnEnded", id: "a" }, { type: "turnEnded", id: "b" }], workflows);
+    assert.deepEqual(heals, [["Ysolde", "regeneration"]], "only the bloodied character regenerates");
+    assert.deepEqual(bloodied.system.hp.value, 12);
+    assert.deepEqual(saves, [["dazed"]], "hatred ended before the saves; an ongoing hatred+ is not saved against");
+    // a defeated summoner's summons leave: their combatants, then their tokens on the combat's scene
+    combatants.set("w", { id: "w", actor: null, token: { id: "tokW", parent: combat.scene } });
+    await runCombatEffects(/** @type {any} */ (combat), [{ type: "summonsLeft", summoner: "a", ids: ["w", "gone"] }], workflows);
+    assert.deepEqual(deleted, [["Combatant", ["w"]], ["Token", ["tokW"]]]);
+  });
+
+  test("a Combat stored before issue 18 shows converted and is stored converted on first use", async () => {
+    const stored = oldState("combat-v1-midfight.json");
+    const acting = stored.current.id;
+    const combat = combatOf(Object.values(apply(stored, { type: "upgrade" }).state.combatants).map(c => ({ id: c.id, actorType: "foe" })), stored);
+    const view = combat.iconState;
+    assert.equal(view.v, 2);
+    assert.equal(view.current.id, stored.current.id);
+    assert.equal(combat.iconState, view, "converted once per stored state");
+    assert.equal(await combat.iconUpgrade(), true);
+    assert.deepEqual(combat._source.system.state, view, "stored converted, nothing else changed");
+    assert.equal(await combat.iconUpgrade(), false, "already converted");
+    // and the fight goes on from it, undo reaching back into the converted history
+    await combat.iconCommit([{ type: "endTurn" }, { type: "undo" }, { type: "undo" }]);
+    const now = combat._source.system.state;
+    assert.equal(now.current.id, acting);
+    assert.equal(Object.values(now.combatants).find(c => c.id === fid("ysolde")).delay, undefined, "the last old step (a delay) undone");
+    assert.equal(now.logged - now.forgotten, 40, "the converted steps but the one undone");
+  });
+
+  test("the tracker: its own tracker context, core's header, no initiative entries, core's thumbnails, visibility", async () => {
+    const tracker = new IconCombatTracker();
+    const combat = combatOf([{ id: "pc", actorType: "character" }, { id: "foe", actorType: "foe" }]);
+    await combat.startCombat();
+    Object.assign(combat.turns[0], { thumb: "video-frame.webp", img: "token.webm", isOwner: true, hidden: false, visible: true,
+      get iconFacts() { return { id: "pc", actorType: "character" }; } });
+    Object.assign(combat.turns[1], { img: "foe.webp", isOwner: false, hidden: true, visible: false,
+      get iconFacts() { return { id: "foe", actorType: "foe" }; } });
+    Object.defineProperty(tracker, "viewed", { get: () => combat });
+    game.user.isGM = false;
+    calls.length = 0;
+    const trackerPart = await tracker._preparePartContext("tracker", {}, {});
+    assert.deepEqual(calls, ["part:tracker"], "core's turn rows are not built");
+    assert.deepEqual(trackerPart.groups.flatMap(g => g.rows).map(r => [r.id, r.img]), [["pc", "video-frame.webp"]],
+      "a hidden combatant the user does not own is not listed; the image is core's thumbnail");
+    calls.length = 0;
+    const header = await tracker._preparePartContext("header", {}, {});
+    assert.equal(header.hasCombat, true);
+    assert.equal(header.groups, undefined, "the header keeps core's context only");
+    const footer = await tracker._preparePartContext("footer", {}, {});
+    assert.equal(footer.hasCombat, true);
+    assert.equal(footer.started, true);
+    game.user.isGM = true;
+    assert.deepEqual(tracker._getEntryContextOptions().map(o => o.name).slice(0, 3),
+      ["COMBAT.CombatantUpdate", "COMBAT.CombatantClearMovementHistory", "COMBAT.CombatantRemove"]);
+    assert.deepEqual(tracker._getCombatContextOptions().map(o => o.name), ["COMBAT.ClearMovementHistories", "COMBAT.Delete"]);
   });
 });

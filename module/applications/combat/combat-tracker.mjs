@@ -1,6 +1,9 @@
 import { ICONENGINE } from "../../config.mjs";
 import { trackerContext, trackerEvent } from "./tracker-context.mjs";
 
+/** Core's context menu entries about initiative (foundry CombatTracker, v13). */
+const INITIATIVE_ENTRIES = new Set(["COMBAT.CombatantClear", "COMBAT.CombatantReroll", "COMBAT.InitiativeReset"]);
+
 /**
  * The ICON combat tracker: the two sides with each combatant's turns as pips, the side that acts
  * next highlighted, Act / Slow / End turn buttons for whoever may use them, party resolve with
@@ -31,7 +34,19 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
   };
 
   /**
-   * Our parts get the ICON context; the header keeps Foundry's.
+   * The tracker part is ours: core's `_prepareTrackerContext` would build a row per combatant
+   * (initiative, resource, effects) that the ICON template never shows.
+   * @override
+   * @param {any} context
+   * @param {any} options
+   */
+  async _prepareTrackerContext(context, options) {
+    Object.assign(context, await this.#iconContext());
+  }
+
+  /**
+   * The footer is ours too; the header keeps core's context (encounter tabs, settings), which
+   * core prepares for both in `_prepareCombatContext`.
    * @override
    * @param {string} partId
    * @param {any} context
@@ -39,7 +54,7 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
    */
   async _preparePartContext(partId, context, options) {
     context = await super._preparePartContext(partId, context, options);
-    if (partId === "tracker" || partId === "footer") Object.assign(context, this.#iconContext());
+    if (partId === "footer") Object.assign(context, await this.#iconContext());
     return context;
   }
 
@@ -53,19 +68,21 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
   }
 
   /** The pure tracker context for the viewed combat. */
-  #iconContext() {
+  async #iconContext() {
     const combat = this.iconCombat;
     if (!combat) return trackerContext(null, [], { isGM: !!game.user?.isGM });
-    const facts = combat.turns.map(c => {
+    const facts = await Promise.all(combat.turns.map(async c => {
       const combatant = /** @type {import("../../documents/icon-combatant.mjs").default} */ (/** @type {unknown} */ (c));
       return {
         ...combatant.iconFacts,
         name: combatant.name ?? "",
-        img: combatant.img ?? CONST.DEFAULT_TOKEN,
+        // core's choice of image: a video token's first frame, else the token or actor image
+        img: await this._getCombatantThumbnail(/** @type {any} */ (combatant)),
         isOwner: combatant.isOwner,
-        hidden: combatant.hidden
+        hidden: combatant.hidden,
+        visible: combatant.visible
       };
-    });
+    }));
     return trackerContext(combat.iconState ?? null, facts, { isGM: !!game.user?.isGM });
   }
 
@@ -74,7 +91,8 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
    * @override
    */
   _getEntryContextOptions() {
-    const options = super._getEntryContextOptions();
+    // ICON has no initiative: core's clear and reroll initiative entries would do nothing useful
+    const options = super._getEntryContextOptions().filter(o => !INITIATIVE_ENTRIES.has(String(o.name)));
     /** @param {HTMLElement} li */
     const combatant = li => this.iconCombat?.combatants.get(li.dataset.combatantId ?? "");
     /** @param {string} side @param {string} label */
@@ -99,6 +117,15 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
         }
       }
     ];
+  }
+
+  /**
+   * The encounter menu without core's "reset initiative", which also sets Foundry's turn to 0 and
+   * so would point the turn marker away from the ICON turn.
+   * @override
+   */
+  _getCombatContextOptions() {
+    return super._getCombatContextOptions().filter(o => !INITIATIVE_ENTRIES.has(String(o.name)));
   }
 
   /**

@@ -7,19 +7,23 @@
 import { SIDES, combatantEntry } from "../../data/combat-rules.mjs";
 
 /**
- * A combatant as the tracker shows it.
+ * A combatant as the tracker shows it. `visible` is Foundry's `Combatant#visible` (the owner or
+ * not hidden); without it, what it would be.
  * @typedef {import("../../data/combat-rules.mjs").CombatantFacts & {
- *   name: string, img: string, isOwner: boolean, hidden?: boolean
+ *   name: string, img: string, isOwner: boolean, hidden?: boolean, visible?: boolean
  * }} CombatantRowFacts
  */
 
 /**
+ * A combatant in the reducer state. Fields at their default (false, 0, null) are left out of the
+ * stored state; {@link stateCombatant} fills them in.
  * @typedef {object} StateCombatant
  * @property {string} id
  * @property {"party"|"foes"} side
  * @property {boolean} isPlayerCharacter
  * @property {string|null} template
  * @property {boolean} canSlow
+ * @property {string|null} summoner
  * @property {boolean} defeated
  * @property {number} taken
  * @property {number} slow
@@ -28,17 +32,32 @@ import { SIDES, combatantEntry } from "../../data/combat-rules.mjs";
  */
 
 /**
- * The reducer state (see docs/js-contract.md, Reducers).
+ * The reducer state (see docs/js-contract.md, Reducers): the fight, its combatants by number,
+ * and the undo log in pages. `current`, `next` and `lastSide` are left out when there is none.
  * @typedef {object} CombatState
+ * @property {number} v
  * @property {number} round
- * @property {StateCombatant[]} combatants
- * @property {{id: string, slow: boolean}|null} current
- * @property {{phase: "regular"|"slow", side: "party"|"foes"}|null} next
+ * @property {Record<string, Partial<StateCombatant> & {id: string, side: "party"|"foes", turns: number}>} combatants
+ * @property {{id: string, slow: boolean}} [current]
+ * @property {{phase: "regular"|"slow", side: "party"|"foes"}} [next]
  * @property {number} partyResolve
  * @property {boolean} ended
- * @property {object[]} history
- * @property {number} [forgotten]
+ * @property {Record<string, string>} log
+ * @property {number} logged
+ * @property {number} forgotten
  */
+
+/**
+ * A stored combatant with every field written out.
+ * @param {Partial<StateCombatant> & {id: string, side: "party"|"foes"}} c
+ * @returns {StateCombatant}
+ */
+export function stateCombatant(c) {
+  return {
+    isPlayerCharacter: false, template: null, canSlow: false, summoner: null, defeated: false,
+    taken: 0, slow: 0, delay: false, turns: 0, ...c
+  };
+}
 
 /**
  * The pips of a combatant's turns this round, in order: taken, waiting for the slow phase,
@@ -65,7 +84,7 @@ export function turnPips(c) {
 export function trackerContext(state, combatants, { isGM }) {
   const i18n = game.i18n;
   if (!i18n) throw new Error("ICON Engine: the tracker renders after game.i18n is ready");
-  const byId = new Map((state?.combatants ?? []).map(c => [c.id, c]));
+  const byId = new Map(Object.values(state?.combatants ?? {}).map(c => [c.id, stateCombatant(c)]));
   const started = state !== null;
   const ended = !!state?.ended;
   const current = state?.current ?? null;
@@ -74,7 +93,7 @@ export function trackerContext(state, combatants, { isGM }) {
   // While a turn is open its side is acting; between turns, the side whose slot it is.
   const actingSide = currentSide ?? next?.side ?? null;
 
-  const rows = combatants.filter(f => isGM || !f.hidden).map(f => {
+  const rows = combatants.filter(f => f.visible ?? (isGM || f.isOwner || !f.hidden)).map(f => {
     const c = byId.get(f.id);
     const side = c?.side ?? combatantEntry(f).side;
     const mayControl = isGM || f.isOwner;
@@ -96,6 +115,7 @@ export function trackerContext(state, combatants, { isGM }) {
       defeated,
       active,
       delay: !!c?.delay,
+      summon: !!c?.summoner,
       pips,
       turnsLeft: regularLeft + (defeated ? 0 : c?.slow ?? 0),
       pipsLabel: c ? i18n.format("ICONENGINE.Combat.turnsLeft", { left: String(regularLeft + (defeated ? 0 : c.slow)), turns: String(c.turns) }) : "",
@@ -125,7 +145,8 @@ export function trackerContext(state, combatants, { isGM }) {
       { side: i18n.localize(`ICONENGINE.Combat.side.${next.side}`) });
   } else status = i18n.localize("ICONENGINE.Combat.status.stalled");
 
-  const undoable = started && ((state?.history.length ?? 0) > 0 || !state?.forgotten);
+  // undo goes back while the log has steps, and undoes the start when nothing was forgotten
+  const undoable = started && ((state?.logged ?? 0) > (state?.forgotten ?? 0) || !state?.forgotten);
   return {
     isGM,
     started,
