@@ -1,3 +1,5 @@
+import { loadCore } from "../core.mjs";
+
 /**
  * The world data migrations, oldest first. Each brings a world from data version `version - 1` to
  * `version`; the runner (migration-runner.mjs) runs the ones a world has not had yet, on `ready`,
@@ -15,4 +17,23 @@
  * Add the label to lang/en.json.
  * @type {readonly import("./migration-runner.mjs").Migration[]}
  */
-export const MIGRATIONS = Object.freeze([]);
+export const MIGRATIONS = Object.freeze([
+  { version: 1, label: "ICONENGINE.Migration.label.combatState", documents: { Combat: convertCombatState } }
+]);
+
+/**
+ * Migration 1 (issue 18): a Combat's turn-order state stored with its undo history as snapshots
+ * becomes the current state plus an event log. The core's `upgrade` event converts it (nothing
+ * about the fight changes); states already converted (they carry `v`) and combats not started
+ * are left alone. IconCombat also converts on the GM's next event, so this only saves every
+ * client the conversion on load.
+ * @param {{system?: {state?: {v?: number} | null}}} source
+ * @returns {Promise<object | null>}
+ */
+async function convertCombatState(source) {
+  const state = source.system?.state;
+  if (!source.system || !state || state.v !== undefined) return null;
+  const core = await loadCore();
+  source.system.state = core.combatApply(state, { type: "upgrade" }).state;
+  return source;
+}

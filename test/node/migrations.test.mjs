@@ -315,6 +315,39 @@ describe("the shipped migrations and their registration", () => {
     for (const migration of MIGRATIONS) assert.notEqual(localize(migration.label), migration.label, migration.label);
   });
 
+  test("migration 1 stores the fixture's pre-issue-18 combat state in today's shape, the same fight", async () => {
+    const core = (await import("../support/load-core.mjs")).default;
+    const old = structuredClone(fixture.combats[0].system.state);
+    assert.ok(Array.isArray(old.history) && old.v === undefined, "the fixture holds the old shape");
+    const world = loadWorld();
+    const report = await new MigrationRunner(MIGRATIONS.slice(0, 1)).run();
+    assert.deepEqual(report.failed, null);
+    const stored = world.stored.combats.get(fixture.combats[0]._id).system.state;
+    assert.equal(stored.v, 2, "today's shape");
+    assert.equal(stored.history, undefined, "no snapshots left");
+    // The same fight: the same events give the same effects on the old and the converted state,
+    // undo included (the old snapshots became steps), down to the refusal past the first one.
+    const events = [{ type: "beginTurn", id: "cmbtGoblin000003" }, { type: "endTurn" }, { type: "undo" }, { type: "undo" },
+      { type: "undo" }, { type: "undo" }];
+    let [a, b] = [old, stored];
+    for (const event of events) {
+      const run = (/** @type {any} */ state) => { try { return core.combatApply(state, event); } catch (e) { return { error: String(e) }; } };
+      const [ra, rb] = [run(a), run(b)];
+      assert.deepEqual(rb.effects, ra.effects, `${event.type}: the same effects`);
+      assert.equal("error" in rb, "error" in ra, `${event.type}: refused on both or neither`);
+      if ("error" in ra) break;
+      [a, b] = [ra.state, rb.state];
+      assert.deepEqual(rb.state.current ?? null, ra.state.current ?? null, `${event.type}: the same open turn`);
+      assert.equal(rb.state.round, ra.state.round);
+      assert.equal(rb.state.partyResolve, ra.state.partyResolve);
+    }
+    // A second run finds nothing to convert.
+    world.requests.length = 0;
+    world.settings["icon-engine.dataVersion"] = 0;
+    await new MigrationRunner(MIGRATIONS.slice(0, 1)).run();
+    assert.equal(world.requests.length, 0);
+  });
+
   test("register(): a hidden world setting, default 0, and a ready hook that migrates", async () => {
     const world = loadWorld();
     MigrationRunner.register();
