@@ -27,13 +27,13 @@ export const MIGRATIONS = Object.freeze([
  * about the fight changes); states already converted (they carry `v`) and combats not started
  * are left alone. IconCombat also converts on the GM's next event, so this only saves every
  * client the conversion on load.
- * @param {{system?: {state?: {v?: number} | null}}} source
- * @returns {Promise<object | null>}
+ * @type {import("./migration-runner.mjs").MigrateSource}
  */
 async function convertCombatState(source) {
-  const state = source.system?.state;
-  if (!source.system || !state || state.v !== undefined) return null;
+  const system = /** @type {{state?: {v?: number} | null} | undefined} */ (source.system);
+  const state = system?.state;
+  if (!system || !state || state.v !== undefined) return null;
   const core = await loadCore();
-  source.system.state = core.combatApply(state, { type: "upgrade" }).state;
+  system.state = core.combatApply(state, { type: "upgrade" }).state;
   return source;
 }
