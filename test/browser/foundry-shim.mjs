@@ -182,6 +182,19 @@ class Collection extends Map {
   [Symbol.iterator]() { return this.values(); }
 }
 
+/**
+ * A world's collection of one document type (client/documents/abstract/world-collection.d.mts):
+ * the members the migration runner reads besides Collection's.
+ */
+class WorldCollection extends Collection {
+  invalidDocumentIds = new Set();
+  constructor(documentClass) {
+    super();
+    this.documentClass = documentClass;
+  }
+  get documentName() { return this.documentClass.metadata.name; }
+}
+
 /** Hooks (client/helpers/hooks.d.mts). */
 class Hooks {
   static #events = new Map();
@@ -1259,6 +1272,7 @@ class Notifications {
   info(message, options) { return this.#notify("info", message, options); }
   warn(message, options) { return this.#notify("warning", message, options); }
   error(message, options) { return this.#notify("error", message, options); }
+  success(message, options) { return this.#notify("success", message, options); }
 }
 
 /**
@@ -1347,11 +1361,11 @@ export function installWorld({ as = "gm", modules = [] } = {}) {
     userId: self,
     get user() { return users.get(self); },
     users,
-    actors: new Collection(),
-    items: new Collection(),
-    messages: new Collection(),
+    actors: new WorldCollection(Actor),
+    items: new WorldCollection(Item),
+    messages: new WorldCollection(ChatMessage),
     scenes: new Collection(),
-    combats: new Collection(),
+    combats: new WorldCollection(Combat),
     journal: new Collection(),
     folders: new Collection(),
     packs: new Collection(),
@@ -1362,6 +1376,8 @@ export function installWorld({ as = "gm", modules = [] } = {}) {
     ready: false,
     socket: { on: (channel, fn) => socketListeners.set(channel, fn), emit: () => {} }
   });
+  // Game#collections: the world collections by document name (the migration runner reads them)
+  game.collections = new Collection([game.actors, game.items, game.messages, game.combats].map(c => [c.documentName, c]));
   game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
   Object.assign(globalThis.foundry, {
     utils: { deepClone, getProperty, setProperty, expandObject, flattenObject, mergeObject, randomID, Collection, fromUuidSync, cleanHTML,
