@@ -1,11 +1,24 @@
 /**
- * The one place that loads the wasm rules core. Everything else imports from here.
- * @import { CoreApi } from "./types/core.js"
+ * The one place that loads the wasm rules core, and the core's public API: everything else (the
+ * system, macros, tests) goes through here. Every argument is checked in JS before wasm is
+ * entered (module/core-arguments.mjs), so a hostile value can only ever make a call throw an
+ * Error naming the field; the wasm exports themselves take JSON text and numbers.
+ *
+ * Requests are decoded once: the request's JSON text keys a handle in the core, and every verb
+ * (plan, resolve, roll, odds, oddsArrays, rollMany) takes that handle. A `dice` roll comes back
+ * as numbers in the core's memory, which {@link flatOutcome} builds the outcome object from.
+ * @import { CoreApi, CoreRequest, Seed } from "./types/core.js"
  */
 
 // @ts-ignore -- wasm/ is a build output (it may be absent at type-check time); typed via CoreApi below.
 import init, * as wasm from "../wasm/icon_engine.js";
 import { flatOutcome } from "./dice/flat-outcome.mjs";
+import { integerArg, jsonText, plainCopy, seedArg, stringArg } from "./core-arguments.mjs";
+
+/**
+ * The raw wasm exports (wasm/icon_engine.js), typed loosely: only this module calls them.
+ * @typedef {Record<string, (...args: any[]) => any>} RawCore
+ */
 
 /** @type {Promise<CoreApi> | null} */
 let loading = null;
@@ -13,20 +26,28 @@ let loading = null;
 /** @type {CoreApi | null} */
 let loaded = null;
 
-/** The wasm instance's memory, which the fast `roll` path reads its outcome from. */
+/** @type {RawCore | null} */
+let raw = null;
+
+/** The wasm instance's memory, which `dice` rolls are read from. */
 /** @type {WebAssembly.Memory | null} */
 let memory = null;
+
+/** The wasm memory as f64s, renewed when the memory has grown (the old view is then empty). */
+let f64 = new Float64Array(0);
 
 /**
  * Load and instantiate the wasm core once; later calls share the same promise.
  * The default `init()` fetches icon_engine_bg.wasm next to icon_engine.js, so this works from
- * systems/icon-engine/ in Foundry and from the repo root in tests.
+ * systems/icon-engine/ in Foundry and from the repo root in tests (where a core already
+ * initialised with `initSync` is taken as it is).
  * @returns {Promise<CoreApi>}
  */
 export function loadCore() {
   return loading ??= init().then((/** @type {{memory: WebAssembly.Memory}} */ exports) => {
     memory = exports.memory;
-    loaded = /** @type {CoreApi} */ (/** @type {unknown} */ (wasm));
+    raw = /** @type {RawCore} */ (/** @type {unknown} */ (wasm));
+    loaded = makeApi(raw);
     return loaded;
   });
 }
@@ -49,105 +70,292 @@ export function isCoreLoaded() {
   return loaded !== null;
 }
 
-/* -------------------------------------------- */
-/*  The verbs, bound to the loaded core          */
-/* -------------------------------------------- */
+/** @returns {RawCore} */
+function core() {
+  if (!raw) throw new Error("ICON Engine: the rules core is not loaded yet");
+  return raw;
+}
 
-/** @type {CoreApi["plan"]} */
-export const plan = request => getCore().plan(request);
-
-/** @type {CoreApi["resolve"]} */
-export const resolve = (request, faces) => getCore().resolve(request, faces);
+/* -------------------------------------------- */
+/*  Requests: decoded once, then by handle       */
+/* -------------------------------------------- */
 
 /**
- * Rolls a request with the core's RNG. A plain `{kind: "dice", formula}` with a number seed (or
- * none) takes the fast path: the formula is parsed once into a handle, the core writes the
- * outcome as numbers into its memory and {@link flatOutcome} builds the same object the JSON path
- * returns. Everything else, including every input the core must refuse, goes the JSON way.
+ * What every roll of a request shares: its kind, and for `dice` the formula and its terms.
+ * @typedef {{kind: string, formula?: string, terms?: {notation: string, flavor: string | null}[]}} Shape
+ */
+
+/** @typedef {{handle: number, shape: Shape}} Handled */
+
+/** Request JSON text → its handle in the core (at most {@link MAX_REQUESTS}). */
+/** @type {Map<string, Handled>} */
+const requests = new Map();
+/** The core keeps at most this many request handles (src/wasm.rs). */
+const MAX_REQUESTS = 4096;
+
+/**
+ * The handle of a request, decoding it in the core the first time its JSON text is seen.
+ * @param {unknown} request
+ * @returns {Handled}
+ */
+function handled(request) {
+  const text = jsonText("request", request);
+  let entry = requests.get(text);
+  if (entry === undefined) {
+    if (requests.size >= MAX_REQUESTS) release();
+    let handle;
+    try {
+      handle = core().requestNew(text);
+    } catch (error) {
+      // full with handles made behind this module's back (the raw exports): start afresh
+      if (!(error instanceof Error) || !FULL.test(error.message)) throw error;
+      release();
+      handle = core().requestNew(text);
+    }
+    entry = { handle, shape: JSON.parse(core().requestShape(handle)) };
+    requests.set(text, entry);
+  }
+  return entry;
+}
+
+/** Frees every request handle, here and in the core. */
+function release() {
+  core().requestsRelease();
+  requests.clear();
+}
+
+/**
+ * `verb` on the request's handle. Should the core have dropped its handles behind this module's
+ * back (the raw `requestsRelease`), the request is decoded again, once.
+ * @template T
+ * @param {unknown} request
+ * @param {(entry: Handled) => T} verb
+ * @returns {T}
+ */
+function withHandle(request, verb) {
+  const entry = handled(request);
+  try {
+    return verb(entry);
+  } catch (error) {
+    if (!(error instanceof Error) || !STALE.test(error.message)) throw error;
+    release();
+    return verb(handled(request));
+  }
+}
+const STALE = /is not a request handle/;
+const FULL = /at most \d+ request handles/;
+
+/** @type {CoreApi["plan"]} */
+export const plan = request => withHandle(request, ({ handle }) => JSON.parse(core().requestPlan(handle)));
+
+/** @type {CoreApi["resolve"]} */
+export function resolve(request, faces) {
+  return withHandle(request, ({ handle }) => {
+    const text = jsonText("faces (an array of arrays of integers)", faces);
+    return JSON.parse(core().requestResolve(handle, text));
+  });
+}
+
+/**
+ * Rolls a request with the core's RNG. Without a seed the core takes the next one from its own
+ * stream; the outcome's `seed` replays it either way.
  * @type {CoreApi["roll"]}
  */
 export function roll(request, seed) {
-  const core = getCore();
-  if (request?.kind === "dice" && typeof request.formula === "string" && memory
-    && (seed === undefined || (typeof seed === "number" && seed >= 0)) && onlyKindAndFormula(request)) {
-    const shaped = diceHandle(core, request.formula);
-    const at = core.rollDice(shaped.handle, seed ?? -1);
+  const entry = handled(request);
+  const s = seedArg(seed);
+  try {
+    return rolled(entry, s);
+  } catch (error) {
+    if (!(error instanceof Error) || !STALE.test(error.message)) throw error;
+    release();
+    return rolled(handled(request), s);
+  }
+}
+
+/**
+ * @param {Handled} entry
+ * @param {number} seed  -1: the core's next seed
+ */
+function rolled({ handle, shape }, seed) {
+  if (shape.terms) {
+    const at = core().requestRollFlat(handle, seed);
     // growing the memory detaches the old buffer, which leaves the view empty
-    if (f64.length === 0) f64 = new Float64Array(memory.buffer);
-    return flatOutcome(f64, at / 8, shaped.shape);
+    if (f64.length === 0) f64 = new Float64Array(/** @type {WebAssembly.Memory} */ (memory).buffer);
+    return flatOutcome(f64, at / 8, /** @type {Required<Shape>} */ (shape));
   }
-  return core.roll(request, seed);
-}
-
-/** @typedef {{handle: number, shape: import("./dice/flat-outcome.mjs").DiceShape}} Shaped */
-
-/** Formula text → its handle in the core and its shape (at most {@link MAX_HANDLES}). */
-/** @type {Map<string, Shaped>} */
-const handles = new Map();
-const MAX_HANDLES = 512;
-
-/** The wasm memory as f64s, renewed when the memory has grown (the old view is then empty). */
-let f64 = new Float64Array(0);
-
-/**
- * @param {CoreApi} core
- * @param {string} formula
- * @returns {Shaped}
- */
-function diceHandle(core, formula) {
-  let shaped = handles.get(formula);
-  if (shaped === undefined) {
-    if (handles.size >= MAX_HANDLES) {
-      core.diceHandlesRelease();
-      handles.clear();
-    }
-    const handle = core.diceHandle(formula);
-    shaped = { handle, shape: core.diceShape(handle) };
-    handles.set(formula, shaped);
-  }
-  return shaped;
-}
-
-/**
- * Has the request no fields besides `kind` and `formula`? (Others are refused by the JSON path.)
- * @param {object} request
- */
-function onlyKindAndFormula(request) {
-  let n = 0;
-  for (const key in request) if (++n > 2 || (key !== "kind" && key !== "formula")) return false;
-  return true;
+  return JSON.parse(core().requestRoll(handle, seed));
 }
 
 /** @type {CoreApi["odds"]} */
-export const odds = request => getCore().odds(request);
+export const odds = request => withHandle(request, ({ handle }) => JSON.parse(core().requestOdds(handle)));
 
-/** @type {CoreApi["version"]} */
-export const version = () => getCore().version();
+/** @type {CoreApi["oddsArrays"]} */
+export const oddsArrays = request => withHandle(request, ({ handle }) => core().requestOddsArrays(handle));
 
-/** @type {CoreApi["cacheStats"]} */
-export const cacheStats = () => getCore().cacheStats();
+/** @type {CoreApi["rollMany"]} */
+export function rollMany(request, n, seed) {
+  return withHandle(request, ({ handle }) => {
+    const count = integerArg("n", n, 0, 1_000_000, " rolls");
+    return core().requestRollMany(handle, count, seedArg(seed));
+  });
+}
+
+/* -------------------------------------------- */
+/*  Reducers and helpers                         */
+/* -------------------------------------------- */
 
 /** @type {CoreApi["combatApply"]} */
-export const combatApply = (state, event) => getCore().combatApply(state, event);
+export function combatApply(state, event) {
+  const stateText = state === null || state === undefined ? null : jsonText("combat state", state);
+  return JSON.parse(core().combatApplyJson(stateText, jsonText("combat event", event)));
+}
 
 /** @type {CoreApi["narrativeApply"]} */
-export const narrativeApply = (state, event) => getCore().narrativeApply(state, event);
+export function narrativeApply(state, event) {
+  return JSON.parse(core().narrativeApplyJson(jsonText("narrative state", state), jsonText("narrative event", event)));
+}
 
 /** @type {CoreApi["clockTick"]} */
-export const clockTick = (clock, ticks) => getCore().clockTick(clock, ticks);
+export function clockTick(clock, ticks) {
+  const text = jsonText("clock", clock);
+  const by = integerArg("ticks", ticks, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  return JSON.parse(core().clockTickJson(text, by));
+}
 
 /** @type {CoreApi["sessionXp"]} */
-export const sessionXp = checklist => getCore().sessionXp(checklist);
+export const sessionXp = checklist => core().sessionXpJson(jsonText("XP checklist", checklist));
 
 /** @type {CoreApi["iconDerived"]} */
-export const iconDerived = target => getCore().iconDerived(target);
+export const iconDerived = target => JSON.parse(core().iconDerivedJson(jsonText("character", target)));
+
+/** @type {CoreApi["iconSituation"]} */
+export const iconSituation = situation => JSON.parse(core().iconSituationJson(jsonText("situation", situation)));
+
+/** @type {CoreApi["iconSaveable"]} */
+export const iconSaveable = statuses => JSON.parse(core().iconSaveableJson(jsonText("statuses", statuses)));
+
+/** @type {CoreApi["iconAfterAbility"]} */
+export const iconAfterAbility = statuses => JSON.parse(core().iconAfterAbilityJson(jsonText("statuses", statuses)));
+
+/** @type {CoreApi["rulesetTables"]} */
+export const rulesetTables = () => JSON.parse(core().rulesetTablesJson());
+
+/** @type {CoreApi["mnsLookup"]} */
+export const mnsLookup = query => JSON.parse(core().mnsLookupJson(jsonText("table lookup", query)));
+
+/** @type {CoreApi["version"]} */
+export const version = () => core().version();
+
+/** @type {CoreApi["cacheStats"]} */
+export const cacheStats = () => JSON.parse(core().cacheStatsJson());
+
+/**
+ * Import options as plain data (the pack exports read them as a JS object), or undefined.
+ * @param {unknown} options
+ */
+const importOptions = options => (options === undefined || options === null ? undefined : plainCopy("import options", options));
+
+/** @type {CoreApi["importPack"]} */
+export const importPack = (text, options) => core().importPack(stringArg("text", text), importOptions(options));
+
+/** @type {CoreApi["glossary"]} */
+export const glossary = (text, options) => core().glossary(stringArg("text", text), importOptions(options));
+
+/** @type {CoreApi["glossaryTerms"]} */
+export const glossaryTerms = (html, page) => core().glossaryTerms(stringArg("html", html), stringArg("page", page));
+
+/* -------------------------------------------- */
+/*  The caller-owned stream                      */
+/* -------------------------------------------- */
+
+/** Frees the core's stream of an Rng that was dropped without `free()`. */
+const dropped = new FinalizationRegistry((/** @type {number} */ id) => raw?.rngFree(id));
+
+/**
+ * A ChaCha20 stream owned by the caller (backs `CONFIG.Dice.randomUniform`): the same words for
+ * the same seed as every roll's dice.
+ */
+export class Rng {
+  /** The core's number for the stream; -1 once freed. */
+  #id;
+
+  /** @param {Seed} [seed]  Omit to take the next seed of the core's own stream. */
+  constructor(seed) {
+    this.#id = core().rngNew(seedArg(seed));
+    dropped.register(this, this.#id, this);
+  }
+
+  /** @returns {number} in [0, 1) with 53 random bits. */
+  uniform() {
+    return core().rngUniform(this.#live());
+  }
+
+  /** @returns {number} The seed the stream started from. */
+  get seed() {
+    return core().rngSeed(this.#live());
+  }
+
+  /** Frees the stream (later calls throw; freeing twice does nothing). */
+  free() {
+    if (this.#id < 0) return;
+    dropped.unregister(this);
+    core().rngFree(this.#id);
+    this.#id = -1;
+  }
+
+  #live() {
+    if (this.#id < 0) throw new Error("this Rng was freed");
+    return this.#id;
+  }
+}
 
 /**
  * A new ChaCha20 stream from the core.
- * @param {import("./types/core.js").Seed} [seed]  Omit to seed from the platform's entropy.
- * @returns {import("./types/core.js").Rng}
+ * @param {Seed} [seed]  Omit to take the next seed of the core's own stream.
+ * @returns {Rng}
  */
 export function createRng(seed) {
-  const { Rng } = getCore();
-  return seed === undefined ? new Rng() : new Rng(seed);
+  return new Rng(seed);
+}
+
+/* -------------------------------------------- */
+/*  The API object                               */
+/* -------------------------------------------- */
+
+/** Raw exports that only this module calls (the layer under the API). */
+const INTERNAL = /^(request|rng)|Json$|^(initSync|default|memory)$|^__/;
+
+/**
+ * The API object `loadCore` resolves to. Exports of the core that this module does not know
+ * (added later) come through too, each argument checked the same way first.
+ * @param {RawCore} raw
+ * @returns {CoreApi}
+ */
+function makeApi(raw) {
+  /** @type {Record<string, unknown>} */
+  const api = {
+    plan, resolve, roll, odds, oddsArrays, rollMany, combatApply, narrativeApply, clockTick, sessionXp,
+    iconDerived, iconSituation, iconSaveable, iconAfterAbility, rulesetTables, mnsLookup, version,
+    cacheStats, importPack, glossary, glossaryTerms, Rng
+  };
+  for (const [name, fn] of Object.entries(raw)) {
+    if (name in api || INTERNAL.test(name) || typeof fn !== "function") continue;
+    api[name] = (/** @type {unknown[]} */ ...args) => fn(...args.map((arg, i) => plainArg(`argument ${i + 1} of ${name}`, arg)));
+  }
+  return /** @type {CoreApi} */ (/** @type {unknown} */ (Object.freeze(api)));
+}
+
+/**
+ * An argument of an export this module does not know: primitives as they are, objects as plain
+ * data, the rest refused.
+ * @param {string} what
+ * @param {unknown} value
+ */
+function plainArg(what, value) {
+  switch (typeof value) {
+    case "string": case "number": case "boolean": case "undefined": return value;
+    case "object": return value === null ? null : plainCopy(what, value);
+    default: throw new Error(`invalid ${what}: a ${typeof value} is not allowed`);
+  }
 }

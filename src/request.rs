@@ -173,6 +173,10 @@ impl Prepared {
     pub fn formula(&self) -> &Formula {
         &self.formula
     }
+    /// The parsed formula, shared (the dice handles of the wasm boundary keep it).
+    pub fn formula_rc(&self) -> Rc<Formula> {
+        self.formula.clone()
+    }
 }
 
 /// Dice to roll: `count` dice of `faces` faces, for `role`; `notation` is Foundry's denomination.

@@ -6,7 +6,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import core, { dice } from "../support/load-core.mjs";
+import core, { dice, raw } from "../support/load-core.mjs";
 
 /** 3d6 with seed 7, and P(3d6 = 10) = 27/216, taken before anything malformed is sent. */
 const before = {
@@ -81,6 +81,112 @@ describe("every export refuses malformed values with an Error, never a trap", ()
       assert.equal(core.odds(dice("3d6")).exact.totals.find(([v]) => v === 10)[1], before.odds);
     });
   }
+});
+
+/* ------------------------------------------------------------------ issue 16, point 1 */
+
+/** A proxy every one of whose traps throws. */
+const trapping = () => new Proxy({}, Object.fromEntries(
+  ["get", "has", "ownKeys", "getOwnPropertyDescriptor", "getPrototypeOf", "apply", "construct"]
+    .map(trap => [trap, () => { throw new Error(`the ${trap} trap`); }])));
+
+/** Arguments that once made the wasm-bindgen glue throw inside wasm, which skipped restoring
+ * wasm's stack pointer: after 1,000–3,600 of them every export trapped with "memory access out of
+ * bounds". Top-level and nested in a request, in every argument position. */
+const HOSTILE = [
+  () => Symbol("s"),
+  () => () => 1,
+  () => ({ toJSON() { return undefined; } }),
+  () => ({ toJSON() { throw new Error("toJSON threw"); } }),
+  trapping,
+  () => ({ get kind() { throw new Error("a getter threw"); } }),
+  () => ({ kind: "dice", formula: Symbol("f") }),
+  () => ({ kind: "icon.attack", boons: trapping() }),
+  () => ({ kind: "icon.attack", boons: { toJSON() { return undefined; } } }),
+  () => [[1, 2, trapping()]],
+  () => 10n,
+  () => cyclic,
+  () => JSON.parse(`${"[".repeat(200)}${"]".repeat(200)}`),
+  () => ({ length: 1e9, slice() { return this; } }),
+  () => new Uint8Array(8)
+];
+
+/** The answers that must still come back after the hammering: taken before it. */
+const answers = () => ({
+  roll: core.roll(dice("3d6"), 7),
+  attack: core.roll({ kind: "icon.attack", boons: 2, defense: 12 }, 99),
+  odds: core.odds(dice("3d6")).exact.totals.find(([v]) => v === 10)[1],
+  combat: core.combatApply(null, { type: "start", combatants: [{ id: "a", side: "party" }, { id: "b", side: "foes" }] }).state.combatants.length,
+  pack: core.importPack('{"_id":"aaaaaaaaaaaaaaa1","name":"x","pages":[]}\n').documents.length,
+  uniform: new core.Rng(5).uniform()
+});
+
+describe("10,000 hostile calls per export leave the module answering (issue 16, point 1)", () => {
+  const expected = answers();
+  assert.equal(expected.odds, "1/8");
+  const freed = new core.Rng(1);
+  freed.free();
+
+  /** Calls `fn` 10,000 times with hostile values in turn in every argument position. */
+  const hammer = (name, fn, arity, construct = false) => {
+    const kinds = new Set();
+    for (let i = 0; i < 10_000; i++) {
+      const bad = HOSTILE[i % HOSTILE.length]();
+      const args = Array.from({ length: Math.max(arity, 1) }, (_, k) => (k === i % Math.max(arity, 1) ? bad : 1));
+      try {
+        if (construct) new fn(...args);
+        else fn(...args);
+      } catch (e) {
+        assert.ok(!(e instanceof WebAssembly.RuntimeError), `${name} trapped: ${e.message}`);
+        assert.ok(e instanceof Error, `${name} threw a non-Error`);
+        kinds.add(e.constructor.name);
+      }
+    }
+    return kinds;
+  };
+
+  for (const [name, fn] of Object.entries(core)) {
+    test(`core.${name}: every refusal an Error naming something, never a trap`, () => {
+      hammer(name, fn, fn.length, name === "Rng");
+      assert.deepEqual(answers(), expected);
+    });
+  }
+  test("a freed Rng, 10,000 times", () => {
+    for (let i = 0; i < 10_000; i++) {
+      assert.throws(() => (i % 2 ? freed.uniform() : freed.seed), /this Rng was freed/);
+    }
+    freed.free(); // again: nothing
+    assert.deepEqual(answers(), expected);
+  });
+  // the raw exports under the API take only JSON text and numbers; whatever reaches them is
+  // refused in JS before wasm is entered, or read by wasm without calling back into JS
+  for (const [name, fn] of Object.entries(raw)) {
+    if (typeof fn !== "function" || ["initSync", "default"].includes(name)) continue;
+    test(`raw ${name}`, () => {
+      hammer(name, fn, fn.length);
+      for (let i = 0; i < 1000; i++) {
+        for (const stale of [-1, 0.5, 2 ** 60, NaN]) {
+          if (name.startsWith("rng") && name !== "rngNew") try { fn(stale); } catch (e) { assert.ok(!(e instanceof WebAssembly.RuntimeError)); }
+        }
+      }
+      assert.deepEqual(answers(), expected);
+    });
+  }
+  test("messages of the hostile values name where they are", () => {
+    assert.match(refuses(() => core.roll({ kind: "icon.attack", boons: trapping() })), /invalid request: `boons`: reading it threw the (get|ownKeys|getPrototypeOf) trap/);
+    assert.match(refuses(() => core.roll({ kind: "icon.attack", boons: { toJSON() { return undefined; } } })), /`boons`: its toJSON\(\) gave no value/);
+    assert.match(refuses(() => core.roll({ kind: "icon.attack", boons: () => 2 })), /`boons`: a function is not a JSON value/);
+    assert.match(refuses(() => core.roll({ kind: "dice", formula: Symbol("f") })), /`formula`: a symbol is not a JSON value/);
+    assert.match(refuses(() => core.roll({ get kind() { throw new Error("a getter threw"); } })), /`kind`: reading it threw a getter threw/);
+    assert.match(refuses(() => core.resolve(dice("3d6"), [[1, 2, trapping()]])), /faces.*`\[0\]\[2\]`: reading it threw/);
+    assert.match(refuses(() => core.odds(Symbol("s"))), /invalid request: a symbol is not a JSON value/);
+    assert.match(refuses(() => core.odds({ toJSON() { return undefined; } })), /invalid request: its toJSON\(\) gave no value/);
+    assert.match(refuses(() => core.combatApply(null, { type: "start", combatants: [{ id: 1n }] })), /combat event: `combatants\[0\]\.id`: a BigInt/);
+    assert.match(refuses(() => core.clockTick({ segments: 4, filled: 0 }, Symbol("t"))), /ticks must be an integer.*a symbol/);
+    assert.match(refuses(() => new core.Rng(Symbol("s"))), /a seed must be a number, a BigInt or a decimal string, not a symbol/);
+    // a Date is what its toJSON says (a string): refused for what it is, not for being a Date
+    assert.match(refuses(() => core.roll({ kind: "icon.attack", boons: new Date(0) })), /`boons`: invalid type: string "1970/);
+  });
 });
 
 describe("messages name the field", () => {
