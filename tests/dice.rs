@@ -431,6 +431,13 @@ fn odds_beyond_the_limits_are_clear_errors() {
         ("1d1000000", "span more than 8192 possible totals"),
         ("1d8193", "span more than 8192 possible totals"),
         ("10d1000", "span more than 8192 possible totals"),
+        // keep/drop of huge dice: refused before building a state per face (issue 16, point 5)
+        ("2d1000000kh1", "span more than 8192 possible totals"),
+        ("2d1000000dl1", "span more than 8192 possible totals"),
+        ("1000d9000kl1", "span more than 8192 possible totals"),
+        ("2d1000000kh1cs>5", "too long"),
+        ("2d1000000r1kh1", "too long"),
+        ("2d1000000min3kh1", "too long"),
     ] {
         let e = distribution(&parse(src).unwrap()).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Odds, "{src}");
