@@ -35,11 +35,73 @@ pub fn from_json_text<T: DeserializeOwned>(what: &str, text: &str) -> Result<T> 
     if let Some(mended) = lone_surrogates_replaced(text) {
         return from_json_text(what, &mended);
     }
+    // deeper than serde_json reads: say where, as module/core.mjs does for 64 levels
+    if first.to_string().starts_with("recursion limit exceeded") {
+        if let Some(path) = too_deep(text.as_bytes(), MAX_DEPTH) {
+            return Err(Error::request(format!(
+                "invalid {what}: `{}`: nested more than {MAX_DEPTH} levels deep",
+                crate::error::clip(&render(&path))
+            )));
+        }
+    }
     // not even JSON (the boundary always hands JSON over, so this is a native caller's text)
     let Ok(value) = serde_json::from_str::<Value>(text) else {
         return Err(Error::request(format!("invalid {what}: {first}")));
     };
     Err(Error::request(describe::<T>(what, &value)))
+}
+
+/// Values nest at most this deep in a message's account (module/core.mjs refuses deeper ones).
+pub const MAX_DEPTH: usize = 64;
+
+/// The path to the first value nested deeper than `limit` in JSON `text`, if any: a scan that
+/// tracks each open container's current key or index (keys as written, escapes and all).
+fn too_deep(text: &[u8], limit: usize) -> Option<Vec<Step>> {
+    let mut open: Vec<Step> = Vec::new();
+    // inside an object, the next string is a key
+    let mut key_next = false;
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'"' => {
+                let start = i + 1;
+                i = start;
+                while i < text.len() && text[i] != b'"' {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+                if key_next {
+                    let key = String::from_utf8_lossy(&text[start..i.min(text.len())]);
+                    if let Some(Step::Key(k)) = open.last_mut() {
+                        *k = key.into_owned();
+                    }
+                }
+            }
+            c @ (b'{' | b'[') => {
+                if open.len() >= limit {
+                    return Some(open);
+                }
+                open.push(if c == b'{' {
+                    Step::Key(String::new())
+                } else {
+                    Step::Index(0)
+                });
+                key_next = c == b'{';
+            }
+            b'}' | b']' => {
+                open.pop();
+                key_next = false;
+            }
+            b',' => match open.last_mut() {
+                Some(Step::Index(n)) => *n += 1,
+                Some(Step::Key(_)) => key_next = true,
+                None => {}
+            },
+            b':' => key_next = false,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// `text` with every `\uXXXX` escape of a lone surrogate written as `\ufffd`, or `None` when it
@@ -95,10 +157,30 @@ fn describe<T: DeserializeOwned>(what: &str, value: &Value) -> String {
         return format!("invalid {what}: {message}");
     }
     let mut probes = 0;
-    match locate::<T>(value, &mut Vec::new(), &message, &mut probes) {
-        path if !path.is_empty() => format!("invalid {what}: `{}`: {message}", render(&path)),
+    let mut path = locate::<T>(value, &mut Vec::new(), &message, &mut probes);
+    // the container itself is wrong: when it is about a variant, its tag is (`{"kind": 5}`)
+    if message.contains("variant") {
+        if let Some(Value::Object(m)) = at(value, &path) {
+            if let Some(tag) = TAGS.iter().find(|t| m.contains_key(**t)) {
+                path.push(Step::Key(tag.to_string()));
+            }
+        }
+    }
+    match path {
+        path if !path.is_empty() => format!(
+            "invalid {what}: `{}`: {message}",
+            crate::error::clip(&render(&path))
+        ),
         _ => format!("invalid {what}: {message}"),
     }
+}
+
+/// The fields that tag the core's internally tagged enums (requests, reducer events, table
+/// lookups): always kept while eliminating, since without them nothing else can be read.
+const TAGS: [&str; 3] = ["kind", "type", "table"];
+
+fn is_tag(key: &str) -> bool {
+    TAGS.contains(&key)
 }
 
 /// Decodes a value as `T` through its text, so each type has one deserializer (the one
@@ -176,7 +258,7 @@ fn reproduces<T: DeserializeOwned>(
         Some(Value::Object(m)) => {
             let mut seen = 0;
             m.retain(|k, _| {
-                let tag = matches!(k.as_str(), "kind" | "type");
+                let tag = is_tag(k);
                 seen += usize::from(!tag);
                 tag || seen <= keep
             });
@@ -200,7 +282,7 @@ fn locate<T: DeserializeOwned>(
     let children: Vec<Step> = match at(root, path) {
         Some(Value::Object(m)) => m
             .keys()
-            .filter(|k| !matches!(k.as_str(), "kind" | "type"))
+            .filter(|k| !is_tag(k))
             .map(|k| Step::Key(k.clone()))
             .collect(),
         Some(Value::Array(a)) => (0..a.len()).map(Step::Index).collect(),

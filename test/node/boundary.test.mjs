@@ -242,6 +242,54 @@ describe("messages name the field", () => {
   });
 });
 
+describe("messages (issue 16, point 9)", () => {
+  const deep = n => { let x = 1; for (let i = 0; i < n; i++) x = [x]; return x; };
+  const cases = [
+    ["a number for kind", () => core.roll({ kind: 5 }), /^invalid request: `kind`: invalid type: integer `5`/],
+    ["null for kind", () => core.odds({ kind: null }), /^invalid request: `kind`: invalid type: null/],
+    ["a number for type", () => core.combatApply(null, { type: 5 }), /^invalid combat event: `type`: invalid type: integer/],
+    ["an array for type", () => core.narrativeApply({ strain: 0 }, { type: [] }), /^invalid narrative event: `type`: invalid type: sequence/],
+    ["a number for table", () => core.mnsLookup({ table: 5 }), /^invalid table lookup: `table`/],
+    ["too deep", () => core.roll({ kind: "icon.attack", boons: deep(70) }), /^invalid request: `boons\[0\]\[0\].*: nested more than 64 levels deep$/],
+    ["too deep in faces", () => core.resolve(dice("1d6"), deep(100)), /^invalid faces.*: `\[0\]\[0\].*: nested more than 64 levels deep$/],
+    ["an off-table age roll", () => core.mnsLookup({ table: "baseAge", roll: 0 }), /^invalid table lookup: `roll`: the age table covers rolls 1 to 22, not 0/],
+    ["an off-table height roll", () => core.mnsLookup({ table: "baseHeight", roll: 1000 }), /^invalid table lookup: `roll`: a d100 roll/],
+    ["a mistyped row", () => core.mnsLookup({ table: "epCost", row: "x" }), /^invalid table lookup: `row`: invalid type: string/],
+    ["an opposition of the wrong shape", () => core.roll({ kind: "tribute.test", rank: 1, die: 6, opposition: "x" }), /^invalid request: `opposition`: expected a number or an opposing side \{rank, focus, burden\}/],
+    ["a fraction of a tick", () => core.clockTick({ segments: 4, filled: 0 }, 1.5), /^ticks must be an integer.*not 1\.5$/],
+    ["a tick as a string", () => core.clockTick({ segments: 4, filled: 0 }, "1"), /^ticks must be an integer.*not "1"$/]
+  ];
+  for (const [label, fn, re] of cases) test(label, () => refuses(fn, re, label));
+
+  test("a clock still ticks by whole numbers, backwards too", () => {
+    assert.deepEqual(core.clockTick({ segments: 4, filled: 1 }, 2), { segments: 4, filled: 3, complete: false });
+    assert.deepEqual(core.clockTick({ segments: 4, filled: 1 }, -1), { segments: 4, filled: 0, complete: false });
+  });
+
+  test("messages quote at most ~100 characters of the input", () => {
+    const long = "q".repeat(1_000_000);
+    for (const fn of [
+      () => core.roll({ kind: "icon.attack", boons: long }),
+      () => core.roll({ kind: long }),
+      () => core.roll({ kind: "icon.attack", [long]: 1 }),
+      () => core.roll(dice(`1d6+${long}`)),
+      () => core.roll(dice("1d6"), long),
+      () => core.roll(dice("1d6"), `9${"0".repeat(5000)}`),
+      () => core.iconSaveable([long, 3]),
+      () => core.combatApply(null, { type: "beginTurn", id: long }),
+      () => core.mnsLookup({ table: long }),
+      () => core.rollMany(dice("1d6"), long, 1),
+      () => core.clockTick({ segments: 4, filled: 0 }, long),
+      () => core.importPack(`{"_id": "${long}"`),
+      () => core.roll({ kind: "icon.attack", boons: { [long]: deep(80) } })
+    ]) {
+      const m = refuses(fn);
+      assert.ok(m.length < 400, `${m.length} characters: ${m.slice(0, 300)}`);
+      assert.ok(!/q{101}/.test(m), m.slice(0, 300));
+    }
+  });
+});
+
 describe("requests beyond the limits are refused up front, saying the limit", () => {
   test("a roll of more than 10,000 dice", () => {
     const formula = Array.from({ length: 11 }, () => "1000d6").join(" + ");
