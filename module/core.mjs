@@ -80,10 +80,7 @@ function core() {
 /*  Requests: decoded once, then by handle       */
 /* -------------------------------------------- */
 
-/**
- * What every roll of a request shares: its kind, and for `dice` the formula and its terms.
- * @typedef {{kind: string, formula?: string, terms?: {notation: string, flavor: string | null}[]}} Shape
- */
+/** @typedef {import("./dice/flat-outcome.mjs").Shape} Shape */
 
 /** @typedef {{handle: number, shape: Shape}} Handled */
 
@@ -178,14 +175,24 @@ export function roll(request, seed) {
  * @param {number} seed  -1: the core's next seed
  */
 function rolled({ handle, shape }, seed) {
-  if (shape.terms) {
-    const at = core().requestRollFlat(handle, seed);
-    // growing the memory detaches the old buffer, which leaves the view empty
-    if (f64.length === 0) f64 = new Float64Array(/** @type {WebAssembly.Memory} */ (memory).buffer);
-    return flatOutcome(f64, at / 8, /** @type {Required<Shape>} */ (shape));
-  }
-  return JSON.parse(core().requestRoll(handle, seed));
+  const at = core().requestRoll(handle, seed);
+  return flatOutcome(view, at / 8, shape, strings);
 }
+
+/** The wasm memory as f64s: growing the memory detaches the old buffer, which leaves a view empty. */
+function view() {
+  if (f64.length === 0) f64 = new Float64Array(/** @type {WebAssembly.Memory} */ (memory).buffer);
+  return f64;
+}
+
+/** The strings of rule outcomes, numbered as the core numbers them (src/tape.rs). */
+/** @type {import("./dice/flat-outcome.mjs").Strings} */
+const strings = {
+  list: [],
+  pull() {
+    for (const s of JSON.parse(core().requestStrings(this.list.length))) this.list.push(s);
+  }
+};
 
 /** @type {CoreApi["odds"]} */
 export const odds = request => withHandle(request, ({ handle }) => JSON.parse(core().requestOdds(handle)));

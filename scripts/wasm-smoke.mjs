@@ -22,11 +22,12 @@ const attempt = f => {
 const handle = formula => core.requestNew(JSON.stringify({ kind: "dice", formula }));
 const out = {
   version: attempt(() => core.version()),
-  roll: attempt(() => core.requestRoll(handle("4d6kh3 + 2d8!"), 42)),
-  attack: attempt(() => core.requestRoll(core.requestNew(JSON.stringify({ kind: "icon.attack", boons: 2, defense: 12 })), 7)),
+  roll: attempt(() => core.requestResolve(handle("4d6kh3 + 2d8!"), "[[1,2,3,4],[8,8]]")),
+  more: attempt(() => core.requestResolve(handle("4d6kh3 + 2d8!"), "[[1,2,3,4],[8,8],[8]]")),
+  attack: attempt(() => core.requestResolve(core.requestNew(JSON.stringify({ kind: "icon.attack", boons: 2, defense: 12 })), "[[17],[2,5]]")),
   odds: attempt(() => core.requestOdds(handle("3d6"))),
   plan: attempt(() => core.requestPlan(handle("2d20kh1 + 1d4"))),
-  bad: attempt(() => core.requestRoll(handle("2d"), 1))
+  bad: attempt(() => core.requestNew(JSON.stringify({ kind: "dice", formula: "2d" })))
 };
 if (typeof out.version !== "string") {
   console.error("version() did not return a string:", out.version);

@@ -18,6 +18,7 @@ pub mod error;
 pub mod packs;
 pub mod request;
 pub mod rulesets;
+pub mod tape;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -355,23 +355,48 @@ pub fn roll(request: &Prepared, seed: u64) -> Result<Done> {
 }
 
 /// As [`roll`], drawing from a stream the caller owns (batches draw many rolls from one).
+///
+/// The formula's dice are drawn in one pass (every round as resolution asks for it), then the
+/// rule's follow-up batch, if it has one, and the outcome is read from that one evaluation: the
+/// same outcome [`resolve`] gives for the same faces (a test holds them equal), without resolving
+/// twice.
 pub fn roll_with(request: &Prepared, rng: &mut DiceRng) -> Result<Done> {
-    // the formula's dice in one pass (every round drawn as resolution asks for it), then the
-    // rule's follow-up batch, if it has one; `resolve` builds the outcome from all the faces
-    let (_, mut faces) = roll_formula(&request.formula, rng)?;
-    // a rule asks for at most one batch after the formula's; the bound guards against a rule
-    // that keeps asking
-    for _ in 0..3 {
-        match resolve(request, &faces)? {
-            Resolution::Done(done) => return Ok(done),
-            Resolution::More { dice } => {
-                for die in &dice {
-                    faces.push(draw(rng, die.faces, die.count, die.notation == "dF"));
-                }
+    let (mut eval, mut faces) = roll_formula(&request.formula, rng)?;
+    let (detail, total) = dispatch!(
+        &request.request,
+        |_| {
+            for (i, term) in eval.terms.iter_mut().enumerate() {
+                term.notation = request.formula.term_notation(i);
             }
+            let total = eval.total;
+            let detail = Detail::Dice {
+                formula: request.formula.to_string(),
+                terms: eval.terms,
+            };
+            (detail, total)
+        },
+        |rule, wrap| {
+            let extra: Vec<i64> = match rule.follow_up(&eval) {
+                None => Vec::new(),
+                Some(need) => {
+                    let drawn: Vec<i64> = (0..need.count).map(|_| rng.die(need.die)).collect();
+                    faces.push(drawn.clone());
+                    drawn
+                }
+            };
+            (
+                wrap(rule.outcome_with(&eval, &extra)?),
+                rule.total_with(&eval, &extra),
+            )
         }
-    }
-    Err(Error::request("the roll kept asking for more dice"))
+    );
+    Ok(Done {
+        kind: request.request.kind().to_string(),
+        total,
+        faces,
+        seed: None,
+        detail,
+    })
 }
 
 /// Rolls a plain formula from `rng`, every round, in one pass: the evaluation (term notations
@@ -400,14 +425,6 @@ pub fn roll_formula(formula: &Formula, rng: &mut DiceRng) -> Result<(Evaluation,
         // a drawing source never runs out
         Step::More(_) => Err(Error::request("the roll kept asking for more dice")),
     }
-}
-
-/// `count` faces of a die with `faces` faces (a Fate die reads 1–3 as −1..+1).
-fn draw(rng: &mut DiceRng, faces: u32, count: u32, fate: bool) -> Vec<i64> {
-    let shift = if fate { -2 } else { 0 };
-    (0..count)
-        .map(|_| i64::from(rng.face(faces)) + shift)
-        .collect()
 }
 
 /// The exact probabilities of the request's totals and outcomes.

@@ -49,6 +49,8 @@ const MAX_REQUESTS: usize = 4096;
 struct Requests {
     table: Table,
     out: FlatOut,
+    /// The strings rule outcomes have used, by number (JS keeps the same list).
+    strings: crate::tape::Strings,
 }
 
 #[derive(Default)]
@@ -239,29 +241,45 @@ pub fn request_resolve(
     })
 }
 
-/// Rolls a `dice` request from `seed` (negative: the next unseeded one) into the flat buffer and
-/// returns its byte offset in the wasm memory (layout in `src/dice/flat.rs`).
-#[wasm_bindgen(js_name = requestRollFlat)]
-pub fn request_roll_flat(handle: f64, seed: f64) -> Result<u32, JsError> {
+/// Rolls a request from `seed` (negative: the next unseeded one) into the flat buffer and returns
+/// its byte offset in the wasm memory: `seed, total, batches, (count, face × count) × batches`,
+/// then a `dice` request's terms (`src/dice/flat.rs`) or, for a rule, the number of strings
+/// numbered so far and the outcome's fields as a tape (`src/tape.rs`). `module/dice/flat-outcome.mjs` builds the outcome object from them.
+#[wasm_bindgen(js_name = requestRoll)]
+pub fn request_roll(handle: f64, seed: f64) -> Result<u32, JsError> {
     let seed = seed_or_next(seed)?;
     REQUESTS.with(|r| {
         let r = &mut *r.borrow_mut();
-        let roller = r
-            .table
-            .get(handle)?
-            .dice
-            .as_ref()
-            .ok_or_else(|| JsError::new("requestRollFlat rolls dice requests only"))?;
-        roller.roll_into(seed, &mut r.out).map_err(js_error)?;
+        let entry = r.table.get(handle)?;
+        match &entry.dice {
+            Some(roller) => roller.roll_into(seed, &mut r.out).map_err(js_error)?,
+            None => {
+                let done = request::roll(&entry.prepared, seed).map_err(js_error)?;
+                let out = &mut r.out.numbers;
+                out.clear();
+                out.extend([seed as f64, done.total as f64, done.faces.len() as f64]);
+                for batch in &done.faces {
+                    out.push(batch.len() as f64);
+                    out.extend(batch.iter().map(|&f| f as f64));
+                }
+                // how many strings the tape may refer to, so JS can ask for new ones first
+                let at = out.len();
+                out.push(0.0);
+                crate::tape::write(&done.detail, out, &mut r.strings).map_err(|e| {
+                    JsError::new(&format!("cannot hand the outcome to JavaScript: {e}"))
+                })?;
+                out[at] = r.strings.len() as f64;
+            }
+        }
         Ok(r.out.numbers.as_ptr() as u32)
     })
 }
 
-/// Rolls any request from `seed` (negative: the next unseeded one): the outcome as JSON.
-#[wasm_bindgen(js_name = requestRoll)]
-pub fn request_roll(handle: f64, seed: f64) -> Result<String, JsError> {
-    let seed = seed_or_next(seed)?;
-    with_request(handle, |p| json(&request::roll(p, seed).map_err(js_error)?))
+/// The strings rule outcomes have used, from number `from` on, as a JSON array (JS asks for the
+/// ones it has not seen yet).
+#[wasm_bindgen(js_name = requestStrings)]
+pub fn request_strings(from: f64) -> Result<String, JsError> {
+    REQUESTS.with(|r| json(&r.borrow().strings.since(from.max(0.0) as usize)))
 }
 
 /// Exact probabilities as JSON: the distribution of the total, mean, sd and outcome labels.

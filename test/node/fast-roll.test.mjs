@@ -39,6 +39,43 @@ describe("roll", () => {
     }
   });
 
+  test("gives the outcome resolve gives for its faces, for every rule kind", () => {
+    const target = { hp: 20, maxHp: 20, vigor: 5, armor: 1, wounds: 1, isPlayerCharacter: true, statuses: ["dazed", "burning+"] };
+    const requests = [
+      { kind: "icon.attack", boons: 2, defense: 12 }, { kind: "icon.attack", curses: 3 }, { kind: "icon.save", boons: 1 },
+      { kind: "icon.damage", result: "crit", die: 8, dice: 2, fray: 3, bonusDice: 1 }, { kind: "icon.action", rating: 3, push: true },
+      { kind: "icon.fortune", dice: 0 }, { kind: "icon.evasion" }, { kind: "icon.applyDamage", target, amount: 30, source: "hit" },
+      { kind: "icon.heal", target: { ...target, hp: 0 }, healing: "rescue" }, { kind: "icons.test", ability: 6, difficulty: 5 },
+      { kind: "tribute.test", rank: 2, focus: 2, burden: 1, die: 8, opposition: { rank: 1, focus: 1 } },
+      { kind: "narrator.skill", skill: 12, difficulty: 3, use: "attack", baseDamage: 4 }, { kind: "mns.action", target: 60, bonus: 5 },
+      { kind: "mns.save", score: 12, dice: "d100" }, { kind: "mns.dice", die: "d%" }, { kind: "mns.dice", die: "d1000" }
+    ];
+    for (const request of requests) {
+      for (const seed of [0, 1, 7, 99, 2 ** 53 - 1]) {
+        const rolled = core.roll(request, seed);
+        const expected = resolved(request, rolled);
+        assert.deepStrictEqual(rolled, expected, `${request.kind} seed ${seed}`);
+        // resolve's order, with the seed after the faces (where the core's Done has it)
+        const keys = Object.keys(expected).filter(k => k !== "seed");
+        keys.splice(keys.indexOf("faces") + 1, 0, "seed");
+        assert.deepStrictEqual(Object.keys(rolled), keys);
+      }
+    }
+    // a special character's 1s come back as a follow-up batch, drawn within the same roll
+    const rerolls = Array.from({ length: 200 }, (_, s) => core.roll({ kind: "mns.action", target: 60 }, s)).filter(r => r.faces.length > 1);
+    assert.ok(rerolls.length > 0 && rerolls.every(r => r.rerolls.length === r.faces[1].length));
+  });
+
+  test("strings beyond the core's table of 4,096 are written out in full", () => {
+    const statuses = Array.from({ length: 5000 }, (_, k) => `status ${k} ✓ ${"😀".repeat(k % 3)}`);
+    const target = { hp: 10, maxHp: 20, vigor: 0, armor: 0, wounds: 0, isPlayerCharacter: false, statuses };
+    for (let round = 0; round < 2; round++) {
+      const rolled = core.roll({ kind: "icon.applyDamage", target, amount: 1, source: "hit" }, 5);
+      assert.deepStrictEqual(rolled.target.statuses.slice(0, 5000), statuses);
+      assert.deepStrictEqual(rolled, resolved({ kind: "icon.applyDamage", target, amount: 1, source: "hit" }, rolled));
+    }
+  });
+
   test("terms without a flavor have no flavor key, as resolve gives them", () => {
     const rolled = core.roll(dice("3d6cs>=5 + 2d8kh1[cold]"), 99);
     assert.deepStrictEqual(rolled.terms.map(t => Object.hasOwn(t, "flavor") ? t.flavor : null), [null, "cold"]);
@@ -71,9 +108,9 @@ describe("roll", () => {
     const second = raw.requestNew(JSON.stringify(dice("1d100")));
     assert.ok(second > first, "handles count up across releases");
     for (const stale of [first, first + 0.5, -1, second + 1]) {
-      assert.match(message(() => raw.requestRollFlat(stale, 1)) ?? "", /not a request handle \(or it was released\)/);
+      assert.match(message(() => raw.requestRoll(stale, 1)) ?? "", /not a request handle \(or it was released\)/);
     }
-    assert.equal(raw.requestRoll(second, 1) && JSON.parse(raw.requestRoll(second, 1)).formula, "1d100");
+    assert.equal(JSON.parse(raw.requestShape(second)).formula, "1d100");
     // the API renews its own handles: more distinct requests than the core keeps, then the first again
     for (let i = 1; i <= 4200; i++) assert.equal(core.roll(dice(`1d6 + ${i}`), i).total, core.roll(dice("1d6"), i).total + i);
     assert.deepStrictEqual(core.roll(dice("1d20+3"), 5), resolved(dice("1d20+3"), core.roll(dice("1d20+3"), 5)));
