@@ -58,8 +58,9 @@ pub fn roll_many(request: &Prepared, n: u32, seed: u64) -> Result<Vec<f64>> {
         }
         return Ok(out);
     }
+    let mut scratch = request::Scratch::new(request)?;
     for _ in 0..n {
-        out.push(request::roll_with(request, &mut rng)?.total as f64);
+        out.push(request::roll_detail(request, &mut rng, &mut scratch)?.0 as f64);
     }
     Ok(out)
 }

@@ -355,48 +355,128 @@ pub fn roll(request: &Prepared, seed: u64) -> Result<Done> {
 }
 
 /// As [`roll`], drawing from a stream the caller owns (batches draw many rolls from one).
-///
-/// The formula's dice are drawn in one pass (every round as resolution asks for it), then the
-/// rule's follow-up batch, if it has one, and the outcome is read from that one evaluation: the
-/// same outcome [`resolve`] gives for the same faces (a test holds them equal), without resolving
-/// twice.
 pub fn roll_with(request: &Prepared, rng: &mut DiceRng) -> Result<Done> {
-    let (mut eval, mut faces) = roll_formula(&request.formula, rng)?;
-    let (detail, total) = dispatch!(
+    let mut scratch = Scratch::new(request)?;
+    let (total, detail) = roll_detail(request, rng, &mut scratch)?;
+    Ok(Done {
+        kind: request.request.kind().to_string(),
+        total,
+        faces: scratch.faces,
+        seed: None,
+        detail,
+    })
+}
+
+/// What one request's rolls reuse from roll to roll, so that rolling it again allocates only
+/// what its outcome holds.
+#[derive(Debug, Clone)]
+pub struct Scratch {
+    /// The first round of dice, planned once, when every term rolls its fixed number (≥ 1) of
+    /// dice once, in term order, with no modifier that asks for more: such a roll needs none of
+    /// resolution's rounds (what `FlatRoller` does for plain formulas).
+    simple: Option<Vec<DiceNeed>>,
+    /// The faces of the last roll, one array per batch.
+    pub faces: Vec<Vec<i64>>,
+    eval: Evaluation,
+    totals: Vec<Option<i64>>,
+}
+
+impl Scratch {
+    pub fn new(request: &Prepared) -> Result<Self> {
+        let formula = &request.formula;
+        let plan = resolve::plan(formula)?;
+        let simple = crate::batch::is_simple(formula)
+            && plan.len() == formula.terms.len()
+            && plan
+                .iter()
+                .enumerate()
+                .all(|(i, n)| n.term == i && n.count > 0);
+        let terms = formula
+            .terms
+            .iter()
+            .map(|t| TermOutcome {
+                notation: String::new(),
+                flavor: t.flavor.clone(),
+                total: 0,
+                results: Vec::new(),
+            })
+            .collect();
+        Ok(Self {
+            simple: simple.then_some(plan),
+            faces: Vec::new(),
+            eval: Evaluation { total: 0, terms },
+            totals: Vec::new(),
+        })
+    }
+
+    /// Draws the formula's dice into `faces` and evaluates them (term notations left empty).
+    fn draw(&mut self, formula: &Formula, rng: &mut DiceRng) -> Result<()> {
+        let Some(plan) = &self.simple else {
+            (self.eval, self.faces) = roll_formula(formula, rng)?;
+            return Ok(());
+        };
+        self.faces.resize_with(plan.len(), Vec::new);
+        self.totals.clear();
+        for ((need, batch), (term, out)) in plan
+            .iter()
+            .zip(&mut self.faces)
+            .zip(formula.terms.iter().zip(&mut self.eval.terms))
+        {
+            batch.clear();
+            batch.extend((0..need.count).map(|_| rng.die(need.die)));
+            // each term's faces, then its modifiers in order, as resolution settles them
+            out.results.clear();
+            out.results
+                .extend(batch.iter().map(|&v| resolve::DieResult::new(v, 0)));
+            out.total = resolve::settle(&mut out.results, &term.modifiers);
+            self.totals.push(Some(out.total));
+        }
+        let total = resolve::eval(&formula.expr, &self.totals)?
+            .ok_or_else(|| Error::request("the formula could not be completed"))?;
+        self.eval.total = resolve::check_safe(total)?;
+        Ok(())
+    }
+}
+
+/// Rolls `request`: its faces land in `scratch.faces`; returns the total and the kind's outcome
+/// fields. The formula's dice are drawn in one pass (every round as resolution asks for it), then
+/// the rule's follow-up batch, if it has one, and the outcome is read from that one evaluation:
+/// the outcome [`resolve`] gives for the same faces (tests/dice.rs holds them equal).
+pub fn roll_detail(
+    request: &Prepared,
+    rng: &mut DiceRng,
+    scratch: &mut Scratch,
+) -> Result<(i64, Detail)> {
+    scratch.draw(&request.formula, rng)?;
+    let eval = &scratch.eval;
+    Ok(dispatch!(
         &request.request,
         |_| {
-            for (i, term) in eval.terms.iter_mut().enumerate() {
+            let mut terms = eval.terms.clone();
+            for (i, term) in terms.iter_mut().enumerate() {
                 term.notation = request.formula.term_notation(i);
             }
-            let total = eval.total;
             let detail = Detail::Dice {
                 formula: request.formula.to_string(),
-                terms: eval.terms,
+                terms,
             };
-            (detail, total)
+            (eval.total, detail)
         },
         |rule, wrap| {
-            let extra: Vec<i64> = match rule.follow_up(&eval) {
+            let extra: Vec<i64> = match rule.follow_up(eval) {
                 None => Vec::new(),
                 Some(need) => {
                     let drawn: Vec<i64> = (0..need.count).map(|_| rng.die(need.die)).collect();
-                    faces.push(drawn.clone());
+                    scratch.faces.push(drawn.clone());
                     drawn
                 }
             };
             (
-                wrap(rule.outcome_with(&eval, &extra)?),
-                rule.total_with(&eval, &extra),
+                rule.total_with(eval, &extra),
+                wrap(rule.outcome_with(eval, &extra)?),
             )
         }
-    );
-    Ok(Done {
-        kind: request.request.kind().to_string(),
-        total,
-        faces,
-        seed: None,
-        detail,
-    })
+    ))
 }
 
 /// Rolls a plain formula from `rng`, every round, in one pass: the evaluation (term notations

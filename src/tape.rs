@@ -29,10 +29,25 @@ pub const MAX_STRINGS: usize = 4096;
 
 /// The strings written so far, numbered in order: JS keeps the same list (it asks for the ones
 /// it has not seen), so field names and the usual values cross once.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Strings {
     ids: HashMap<Box<str>, u32, BuildHasherDefault<Fx>>,
     list: Vec<Box<str>>,
+    /// Field and variant names (`&'static str`) by address: the same name is the same address,
+    /// so most strings are found without hashing their text. `(address, length, number)`.
+    statics: [(usize, usize, u32); STATIC_SLOTS],
+}
+
+const STATIC_SLOTS: usize = 256;
+
+impl Default for Strings {
+    fn default() -> Self {
+        Self {
+            ids: HashMap::default(),
+            list: Vec::new(),
+            statics: [(0, 0, 0); STATIC_SLOTS],
+        }
+    }
 }
 
 impl Strings {
@@ -46,6 +61,19 @@ impl Strings {
     /// The strings numbered from `from` on.
     pub fn since(&self, from: usize) -> &[Box<str>] {
         self.list.get(from..).unwrap_or(&[])
+    }
+
+    /// [`Strings::id`] of a name known for the whole run, looked up by its address first.
+    fn static_id(&mut self, s: &'static str) -> Option<u32> {
+        let (at, len) = (s.as_ptr() as usize, s.len());
+        let slot = ((at >> 2) ^ (at >> 10)) % STATIC_SLOTS;
+        let (a, l, id) = self.statics[slot];
+        if a == at && l == len {
+            return Some(id);
+        }
+        let id = self.id(s)?;
+        self.statics[slot] = (at, len, id);
+        Some(id)
     }
 
     fn id(&mut self, s: &str) -> Option<u32> {
@@ -70,10 +98,15 @@ pub struct Fx(u64);
 impl Hasher for Fx {
     fn write(&mut self, bytes: &[u8]) {
         const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        let mut add = |word: u64| self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            add(u64::from_le_bytes([
+                w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7],
+            ]));
+        }
+        for &b in words.remainder() {
+            add(u64::from(b));
         }
     }
     fn finish(&self) -> u64 {
@@ -116,7 +149,16 @@ pub struct Tape<'a> {
 
 impl<'a> Tape<'a> {
     fn string(&mut self, s: &str) {
-        match self.strings.id(s) {
+        let id = self.strings.id(s);
+        self.numbered(s, id);
+    }
+    /// A field or variant name.
+    fn name(&mut self, s: &'static str) {
+        let id = self.strings.static_id(s);
+        self.numbered(s, id);
+    }
+    fn numbered(&mut self, s: &str, id: Option<u32>) {
+        match id {
             Some(id) => self.out.extend([STR, f64::from(id)]),
             None => {
                 let at = self.out.len();
@@ -156,9 +198,9 @@ impl Open<'_, '_> {
         self.len += 1;
         value.serialize(&mut *self.tape)
     }
-    fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), Error> {
+    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
         self.len += 1;
-        self.tape.string(key);
+        self.tape.name(key);
         value.serialize(&mut *self.tape)
     }
 }
@@ -255,7 +297,8 @@ impl<'t, 'a> ser::Serializer for &'t mut Tape<'a> {
         _: u32,
         variant: &'static str,
     ) -> Result<(), Error> {
-        self.serialize_str(variant)
+        self.name(variant);
+        Ok(())
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
@@ -318,9 +361,9 @@ impl<'t, 'a> ser::Serializer for &'t mut Tape<'a> {
 impl<'a> Tape<'a> {
     /// `{variant: <tag> ...}`: the outer object, whose one value is the container opened here;
     /// [`Variant`] counts that container's entries in the outer record's place.
-    fn variant<'t>(&'t mut self, variant: &str, tag: f64) -> Open<'t, 'a> {
+    fn variant<'t>(&'t mut self, variant: &'static str, tag: f64) -> Open<'t, 'a> {
         self.out.extend([OBJ, 1.0]);
-        self.string(variant);
+        self.name(variant);
         self.open(tag)
     }
 }

@@ -65,19 +65,28 @@ struct Entry {
     prepared: Prepared,
     /// A `dice` request's formula, ready for flat rolls.
     dice: Option<FlatRoller>,
+    /// A rule's buffers, kept from roll to roll (made by its first roll).
+    scratch: Option<request::Scratch>,
 }
 
 impl Table {
-    fn get(&self, handle: f64) -> Result<&Entry, JsError> {
+    fn index(&self, handle: f64) -> Result<usize, JsError> {
         let index = handle - self.base;
         if handle.fract() == 0.0 && index >= 0.0 && index < self.entries.len() as f64 {
-            Ok(&self.entries[index as usize])
+            Ok(index as usize)
         } else {
             Err(JsError::new(&format!(
                 "{} is not a request handle (or it was released); get one from requestNew(json)",
                 clip(&handle.to_string())
             )))
         }
+    }
+    fn get(&self, handle: f64) -> Result<&Entry, JsError> {
+        Ok(&self.entries[self.index(handle)?])
+    }
+    fn get_mut(&mut self, handle: f64) -> Result<&mut Entry, JsError> {
+        let index = self.index(handle)?;
+        Ok(&mut self.entries[index])
     }
 }
 
@@ -180,7 +189,11 @@ pub fn request_new(
                 "at most {MAX_REQUESTS} request handles at once; release them with requestsRelease()"
             )));
         }
-        r.entries.push(Entry { prepared, dice });
+        r.entries.push(Entry {
+            prepared,
+            dice,
+            scratch: None,
+        });
         Ok(r.base + (r.entries.len() - 1) as f64)
     })
 }
@@ -250,28 +263,32 @@ pub fn request_roll(handle: f64, seed: f64) -> Result<u32, JsError> {
     let seed = seed_or_next(seed)?;
     REQUESTS.with(|r| {
         let r = &mut *r.borrow_mut();
-        let entry = r.table.get(handle)?;
-        match &entry.dice {
-            Some(roller) => roller.roll_into(seed, &mut r.out).map_err(js_error)?,
-            None => {
-                let done = request::roll(&entry.prepared, seed).map_err(js_error)?;
-                let out = &mut r.out.numbers;
-                out.clear();
-                out.extend([seed as f64, done.total as f64, done.faces.len() as f64]);
-                for batch in &done.faces {
-                    out.push(batch.len() as f64);
-                    out.extend(batch.iter().map(|&f| f as f64));
-                }
-                // how many strings the tape may refer to, so JS can ask for new ones first
-                let at = out.len();
-                out.push(0.0);
-                crate::tape::write(&done.detail, out, &mut r.strings).map_err(|e| {
-                    JsError::new(&format!("cannot hand the outcome to JavaScript: {e}"))
-                })?;
-                out[at] = r.strings.len() as f64;
-            }
+        let entry = r.table.get_mut(handle)?;
+        if let Some(roller) = &entry.dice {
+            roller.roll_into(seed, &mut r.out).map_err(js_error)?;
+            return Ok(r.out.numbers.as_ptr() as u32);
         }
-        Ok(r.out.numbers.as_ptr() as u32)
+        let scratch = match &mut entry.scratch {
+            Some(s) => s,
+            none => none.insert(request::Scratch::new(&entry.prepared).map_err(js_error)?),
+        };
+        let mut rng = DiceRng::from_seed(seed).map_err(js_error)?;
+        let (total, detail) =
+            request::roll_detail(&entry.prepared, &mut rng, scratch).map_err(js_error)?;
+        let out = &mut r.out.numbers;
+        out.clear();
+        out.extend([seed as f64, total as f64, scratch.faces.len() as f64]);
+        for batch in &scratch.faces {
+            out.push(batch.len() as f64);
+            out.extend(batch.iter().map(|&f| f as f64));
+        }
+        // how many strings the tape may refer to, so JS can ask for new ones first
+        let at = out.len();
+        out.push(0.0);
+        crate::tape::write(&detail, out, &mut r.strings)
+            .map_err(|e| JsError::new(&format!("cannot hand the outcome to JavaScript: {e}")))?;
+        out[at] = r.strings.len() as f64;
+        Ok(out.as_ptr() as u32)
     })
 }
 
