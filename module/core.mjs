@@ -12,7 +12,7 @@
 
 // @ts-ignore -- wasm/ is a build output (it may be absent at type-check time); typed via CoreApi below.
 import init, * as wasm from "../wasm/icon_engine.js";
-import { flatOutcome } from "./dice/flat-outcome.mjs";
+import { flatOutcome, readTape } from "./dice/flat-outcome.mjs";
 import { integerArg, jsonText, plainCopy, seedArg, stringArg } from "./core-arguments.mjs";
 
 /**
@@ -33,8 +33,9 @@ let raw = null;
 /** @type {WebAssembly.Memory | null} */
 let memory = null;
 
-/** The wasm memory as f64s, renewed when the memory has grown (the old view is then empty). */
+/** The wasm memory as f64s and u64s, renewed when the memory has grown (an old view is then empty). */
 let f64 = new Float64Array(0);
+let u64 = new BigUint64Array(0);
 
 /**
  * Load and instantiate the wasm core once; later calls share the same promise.
@@ -197,8 +198,31 @@ const strings = {
 /** @type {CoreApi["odds"]} */
 export const odds = request => withHandle(request, ({ handle }) => JSON.parse(core().requestOdds(handle)));
 
-/** @type {CoreApi["oddsArrays"]} */
-export const oddsArrays = request => withHandle(request, ({ handle }) => core().requestOddsArrays(handle));
+/**
+ * The odds as typed arrays, copied out of the numbers the core writes (src/wasm.rs
+ * `requestOddsArrays`): no string per total, no JSON.
+ * @type {CoreApi["oddsArrays"]}
+ */
+export const oddsArrays = request => withHandle(request, ({ handle, shape }) => {
+  const at = core().requestOddsArrays(handle) / 8;
+  let f = view();
+  const [n, mean, sd, exactAt, known] = f.subarray(at, at + 5);
+  if (known > strings.list.length) {
+    strings.pull();
+    f = view();
+  }
+  const values = f.slice(at + 5, at + 5 + n);
+  const p = f.slice(at + 5 + n, at + 5 + 2 * n);
+  const outcomes = /** @type {Record<string, number>} */ (readTape(f, at + 5 + 2 * n, strings));
+  let exact = null;
+  if (exactAt >= 0) {
+    // a view over all of the memory, kept (making a view costs more than copying a few words)
+    if (u64.length === 0) u64 = new BigUint64Array(/** @type {WebAssembly.Memory} */ (memory).buffer);
+    const at = exactAt / 8;
+    exact = { denominator: u64[at], numerators: u64.slice(at + 1, at + 1 + n) };
+  }
+  return { formula: shape.formula, values, p, mean, sd, outcomes, exact };
+});
 
 /** @type {CoreApi["rollMany"]} */
 export function rollMany(request, n, seed) {

@@ -183,7 +183,11 @@ pub struct OddsArrays {
 
 /// The odds of `request` as [`OddsArrays`].
 pub fn odds_arrays(request: &Prepared) -> Result<OddsArrays> {
-    let (d, outcomes) = request::odds_parts(request)?;
+    Ok(odds_arrays_with(request, &request::odds_parts(request)?))
+}
+
+/// [`odds_arrays`] from the request's odds parts (computed once, asked for again).
+pub fn odds_arrays_with(request: &Prepared, (d, outcomes): &request::OddsParts) -> OddsArrays {
     let exact = d.exact.as_ref().and_then(|e| {
         let den = e.iter().try_fold(1u128, |l, (_, r)| {
             let g = crate::dice::odds::num::gcd(l, r.den);
@@ -196,7 +200,7 @@ pub fn odds_arrays(request: &Prepared) -> Result<OddsArrays> {
             .collect::<Option<Vec<u64>>>()?;
         Some((den64, nums))
     });
-    Ok(OddsArrays {
+    OddsArrays {
         formula: request.formula().to_string(),
         values: d.totals.iter().map(|(v, _)| *v as f64).collect(),
         p: d.totals.iter().map(|(_, p)| *p).collect(),
@@ -204,5 +208,5 @@ pub fn odds_arrays(request: &Prepared) -> Result<OddsArrays> {
         sd: d.sd(),
         outcomes: outcomes.iter().map(|(l, p)| (*l, p.p)).collect(),
         exact,
-    })
+    }
 }

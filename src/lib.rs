@@ -15,6 +15,7 @@ pub mod combat;
 pub mod decode;
 pub mod dice;
 pub mod error;
+pub mod fxhash;
 pub mod packs;
 pub mod request;
 pub mod rulesets;

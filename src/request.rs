@@ -509,8 +509,15 @@ pub fn roll_formula(formula: &Formula, rng: &mut DiceRng) -> Result<(Evaluation,
 
 /// The exact probabilities of the request's totals and outcomes.
 pub fn odds(request: &Prepared) -> Result<OddsReport> {
-    let (d, outcomes) = odds_parts(request)?;
-    let mut report = report(request.formula.to_string(), &d, &outcomes);
+    odds_with(request, &odds_parts(request)?)
+}
+
+/// The distribution of a request's total and its labelled outcome probabilities.
+pub type OddsParts = (odds::Distribution, Vec<(&'static str, Prob)>);
+
+/// [`odds`] from the request's [`odds_parts`] (computed once, asked for again).
+pub fn odds_with(request: &Prepared, (d, outcomes): &OddsParts) -> Result<OddsReport> {
+    let mut report = report(request.formula.to_string(), d, outcomes);
     if let Request::TributeTest(t) = &request.request {
         report.profit_waste = Some(t.joint()?);
     }
@@ -518,7 +525,7 @@ pub fn odds(request: &Prepared) -> Result<OddsReport> {
 }
 
 /// The distribution of the request's total and its labelled outcome probabilities.
-pub fn odds_parts(request: &Prepared) -> Result<(odds::Distribution, Vec<(&'static str, Prob)>)> {
+pub fn odds_parts(request: &Prepared) -> Result<OddsParts> {
     let custom = dispatch!(&request.request, |_| None, |rule, _wrap| rule
         .distribution());
     let d = match custom {

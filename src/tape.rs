@@ -10,10 +10,10 @@
 //! [`TEXT`]. Everything is JSON's data model, as `serde_json` would write it: unit variants as
 //! their names, other variants as `{name: value}`, maps with string keys.
 
+use crate::fxhash::FxBuild;
 use serde::ser::{self, Serialize};
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 
 pub const NULL: f64 = 0.0;
 pub const FALSE: f64 = 1.0;
@@ -31,7 +31,7 @@ pub const MAX_STRINGS: usize = 4096;
 /// it has not seen), so field names and the usual values cross once.
 #[derive(Debug)]
 pub struct Strings {
-    ids: HashMap<Box<str>, u32, BuildHasherDefault<Fx>>,
+    ids: HashMap<Box<str>, u32, FxBuild>,
     list: Vec<Box<str>>,
     /// Field and variant names (`&'static str`) by address: the same name is the same address,
     /// so most strings are found without hashing their text. `(address, length, number)`.
@@ -87,30 +87,6 @@ impl Strings {
         self.ids.insert(s.into(), id);
         self.list.push(s.into());
         Some(id)
-    }
-}
-
-/// FxHash (rustc's): strings here are short field names and values, and SipHash costs more
-/// than the rest of writing them.
-#[derive(Default)]
-pub struct Fx(u64);
-
-impl Hasher for Fx {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let mut add = |word: u64| self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(K);
-        let mut words = bytes.chunks_exact(8);
-        for w in &mut words {
-            add(u64::from_le_bytes([
-                w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7],
-            ]));
-        }
-        for &b in words.remainder() {
-            add(u64::from(b));
-        }
-    }
-    fn finish(&self) -> u64 {
-        self.0
     }
 }
 

@@ -20,6 +20,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 thread_local! {
@@ -33,12 +34,6 @@ thread_local! {
     static SEEDS: RefCell<Option<ChaCha20>> = const { RefCell::new(None) };
     /// The caller-owned streams behind `new Rng()`, by number.
     static RNGS: RefCell<Rngs> = RefCell::new(Rngs::default());
-    /// Builds `oddsArrays`' object in one call (see there).
-    static ODDS_ARRAYS: js_sys::Function = js_sys::Function::new_with_args(
-        "formula, values, p, mean, sd, outcomes, denominator, numerators",
-        "return { formula, values, p, mean, sd, outcomes: JSON.parse(outcomes), \
-           exact: numerators === undefined ? null : { denominator, numerators } };",
-    );
 }
 
 /// At most this many request handles at once (`requestsRelease` frees them all).
@@ -51,6 +46,49 @@ struct Requests {
     out: FlatOut,
     /// The strings rule outcomes have used, by number (JS keeps the same list).
     strings: crate::tape::Strings,
+    /// `oddsArrays`' exact numerators.
+    words: Vec<u64>,
+    /// Totals kept by the odds memos of all entries.
+    memo_totals: usize,
+}
+
+impl Requests {
+    /// Room for a memo of `totals` totals, dropping every memo when there is none.
+    fn make_room(&mut self, totals: usize) {
+        if self.memo_totals + totals > MAX_MEMO_TOTALS {
+            for e in &mut self.table.entries {
+                e.parts = None;
+                e.arrays = None;
+            }
+            self.memo_totals = 0;
+        }
+        self.memo_totals += totals;
+    }
+
+    /// The odds parts of the request `handle` stands for, computed once.
+    fn odds_parts(&mut self, handle: f64) -> Result<Rc<request::OddsParts>, JsError> {
+        let entry = self.table.get(handle)?;
+        if let Some(parts) = &entry.parts {
+            return Ok(parts.clone());
+        }
+        let parts = Rc::new(request::odds_parts(&entry.prepared).map_err(js_error)?);
+        self.make_room(parts.0.totals.len());
+        self.table.get_mut(handle)?.parts = Some(parts.clone());
+        Ok(parts)
+    }
+
+    /// The odds arrays of the request `handle` stands for, computed once.
+    fn odds_arrays(&mut self, handle: f64) -> Result<Rc<crate::batch::OddsArrays>, JsError> {
+        if let Some(arrays) = &self.table.get(handle)?.arrays {
+            return Ok(arrays.clone());
+        }
+        let parts = self.odds_parts(handle)?;
+        let entry = self.table.get(handle)?;
+        let arrays = Rc::new(crate::batch::odds_arrays_with(&entry.prepared, &parts));
+        self.make_room(arrays.values.len());
+        self.table.get_mut(handle)?.arrays = Some(arrays.clone());
+        Ok(arrays)
+    }
 }
 
 #[derive(Default)]
@@ -67,7 +105,16 @@ struct Entry {
     dice: Option<FlatRoller>,
     /// A rule's buffers, kept from roll to roll (made by its first roll).
     scratch: Option<request::Scratch>,
+    /// The odds, once asked for (see [`MAX_MEMO_TOTALS`]).
+    parts: Option<Rc<request::OddsParts>>,
+    arrays: Option<Rc<crate::batch::OddsArrays>>,
 }
+
+/// Odds are a pure function of the request, so a request asked about again (a dialog redrawn,
+/// a sheet re-rendered) gets the answer computed the first time, as the parsed formula is
+/// reused. At most this many totals are kept across all requests; past it every memo is
+/// dropped and the next questions compute afresh.
+const MAX_MEMO_TOTALS: usize = 1 << 18;
 
 impl Table {
     fn index(&self, handle: f64) -> Result<usize, JsError> {
@@ -193,27 +240,33 @@ pub fn request_new(
             prepared,
             dice,
             scratch: None,
+            parts: None,
+            arrays: None,
         });
         Ok(r.base + (r.entries.len() - 1) as f64)
     })
 }
 
-/// What every roll of a request shares, as JSON: `{kind}`, and for `dice` also `{formula, terms:
-/// [{notation, flavor}]}`.
+/// What every roll of a request shares, as JSON: `{kind, formula}`, and for `dice` also `terms:
+/// [{notation, flavor}]`.
 #[wasm_bindgen(js_name = requestShape)]
 pub fn request_shape(handle: f64) -> Result<String, JsError> {
     #[derive(Serialize)]
     struct Shape<'a> {
         kind: &'a str,
-        #[serde(flatten)]
-        dice: Option<crate::dice::flat::Shape>,
+        /// The normalised formula (a rule's dice in our notation).
+        formula: String,
+        /// A `dice` request's terms.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        terms: Option<Vec<crate::dice::flat::TermShape>>,
     }
     REQUESTS.with(|r| {
         let r = r.borrow();
         let e = r.table.get(handle)?;
         json(&Shape {
             kind: e.prepared.request().kind(),
-            dice: e.dice.as_ref().map(FlatRoller::shape),
+            formula: e.prepared.formula().to_string(),
+            terms: e.dice.as_ref().map(|d| d.shape().terms),
         })
     })
 }
@@ -222,9 +275,10 @@ pub fn request_shape(handle: f64) -> Result<String, JsError> {
 #[wasm_bindgen(js_name = requestsRelease)]
 pub fn requests_release() {
     REQUESTS.with(|r| {
-        let r = &mut r.borrow_mut().table;
-        r.base += r.entries.len() as f64;
-        r.entries.clear();
+        let r = &mut *r.borrow_mut();
+        r.table.base += r.table.entries.len() as f64;
+        r.table.entries.clear();
+        r.memo_totals = 0;
     })
 }
 
@@ -302,7 +356,11 @@ pub fn request_strings(from: f64) -> Result<String, JsError> {
 /// Exact probabilities as JSON: the distribution of the total, mean, sd and outcome labels.
 #[wasm_bindgen(js_name = requestOdds)]
 pub fn request_odds(handle: f64) -> Result<String, JsError> {
-    with_request(handle, |p| json(&request::odds(p).map_err(js_error)?))
+    REQUESTS.with(|r| {
+        let r = &mut *r.borrow_mut();
+        let parts = r.odds_parts(handle)?;
+        json(&request::odds_with(&r.table.get(handle)?.prepared, &parts).map_err(js_error)?)
+    })
 }
 
 /// `n` totals of a request from one stream started at `seed` (negative: the next unseeded one).
@@ -322,38 +380,37 @@ pub fn request_roll_many(handle: f64, n: f64, seed: f64) -> Result<js_sys::Float
     })
 }
 
-/// `odds` as typed arrays: `{formula, values: Float64Array, p: Float64Array, mean, sd, outcomes,
-/// exact: null | {denominator: bigint, numerators: BigUint64Array}}`.
+/// `odds` as arrays, written into the flat buffer (its byte offset is returned):
+/// `n, mean, sd, exact, strings, (values × n), (p × n)`, then the outcome labels as a tape object
+/// (`src/tape.rs`); `exact` is the byte offset of `denominator, numerators × n` as `u64`s, or −1
+/// when the odds are not exact in 64 bits. `module/core.mjs` copies them into typed arrays.
 #[wasm_bindgen(js_name = requestOddsArrays)]
-pub fn request_odds_arrays(handle: f64) -> Result<JsValue, JsError> {
-    let a = with_request(handle, |p| crate::batch::odds_arrays(p).map_err(js_error))?;
-    // the labels as one JSON text: building the object field by field from wasm cost ~1 µs a
-    // property (a key string decoded, a Reflect.set), more than the odds of a small question;
-    // sorted by label, as `odds` gives them
-    let outcomes: std::collections::BTreeMap<&str, f64> = a.outcomes.iter().copied().collect();
-    let outcomes = json(&outcomes)?;
-    let (den, nums) = match &a.exact {
-        None => (JsValue::UNDEFINED, JsValue::UNDEFINED),
-        Some((den, nums)) => (
-            js_sys::BigInt::from(*den).into(),
-            js_sys::BigUint64Array::from(&nums[..]).into(),
-        ),
-    };
-    ODDS_ARRAYS
-        .with(|f| {
-            f.call8(
-                &JsValue::NULL,
-                &JsValue::from_str(&a.formula),
-                &js_sys::Float64Array::from(&a.values[..]),
-                &js_sys::Float64Array::from(&a.p[..]),
-                &JsValue::from_f64(a.mean),
-                &JsValue::from_f64(a.sd),
-                &JsValue::from_str(&outcomes),
-                &den,
-                &nums,
-            )
-        })
-        .map_err(|_| JsError::new("cannot hand the odds to JavaScript"))
+pub fn request_odds_arrays(handle: f64) -> Result<u32, JsError> {
+    REQUESTS.with(|r| {
+        let r = &mut *r.borrow_mut();
+        let a = r.odds_arrays(handle)?;
+        let exact = match &a.exact {
+            None => -1.0,
+            Some((den, nums)) => {
+                r.words.clear();
+                r.words.push(*den);
+                r.words.extend(nums);
+                r.words.as_ptr() as usize as f64
+            }
+        };
+        let out = &mut r.out.numbers;
+        out.clear();
+        let n = a.values.len() as f64;
+        out.extend([n, a.mean, a.sd, exact, 0.0]);
+        out.extend(&a.values);
+        out.extend(&a.p);
+        // sorted by label, as `odds` gives them
+        let outcomes: std::collections::BTreeMap<&str, f64> = a.outcomes.iter().copied().collect();
+        crate::tape::write(&outcomes, out, &mut r.strings)
+            .map_err(|e| JsError::new(&format!("cannot hand the odds to JavaScript: {e}")))?;
+        out[4] = r.strings.len() as f64;
+        Ok(out.as_ptr() as u32)
+    })
 }
 
 /// The crate version.

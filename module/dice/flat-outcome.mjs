@@ -8,7 +8,7 @@
  * @import { Done, DieResult, TermOutcome } from "../types/core.js"
  */
 
-/** @typedef {{kind: string, formula?: string, terms?: {notation: string, flavor: string | null}[]}} Shape */
+/** @typedef {{kind: string, formula: string, terms?: {notation: string, flavor: string | null}[]}} Shape */
 
 /**
  * The strings a tape refers to by number, in the core's order; `pull` appends the ones the core
@@ -101,6 +101,18 @@ export function flatOutcome(view, start, shape, strings) {
       : { notation, flavor, total: termTotal, results };
   }
   return /** @type {Done & {seed: number}} */ ({ kind: "dice", total, faces, seed, formula: shape.formula, terms });
+}
+
+/**
+ * The tape value written at `f[start]` (src/tape.rs), once the strings it refers to are known.
+ * @param {Float64Array} f
+ * @param {number} start
+ * @param {Strings} strings
+ * @returns {unknown}
+ */
+export function readTape(f, start, strings) {
+  i = start;
+  return value(f, strings);
 }
 
 /**

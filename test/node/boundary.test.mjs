@@ -333,6 +333,27 @@ describe("rollMany and oddsArrays", () => {
       assert.deepEqual(core.rollMany(request, 500, 12345), totals);
     }
   });
+  test("a question asked again gets the same answer, in arrays of its own", () => {
+    const first = core.oddsArrays(dice("4d6kh3"));
+    first.p.fill(0);
+    first.values.fill(-1);
+    first.exact.numerators.fill(0n);
+    first.outcomes.x = 1;
+    const again = core.oddsArrays(dice("4d6kh3"));
+    assert.deepEqual([...again.values], Array.from({ length: 16 }, (_, i) => i + 3));
+    assert.equal(again.exact.numerators.reduce((a, b) => a + b, 0n), again.exact.denominator);
+    assert.deepEqual(again.outcomes, {});
+    assert.equal(again.p[15], 21 / 1296, "P(18) = 21/1296");
+    // more wide answers than the memo keeps (2^18 totals): each still right
+    for (let i = 0; i < 40; i++) {
+      const wide = core.oddsArrays(dice(`1d8000 + ${i}`));
+      assert.equal(wide.values.length, 8000);
+      assert.equal(wide.values[0], 1 + i);
+      assert.equal(wide.exact.denominator, 8000n);
+    }
+    assert.equal(core.odds(dice("1d8000 + 0")).exact.totals[7999][1], "1/8000");
+  });
+
   test("oddsArrays carries odds' distribution exactly, as typed arrays", () => {
     for (const request of [dice("3d6"), dice("4d6kh3"), dice("100d6"), { kind: "icon.attack", boons: 3, defense: 10 }, { kind: "tribute.test", rank: 1, focus: 2, burden: 1, die: 12, opposition: 3 }]) {
       const odds = core.odds(request);

@@ -19,7 +19,11 @@ use super::num::{Num, View};
 use crate::dice::ast::*;
 use crate::dice::resolve::{apply_simple, DieResult};
 use crate::error::Error;
-use std::collections::{BTreeMap, HashMap};
+use crate::fxhash::FxBuild;
+use std::collections::BTreeMap;
+
+/// Hash maps of die states and modifier indices: small keys, hashed often.
+type HashMap<K, V> = std::collections::HashMap<K, V, FxBuild>;
 use std::rc::Rc;
 
 /// The parts of a die result that modifiers read and write.
@@ -134,8 +138,8 @@ impl<'a, N: Num> Backward<'a, N> {
         Self {
             die,
             ops,
-            fresh: HashMap::new(),
-            chain: HashMap::new(),
+            fresh: HashMap::default(),
+            chain: HashMap::default(),
         }
     }
 
@@ -341,7 +345,7 @@ fn forward<N: Num>(die: Die, ops: &[Modifier], budget: &mut Budget) -> Res<HashM
     let mut states = uniform.clone();
     for m in ops {
         budget.spend(states.len() as u64)?;
-        let mut next: HashMap<State, N> = HashMap::new();
+        let mut next: HashMap<State, N> = HashMap::default();
         match *m {
             Modifier::Reroll {
                 recursive, cond, ..
