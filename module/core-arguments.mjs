@@ -11,10 +11,11 @@
 
 /** An argument is at most this many UTF-16 units of JSON (the core's limit is 64 MiB of UTF-8). */
 export const MAX_JSON = 64 * 1024 * 1024;
+/** A request, its faces and the other small arguments (all but a combat's state and events and a
+ * pack's text) are at most this many (src/decode.rs `MAX_REQUEST_JSON`). */
+export const MAX_REQUEST_JSON = 256 * 1024;
 /** Values nest at most this deep (deeper is refused, naming the path). */
 export const MAX_DEPTH = 64;
-/** An array has at most this many elements (each takes at least two characters of JSON). */
-const MAX_ELEMENTS = MAX_JSON / 2;
 /** At most this many characters of the caller's input are quoted in a message. */
 export const MAX_QUOTED = 100;
 /** Seeds are integers a JS number holds exactly. */
@@ -66,9 +67,10 @@ function thrownMessage(thrown) {
  * else is looked at again by {@link problem}, which names what is wrong.
  * @param {unknown} value
  * @param {number} depth
+ * @param {number} max  Elements an array may have.
  * @returns {boolean}
  */
-function plain(value, depth) {
+function plain(value, depth, max) {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -81,13 +83,13 @@ function plain(value, depth) {
       if (depth >= MAX_DEPTH) return false;
       if (Array.isArray(value)) {
         const n = value.length;
-        if (n > MAX_ELEMENTS) return false;
-        for (let i = 0; i < n; i++) if (!plain(value[i], depth + 1)) return false;
+        if (n > max) return false;
+        for (let i = 0; i < n; i++) if (!plain(value[i], depth + 1, max)) return false;
         return true;
       }
       if (typeof (/** @type {{toJSON?: unknown}} */ (value)).toJSON === "function") return false;
       const record = /** @type {Record<string, unknown>} */ (value);
-      for (const key of Object.keys(record)) if (!plain(record[key], depth + 1)) return false;
+      for (const key of Object.keys(record)) if (!plain(record[key], depth + 1, max)) return false;
       return true;
     }
     default:
@@ -113,9 +115,10 @@ function render(path) {
  * What is wrong with `root` as JSON data, as "`path`: why" ("why" alone at the top), or "" when nothing is (a `Date`, an
  * object whose `toJSON` gives plain data). Reads `root` the way `JSON.stringify` does.
  * @param {unknown} root
+ * @param {number} limit  Characters of JSON the argument may have.
  * @returns {string}
  */
-function problem(root) {
+function problem(root, limit) {
   /** @type {(string | number)[]} */
   const path = [];
   /** @type {unknown[]} */
@@ -147,7 +150,7 @@ function problem(root) {
         open.push(value);
         if (Array.isArray(value)) {
           const n = value.length;
-          if (n > MAX_ELEMENTS) return `${at()}${n} elements; an argument is at most ${MAX_JSON} characters of JSON`;
+          if (n > limit / 2) return `${at()}${n} elements; this argument is at most ${limit} characters of JSON`;
           for (let i = 0; i < n; i++) {
             path.push(i);
             const why = walk(value[i], String(i));
@@ -182,21 +185,22 @@ function problem(root) {
  * `value` as JSON text for the core, or an Error naming the argument (`what`) and the field.
  * Refused: undefined, NaN and ±Infinity (JSON would say null), BigInts, symbols and functions
  * (JSON would drop them), a `toJSON` that gives nothing, cycles, more than {@link MAX_DEPTH}
- * levels, more than {@link MAX_JSON} characters, and anything that throws while being read.
+ * levels, more than `limit` characters, and anything that throws while being read.
  * @param {string} what
  * @param {unknown} value
+ * @param {number} [limit]  Characters of JSON it may have.
  * @returns {string}
  */
-export function jsonText(what, value) {
+export function jsonText(what, value, limit = MAX_REQUEST_JSON) {
   if (value === undefined) throw new Error(`invalid ${what}: it is missing (undefined)`);
   let ok = false;
   try {
-    ok = plain(value, 0);
+    ok = plain(value, 0, limit / 2);
   } catch {
     // a throwing getter or proxy: problem() says where
   }
   if (!ok) {
-    const why = problem(value);
+    const why = problem(value, limit);
     if (why) throw new Error(`invalid ${what}: ${why}`);
   }
   let text;
@@ -206,8 +210,8 @@ export function jsonText(what, value) {
     throw new Error(`invalid ${what}: reading it threw ${thrownMessage(thrown)}`);
   }
   if (typeof text !== "string") throw new Error(`invalid ${what}: ${describe(value)} is not a JSON value`);
-  if (text.length > MAX_JSON) {
-    throw new Error(`invalid ${what}: it is ${text.length} characters of JSON; the limit is ${MAX_JSON}`);
+  if (text.length > limit) {
+    throw new Error(`invalid ${what}: it is ${text.length} characters of JSON; the limit is ${limit}`);
   }
   return text;
 }
@@ -219,7 +223,7 @@ export function jsonText(what, value) {
  * @returns {unknown}
  */
 export function plainCopy(what, value) {
-  return JSON.parse(jsonText(what, value));
+  return JSON.parse(jsonText(what, value, MAX_JSON));
 }
 
 /**

@@ -13,6 +13,11 @@ use serde_json::Value;
 
 /// At most this many bytes of JSON in one argument (a 10,000-combatant fight is about 1.5 MB).
 pub const MAX_JSON_BYTES: usize = 64 << 20;
+/// At most this many bytes of JSON in a request, its faces, and the other small arguments
+/// (everything but a combat's state and events and a pack's text): a request of the largest
+/// legal size is still answered within 50 ms (bench/run.mjs `limits`), while no real one comes
+/// near it (an ICON character with every status is under 1 KB).
+pub const MAX_REQUEST_JSON: usize = 1 << 18;
 /// Re-decodes tried when looking for the offending field.
 const MAX_PROBES: usize = 256;
 /// Array elements looked at when looking for the offending field.
@@ -20,9 +25,18 @@ const MAX_PROBED_ELEMENTS: usize = 64;
 
 /// Decodes `text` as a `T`; `what` names the argument in errors (`"request"`, `"combat event"`).
 pub fn from_json_text<T: DeserializeOwned>(what: &str, text: &str) -> Result<T> {
-    if text.len() > MAX_JSON_BYTES {
+    from_json_text_within(what, text, MAX_JSON_BYTES)
+}
+
+/// [`from_json_text`] of at most `limit` bytes (refused up front, saying the limit).
+pub fn from_json_text_within<T: DeserializeOwned>(
+    what: &str,
+    text: &str,
+    limit: usize,
+) -> Result<T> {
+    if text.len() > limit {
         return Err(Error::request(format!(
-            "invalid {what}: it is {} bytes of JSON; the limit is {MAX_JSON_BYTES}",
+            "invalid {what}: it is {} bytes of JSON; the limit is {limit}",
             text.len()
         )));
     }
@@ -48,7 +62,12 @@ pub fn from_json_text<T: DeserializeOwned>(what: &str, text: &str) -> Result<T> 
     let Ok(value) = serde_json::from_str::<Value>(text) else {
         return Err(Error::request(format!("invalid {what}: {first}")));
     };
-    Err(Error::request(describe::<T>(what, &value)))
+    let decode = |text: &str| {
+        serde_json::from_str::<T>(text)
+            .err()
+            .map(|e| strip_position(&e.to_string()))
+    };
+    Err(Error::request(describe(what, &value, &decode)))
 }
 
 /// Values nest at most this deep in a message's account (module/core.mjs refuses deeper ones).
@@ -146,10 +165,9 @@ fn lone_surrogates_replaced(text: &str) -> Option<String> {
 }
 
 /// `invalid {what}: `field`: {serde's message}`.
-fn describe<T: DeserializeOwned>(what: &str, value: &Value) -> String {
-    let message = match decode::<T>(value) {
-        Ok(_) => return format!("invalid {what}"),
-        Err(e) => strip_position(&e.to_string()),
+fn describe(what: &str, value: &Value, decode: Decode) -> String {
+    let Some(message) = decode(&value.to_string()) else {
+        return format!("invalid {what}");
     };
     // these name their field (or variant) themselves
     let named = ["missing field", "unknown field", "duplicate field"];
@@ -157,7 +175,7 @@ fn describe<T: DeserializeOwned>(what: &str, value: &Value) -> String {
         return format!("invalid {what}: {message}");
     }
     let mut probes = 0;
-    let mut path = locate::<T>(value, &mut Vec::new(), &message, &mut probes);
+    let mut path = locate(value, &mut Vec::new(), &message, decode, &mut probes);
     // the container itself is wrong: when it is about a variant, its tag is (`{"kind": 5}`)
     if message.contains("variant") {
         if let Some(Value::Object(m)) = at(value, &path) {
@@ -183,11 +201,10 @@ fn is_tag(key: &str) -> bool {
     TAGS.contains(&key)
 }
 
-/// Decodes a value as `T` through its text, so each type has one deserializer (the one
-/// [`from_json_text`] uses) and the wasm stays small.
-fn decode<T: DeserializeOwned>(value: &Value) -> serde_json::Result<T> {
-    serde_json::from_str::<T>(&value.to_string())
-}
+/// Decodes JSON text as the type being decoded: its error message (positions stripped), or
+/// `None` when it decodes. The elimination below is written once against this, not once per
+/// type, and each type keeps the one deserializer [`from_json_text`] uses: the wasm stays small.
+type Decode<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// serde_json ends some messages with ` at line 1 column 27`; positions in text the user never
 /// wrote help nobody.
@@ -247,12 +264,7 @@ fn at_mut<'a>(value: &'a mut Value, path: &[Step]) -> Option<&'a mut Value> {
 /// always kept) still fails with `message`. serde reads a map's entries and an array's elements
 /// in order and stops at the first bad one, so the first `keep` that reproduces the message ends
 /// with the offending child.
-fn reproduces<T: DeserializeOwned>(
-    root: &Value,
-    path: &[Step],
-    keep: usize,
-    message: &str,
-) -> bool {
+fn reproduces(root: &Value, path: &[Step], keep: usize, message: &str, decode: Decode) -> bool {
     let mut probe = root.clone();
     match at_mut(&mut probe, path) {
         Some(Value::Object(m)) => {
@@ -266,17 +278,15 @@ fn reproduces<T: DeserializeOwned>(
         Some(Value::Array(a)) => a.truncate(keep),
         _ => return false,
     }
-    match decode::<T>(&probe) {
-        Ok(_) => false,
-        Err(e) => strip_position(&e.to_string()) == message,
-    }
+    decode(&probe.to_string()).is_some_and(|m| m == message)
 }
 
 /// The path of the field that `message` is about, as deep as elimination can tell.
-fn locate<T: DeserializeOwned>(
+fn locate(
     root: &Value,
     path: &mut Vec<Step>,
     message: &str,
+    decode: Decode,
     probes: &mut usize,
 ) -> Vec<Step> {
     let children: Vec<Step> = match at(root, path) {
@@ -289,7 +299,7 @@ fn locate<T: DeserializeOwned>(
         _ => return path.clone(),
     };
     // the container itself is wrong (an unknown `kind`): its tags alone fail the same way
-    if reproduces::<T>(root, path, 0, message) {
+    if reproduces(root, path, 0, message, decode) {
         return path.clone();
     }
     for (i, step) in children.into_iter().enumerate() {
@@ -297,9 +307,9 @@ fn locate<T: DeserializeOwned>(
             break;
         }
         *probes += 1;
-        if reproduces::<T>(root, path, i + 1, message) {
+        if reproduces(root, path, i + 1, message, decode) {
             path.push(step);
-            return locate::<T>(root, path, message, probes);
+            return locate(root, path, message, decode, probes);
         }
     }
     path.clone()

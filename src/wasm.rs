@@ -124,7 +124,7 @@ impl Table {
         } else {
             Err(JsError::new(&format!(
                 "{} is not a request handle (or it was released); get one from requestNew(json)",
-                clip(&handle.to_string())
+                number(handle)
             )))
         }
     }
@@ -147,9 +147,18 @@ fn js_error(e: crate::Error) -> JsError {
     JsError::new(&crate::error::clip_quotes(e.message()))
 }
 
-/// At most ~100 characters of `text`, for quoting input in messages.
-fn clip(text: &str) -> String {
-    crate::error::clip(text)
+/// A number from JS as a message shows it (JS's own spelling for NaN and the infinities).
+/// Written without `f64`'s `Display`, whose float formatting would add ~20 KB to the wasm.
+fn number(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        (if x > 0.0 { "Infinity" } else { "-Infinity" }).into()
+    } else if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        (x as i64).to_string()
+    } else {
+        serde_json::to_string(&x).unwrap_or_default()
+    }
 }
 
 /// A value as JSON text for JS to `JSON.parse` (every value the core returns is JSON: numbers are
@@ -161,6 +170,13 @@ fn json<T: Serialize>(value: &T) -> Result<String, JsError> {
 
 /// A core type from the JSON text JS checked and wrote; errors name the argument and the field.
 fn decode<T: DeserializeOwned>(what: &str, text: &JsValue) -> Result<T, JsError> {
+    let text = text_arg(what, text)?;
+    crate::decode::from_json_text_within(what, &text, crate::decode::MAX_REQUEST_JSON)
+        .map_err(js_error)
+}
+
+/// [`decode`] for a combat's state and events, which may be megabytes.
+fn decode_large<T: DeserializeOwned>(what: &str, text: &JsValue) -> Result<T, JsError> {
     decode_str(what, &text_arg(what, text)?)
 }
 
@@ -188,7 +204,7 @@ fn seed_or_next(seed: f64) -> Result<u64, JsError> {
     if seed.fract() != 0.0 || seed > MAX_SEED as f64 {
         return Err(JsError::new(&format!(
             "a seed must be an integer from 0 to {MAX_SEED}, not {}",
-            clip(&seed.to_string())
+            number(seed)
         )));
     }
     Ok(seed as u64)
@@ -370,7 +386,7 @@ pub fn request_roll_many(handle: f64, n: f64, seed: f64) -> Result<js_sys::Float
     if !(n.fract() == 0.0 && (0.0..=f64::from(max)).contains(&n)) {
         return Err(JsError::new(&format!(
             "n must be an integer from 0 to {max} rolls, not {}",
-            clip(&n.to_string())
+            number(n)
         )));
     }
     let seed = seed_or_next(seed)?;
@@ -456,7 +472,7 @@ fn with_rng<T>(id: f64, f: impl FnOnce(&mut DiceRng) -> T) -> Result<T, JsError>
             Some(rng) => Ok(f(rng)),
             None => Err(JsError::new(&format!(
                 "{} is not a live Rng (it was freed, or never made)",
-                clip(&id.to_string())
+                number(id)
             ))),
         }
     })
@@ -502,9 +518,9 @@ pub fn combat_apply_json(
     let state: Option<crate::combat::CombatState> = if state.is_null() || state.is_undefined() {
         None
     } else {
-        Some(decode("combat state", &state)?)
+        Some(decode_large("combat state", &state)?)
     };
-    let event: crate::combat::Event = decode("combat event", &event)?;
+    let event: crate::combat::Event = decode_large("combat event", &event)?;
     let (state, effects) = crate::combat::apply(state.as_ref(), &event).map_err(js_error)?;
     json(&Reduced { state, effects })
 }
@@ -531,7 +547,7 @@ pub fn clock_tick_json(
     if ticks.fract() != 0.0 || ticks.abs() > MAX_SEED as f64 {
         return Err(JsError::new(&format!(
             "ticks must be an integer, not {}",
-            clip(&ticks.to_string())
+            number(ticks)
         )));
     }
     let clock: crate::rulesets::icon::strain::Clock = decode("clock", &clock)?;

@@ -1,7 +1,9 @@
 //! Decoding requests and reducer events from JSON: every refusal names the offending field.
 
 use icon_engine::combat::{CombatState, Event};
-use icon_engine::decode::{from_json_text, MAX_JSON_BYTES};
+use icon_engine::decode::{
+    from_json_text, from_json_text_within, MAX_JSON_BYTES, MAX_REQUEST_JSON,
+};
 use icon_engine::request::Request;
 
 fn request_error(json: &str) -> String {
@@ -229,4 +231,32 @@ fn messages_quote_at_most_a_hundred_characters() {
             "{m}"
         );
     }
+}
+
+/// Requests and the other small arguments are at most 256 KiB of JSON (issue 16, point 8: a
+/// request of the largest legal size is answered within 50 ms), refused up front saying so.
+#[test]
+fn requests_past_their_limit_are_refused_with_it() {
+    let big = format!(
+        r#"{{"kind":"icon.save","note":"{}"}}"#,
+        "x".repeat(MAX_REQUEST_JSON)
+    );
+    let m = from_json_text_within::<Request>("request", &big, MAX_REQUEST_JSON)
+        .unwrap_err()
+        .message()
+        .to_string();
+    assert_eq!(
+        m,
+        format!(
+            "invalid request: it is {} bytes of JSON; the limit is {MAX_REQUEST_JSON}",
+            big.len()
+        )
+    );
+    // under it, the usual decoding (and its unknown-field message)
+    let small = r#"{"kind":"icon.save","note":"x"}"#;
+    let m = from_json_text_within::<Request>("request", small, MAX_REQUEST_JSON)
+        .unwrap_err()
+        .message()
+        .to_string();
+    assert!(m.contains("unknown field `note`"), "{m}");
 }

@@ -318,6 +318,19 @@ describe("requests beyond the limits are refused up front, saying the limit", ()
     }
     assert.equal(core.oddsArrays(dice("1d8192")).p.length, 8192);
   });
+  test("a request or other small argument over 256 KiB of JSON, refused before wasm is entered", () => {
+    const big = "x".repeat(256 * 1024);
+    refuses(() => core.roll({ kind: "icon.save", note: big }), /^invalid request: it is \d+ characters of JSON; the limit is 262144$/);
+    refuses(() => core.iconSaveable(Array.from({ length: 200_000 }, () => "a")), /^invalid statuses: 200000 elements; this argument is at most 262144 characters of JSON$/);
+    refuses(() => core.resolve(dice("1d6"), [Array(300_000).fill(1)]), /^invalid faces.*`\[0\]`: 300000 elements/);
+    // just under the limit: answered (a character with 15,000 statuses)
+    const statuses = Array.from({ length: 15000 }, (_, i) => `status-${i}`);
+    const hit = core.roll({ kind: "icon.applyDamage", target: { hp: 10, maxHp: 10, vigor: 0, armor: 0, wounds: 0, isPlayerCharacter: false, statuses }, amount: 3, source: "hit" }, 1);
+    assert.equal(hit.target.hp, 7);
+    // a combat's state may be far larger (its limits are the combat tracker's)
+    const combatants = Array.from({ length: 5000 }, (_, i) => ({ id: `c${i}`, side: i % 2 ? "foes" : "party" }));
+    assert.equal(core.combatApply(null, { type: "start", combatants }).state.combatants.length, 5000);
+  });
   test("the module still answers", () => {
     assert.deepEqual(core.roll(dice("3d6"), 7), before.roll);
   });
