@@ -97,6 +97,8 @@ const MAX_REQUESTS = 4096;
  * @returns {Handled}
  */
 function handled(request) {
+  const known = recalled(request);
+  if (known !== undefined) return known;
   const text = jsonText("request", request);
   let entry = requests.get(text);
   if (entry === undefined) {
@@ -113,6 +115,7 @@ function handled(request) {
     entry = { handle, shape: JSON.parse(core().requestShape(handle)) };
     requests.set(text, entry);
   }
+  remember(request, entry);
   return entry;
 }
 
@@ -120,6 +123,122 @@ function handled(request) {
 function release() {
   core().requestsRelease();
   requests.clear();
+  flat.clear();
+  flatLeaves = 0;
+}
+
+/*
+ * A request seen before is found again by its structure, keys and values in order (one map per
+ * key and per value; nested plain objects and arrays between markers), without writing its
+ * JSON: that text and its hash cost more than the roll itself. Values must be strings, finite
+ * numbers, booleans or null, containers plain objects or arrays at most 8 deep; anything else,
+ * and anything that throws while read, takes the JSON text's way (which checks it and says
+ * what is wrong).
+ */
+
+/** @typedef {Map<unknown, any>} Trie */
+/** @type {Trie} */
+const flat = new Map();
+let flatLeaves = 0;
+/** Markers in a trie path (no key or value is a symbol): a request's entry, an object or array
+ * value opening, a container closing. */
+const LEAF = Symbol("request");
+const OBJECT = Symbol("object");
+const ARRAY = Symbol("array");
+const CLOSE = Symbol("close");
+
+/**
+ * The child of `node` under `key`, made when `grow` (else undefined when missing).
+ * @param {Trie} node
+ * @param {unknown} key
+ * @param {boolean} grow
+ * @returns {Trie | undefined}
+ */
+function child(node, key, grow) {
+  let next = node.get(key);
+  if (next === undefined && grow) node.set(key, next = new Map());
+  return next;
+}
+
+/**
+ * The trie node where the path of `value`'s contents ends, or undefined.
+ * @param {Trie | undefined} node
+ * @param {object} value      A plain object or array.
+ * @param {boolean} grow
+ * @param {number} depth
+ * @returns {Trie | undefined}
+ */
+function descend(node, value, grow, depth) {
+  if (depth > 8) return undefined;
+  const record = /** @type {Record<string, unknown>} */ (value);
+  const step = (/** @type {unknown} */ key) => {
+    const item = record[/** @type {string} */ (key)];
+    const byKey = child(/** @type {Trie} */ (node), key, grow);
+    if (byKey === undefined) return undefined;
+    switch (typeof item) {
+      case "number": if (item - item !== 0) return undefined; return child(byKey, item, grow);
+      case "string": case "boolean": return child(byKey, item, grow);
+      case "object": {
+        if (item === null) return child(byKey, item, grow);
+        const proto = Object.getPrototypeOf(item);
+        const marker = proto === Object.prototype ? OBJECT : proto === Array.prototype ? ARRAY : undefined;
+        if (marker === undefined) return undefined;
+        return descend(child(byKey, marker, grow), item, grow, depth + 1);
+      }
+      default: return undefined;
+    }
+  };
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length && node; i++) node = step(i);
+  } else {
+    for (const key in record) if (!(node = step(key))) return undefined;
+  }
+  return node && child(node, CLOSE, grow);
+}
+
+/**
+ * The trie node that ends at `request`, or undefined.
+ * @param {unknown} request
+ * @param {boolean} grow  Add the nodes that are missing.
+ * @returns {Trie | undefined}
+ */
+function walk(request, grow) {
+  if (request === null || typeof request !== "object" || Object.getPrototypeOf(request) !== Object.prototype) return undefined;
+  return descend(flat, request, grow, 0);
+}
+
+/**
+ * The entry of a request seen before, or undefined.
+ * @param {unknown} request
+ * @returns {Handled | undefined}
+ */
+function recalled(request) {
+  try {
+    return walk(request, false)?.get(LEAF);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Files a request's entry for {@link recalled}.
+ * @param {unknown} request
+ * @param {Handled} entry
+ */
+function remember(request, entry) {
+  if (flatLeaves >= 2 * MAX_REQUESTS) {
+    flat.clear();
+    flatLeaves = 0;
+  }
+  try {
+    const node = walk(request, true);
+    if (node && !node.has(LEAF)) {
+      node.set(LEAF, entry);
+      flatLeaves++;
+    }
+  } catch {
+    // not plain data after all: the JSON text's way each time
+  }
 }
 
 /**
