@@ -5,8 +5,9 @@
 // Sections: rolling vs @dice-roller/rpg-dice-roller; rollMany; exact odds vs Python icepool (a
 // venv in target/bench-venv, made on first use); pack import vs plain JSON.parse and
 // @foundryvtt/foundryvtt-cli; wasm size and instantiate time in Chromium; the combat reducer at
-// 100/1,000/10,000 combatants; the largest legal request of every kind. `--only=a,b` runs some
-// sections (rolling, batch, odds, packs, size, combat, limits); `--no-append` only prints.
+// 100/1,000/10,000 combatants; the largest legal request of every kind; the wasm-size options
+// (bench/size-options.sh: two scratch release builds). `--only=a,b` runs some sections (rolling,
+// batch, odds, packs, size, options, combat, limits); `--no-append` only prints.
 // ICON_FUZZ_SECONDS=600 also runs every cargo-fuzz target for that long (bench/fuzz.sh).
 import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -59,7 +60,7 @@ function median(fn, runs = 7) {
   return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
 }
 
-say(`## Issue 9 benchmarks — ${new Date().toISOString().slice(0, 10)}, \`npm run bench\`${only ? ` \`--only=${only}\`` : ""}`);
+say(`## Benchmarks — ${new Date().toISOString().slice(0, 10)}, \`npm run bench\`${only ? ` \`--only=${only}\`` : ""}`);
 say("");
 say(`node ${process.version}, ${(await import("node:os")).cpus()[0]?.model ?? "?"} (${(await import("node:os")).cpus().length} cores); wasm ${fmt(readFileSync(`${root}wasm/icon_engine_bg.wasm`).length)} bytes.`);
 say("");
@@ -482,8 +483,8 @@ if (want("limits")) {
     ["rollMany(icon.attack 100 boons, 198)", () => core.rollMany({ kind: "icon.attack", boons: 100 }, 198, 1)],
     ["oddsArrays(1d8192), first ask", () => { raw.requestsRelease(); return core.oddsArrays(dice("1d8192")); }],
     ["resolve(1000d6 × 10, its 10,000 faces)", () => core.resolve(dice(Array.from({ length: 10 }, () => "1000d6").join(" + ")), Array.from({ length: 10 }, () => Array(1000).fill(3)))],
-    ["iconSaveable(25,000 statuses, 230 KB)", () => core.iconSaveable(Array.from({ length: 25000 }, (_, i) => `status ${i}`))],
-    ["iconAfterAbility(25,000 statuses)", () => core.iconAfterAbility(Array.from({ length: 25000 }, (_, i) => `status ${i}`))],
+    ["iconSaveable(25,000 statuses, ~190 KB)", () => core.iconSaveable(Array.from({ length: 25000 }, (_, i) => `s${i}`))],
+    ["iconAfterAbility(25,000 statuses)", () => core.iconAfterAbility(Array.from({ length: 25000 }, (_, i) => `s${i}`))],
     ["iconDerived(15,000 statuses)", () => core.iconDerived({ ...target, statuses: manyStatuses })],
     ["narrativeApply(3 burdens, takeStrain)", () => core.narrativeApply({ strain: 0, burdens: [] }, { type: "takeStrain", amount: 1000000 })],
     ["clockTick(12 segments, 2^53 − 1 ticks)", () => core.clockTick({ segments: 12, filled: 0 }, Number.MAX_SAFE_INTEGER)],
@@ -495,6 +496,14 @@ if (want("limits")) {
     const cell = time(fn);
     say(`| ${label} | ${cell} | ${verdict(worstOf([cell]) < 50)} |`);
   }
+  say("");
+}
+
+/* ---------------------------------------------------------------- size options */
+if (want("options")) {
+  say("### The wasm-size options of issue 19, built from this source (bench/size-options.sh)");
+  say("");
+  for (const line of execFileSync("bash", [path.join(root, "bench", "size-options.sh")], { encoding: "utf8", maxBuffer: 1 << 24 }).trimEnd().split("\n")) say(line);
   say("");
 }
 

@@ -83,7 +83,8 @@ function core() {
 
 /** @typedef {import("./dice/flat-outcome.mjs").Shape} Shape */
 
-/** @typedef {{handle: number, shape: Shape}} Handled */
+/** @typedef {ReturnType<CoreApi["oddsArrays"]>} OddsArrays */
+/** @typedef {{handle: number, shape: Shape, arrays?: OddsArrays}} Handled */
 
 /** Request JSON text → its handle in the core (at most {@link MAX_REQUESTS}). */
 /** @type {Map<string, Handled>} */
@@ -125,6 +126,7 @@ function release() {
   requests.clear();
   flat.clear();
   flatLeaves = 0;
+  keptTotals = 0;
 }
 
 /*
@@ -161,6 +163,31 @@ function child(node, key, grow) {
 }
 
 /**
+ * The trie node under `node` for the value `item` at `key`, or undefined.
+ * @param {Trie | undefined} node
+ * @param {unknown} key
+ * @param {unknown} item
+ * @param {boolean} grow
+ * @param {number} depth
+ * @returns {Trie | undefined}
+ */
+function step(node, key, item, grow, depth) {
+  const byKey = node && child(node, key, grow);
+  if (byKey === undefined) return undefined;
+  switch (typeof item) {
+    case "number": return item - item === 0 ? child(byKey, item, grow) : undefined;
+    case "string": case "boolean": return child(byKey, item, grow);
+    case "object": {
+      if (item === null) return child(byKey, item, grow);
+      const proto = Object.getPrototypeOf(item);
+      const marker = proto === Object.prototype ? OBJECT : proto === Array.prototype ? ARRAY : undefined;
+      return marker && descend(child(byKey, marker, grow), item, grow, depth + 1);
+    }
+    default: return undefined;
+  }
+}
+
+/**
  * The trie node where the path of `value`'s contents ends, or undefined.
  * @param {Trie | undefined} node
  * @param {object} value      A plain object or array.
@@ -170,28 +197,11 @@ function child(node, key, grow) {
  */
 function descend(node, value, grow, depth) {
   if (depth > 8) return undefined;
-  const record = /** @type {Record<string, unknown>} */ (value);
-  const step = (/** @type {unknown} */ key) => {
-    const item = record[/** @type {string} */ (key)];
-    const byKey = child(/** @type {Trie} */ (node), key, grow);
-    if (byKey === undefined) return undefined;
-    switch (typeof item) {
-      case "number": if (item - item !== 0) return undefined; return child(byKey, item, grow);
-      case "string": case "boolean": return child(byKey, item, grow);
-      case "object": {
-        if (item === null) return child(byKey, item, grow);
-        const proto = Object.getPrototypeOf(item);
-        const marker = proto === Object.prototype ? OBJECT : proto === Array.prototype ? ARRAY : undefined;
-        if (marker === undefined) return undefined;
-        return descend(child(byKey, marker, grow), item, grow, depth + 1);
-      }
-      default: return undefined;
-    }
-  };
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length && node; i++) node = step(i);
+    for (let i = 0; i < value.length && node; i++) node = step(node, i, value[i], grow, depth);
   } else {
-    for (const key in record) if (!(node = step(key))) return undefined;
+    const record = /** @type {Record<string, unknown>} */ (value);
+    for (const key in record) if (!(node = step(node, key, record[key], grow, depth))) return undefined;
   }
   return node && child(node, CLOSE, grow);
 }
@@ -319,10 +329,43 @@ export const odds = request => withHandle(request, ({ handle }) => JSON.parse(co
 
 /**
  * The odds as typed arrays, copied out of the numbers the core writes (src/wasm.rs
- * `requestOddsArrays`): no string per total, no JSON.
+ * `requestOddsArrays`): no string per total, no JSON. The first answer is kept with the
+ * request's handle (odds are a pure function of the request; at most {@link MAX_KEPT_TOTALS}
+ * totals kept), and every call gets arrays of its own.
  * @type {CoreApi["oddsArrays"]}
  */
-export const oddsArrays = request => withHandle(request, ({ handle, shape }) => {
+export const oddsArrays = request => withHandle(request, entry => {
+  const a = entry.arrays ?? keep(entry, arraysOf(entry));
+  return {
+    formula: a.formula, values: a.values.slice(), p: a.p.slice(), mean: a.mean, sd: a.sd, outcomes: { ...a.outcomes },
+    exact: a.exact && { denominator: a.exact.denominator, numerators: a.exact.numerators.slice() }
+  };
+});
+
+/** Totals kept by the odds answers of all handles here (the core keeps its own as many). */
+const MAX_KEPT_TOTALS = 1 << 18;
+let keptTotals = 0;
+
+/**
+ * Keeps an answer with its request's handle, dropping every kept answer when there is no room.
+ * @param {Handled} entry
+ * @param {OddsArrays} arrays
+ */
+function keep(entry, arrays) {
+  if (keptTotals + arrays.values.length > MAX_KEPT_TOTALS) {
+    for (const e of requests.values()) e.arrays = undefined;
+    keptTotals = 0;
+  }
+  keptTotals += arrays.values.length;
+  entry.arrays = arrays;
+  return arrays;
+}
+
+/**
+ * @param {Handled} entry
+ * @returns {OddsArrays}
+ */
+function arraysOf({ handle, shape }) {
   const at = core().requestOddsArrays(handle) / 8;
   let f = view();
   const [n, mean, sd, exactAt, known] = f.subarray(at, at + 5);
@@ -337,11 +380,11 @@ export const oddsArrays = request => withHandle(request, ({ handle, shape }) => 
   if (exactAt >= 0) {
     // a view over all of the memory, kept (making a view costs more than copying a few words)
     if (u64.length === 0) u64 = new BigUint64Array(/** @type {WebAssembly.Memory} */ (memory).buffer);
-    const at = exactAt / 8;
-    exact = { denominator: u64[at], numerators: u64.slice(at + 1, at + 1 + n) };
+    const w = exactAt / 8;
+    exact = { denominator: u64[w], numerators: u64.slice(w + 1, w + 1 + n) };
   }
   return { formula: shape.formula, values, p, mean, sd, outcomes, exact };
-});
+}
 
 /** @type {CoreApi["rollMany"]} */
 export function rollMany(request, n, seed) {
