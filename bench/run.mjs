@@ -140,7 +140,7 @@ if (want("batch")) {
   say("");
   say("| request | n | ms per call | dice per second | target ≥ 50 M d6/s |");
   say("|---|---:|---:|---:|:--:|");
-  for (const [formula, n, per] of [["1d6", 1_000_000, 1], ["10d6", 100_000, 10], ["100d6", 10_000, 100], ["1000d6", 1_000, 1000], ["4d6kh3", 250_000, 4]]) {
+  for (const [formula, n, per] of [["1d6", 1_000_000, 1], ["10d6", 100_000, 10], ["100d6", 10_000, 100], ["1000d6", 1_000, 1000], ["4d6kh3", 125_000, 4]]) {
     let seed = 0;
     const ms = median(() => core.rollMany(dice(formula), n, seed++));
     const perSecond = (n * per) / (ms / 1000);
@@ -428,7 +428,7 @@ if (want("combat")) {
 if (want("limits")) {
   say("### The largest legal request of every kind, and of every other export but combat and packs, through module/core.mjs (node)");
   say("");
-  say("Median of 3 calls each, after one; a request and every other argument but a combat's and a pack's is at most 256 KiB of JSON (`MAX_REQUEST_JSON`), a roll at most 10,000 dice, odds at most 8,192 totals and a 40 ms budget, `rollMany` at most 1,000,000 rolls and 1,000,000 dice. Odds are timed on a new request each call (the first ask, not the memo).");
+  say("Median of 3 calls each, after one; a request and every other argument but a combat's and a pack's is at most 256 KiB of JSON (`MAX_REQUEST_JSON`), a roll at most 10,000 dice, odds at most 8,192 totals and a 40 ms budget, `rollMany` at most 1,000,000 rolls and 1,000,000 dice (500,000 kept, dropped or counted). Odds are timed on a new request each call (the first ask, not the memo).");
   say("");
   say("| request | plan ms | roll ms | odds ms (first ask) | < 50 ms |");
   say("|---|---:|---:|---:|:--:|");
@@ -479,9 +479,9 @@ if (want("limits")) {
     ["rollMany(1d6, 1,000,000)", () => core.rollMany(dice("1d6"), 1_000_000, 1)],
     ["rollMany(1000d6, 1,000)", () => core.rollMany(dice("1000d6"), 1000, 1)],
     ["rollMany(10d6x, 2,000)", () => core.rollMany(dice("10d6x"), 2000, 1)],
-    ["rollMany(4d6kh3, 250,000)", () => core.rollMany(dice("4d6kh3"), 250_000, 1)],
+    ["rollMany(4d6kh3, 125,000)", () => core.rollMany(dice("4d6kh3"), 125_000, 1)],
     ["rollMany(icon.attack 100 boons, 198)", () => core.rollMany({ kind: "icon.attack", boons: 100 }, 198, 1)],
-    ["oddsArrays(1d8192), first ask", () => { raw.requestsRelease(); return core.oddsArrays(dice("1d8192")); }],
+    ["oddsArrays(1d8192), first ask", () => { raw.requestOddsArrays(raw.requestNew(JSON.stringify(dice("1d8192")))); raw.requestsRelease(); }],
     ["resolve(1000d6 × 10, its 10,000 faces)", () => core.resolve(dice(Array.from({ length: 10 }, () => "1000d6").join(" + ")), Array.from({ length: 10 }, () => Array(1000).fill(3)))],
     ["iconSaveable(25,000 statuses, ~190 KB)", () => core.iconSaveable(Array.from({ length: 25000 }, (_, i) => `s${i}`))],
     ["iconAfterAbility(25,000 statuses)", () => core.iconAfterAbility(Array.from({ length: 25000 }, (_, i) => `s${i}`))],
