@@ -463,7 +463,15 @@ if (want("limits")) {
     { kind: "mns.save", score: 1000, dice: "d100" }
   ];
   let fresh = 0;
-  const time = fn => { try { return fmt(median(fn, 3), 2); } catch (e) { return `refused: ${e.message.slice(0, 60)}`; } };
+  const time = fn => {
+    try {
+      return fmt(median(fn, 3), 2);
+    } catch (e) {
+      const start = performance.now();
+      try { fn(); } catch { /* the same refusal, timed */ }
+      return `${fmt(performance.now() - start, 2)} (refused: ${e.message.slice(0, 60)})`;
+    }
+  };
   const worstOf = cells => Math.max(...cells.map(c => Number(c.replace(/,/g, "")) || 0));
   for (const request of largest) {
     const text = JSON.stringify(request);
