@@ -6,8 +6,9 @@
 // venv in target/bench-venv, made on first use); pack import vs plain JSON.parse and
 // @foundryvtt/foundryvtt-cli; wasm size and instantiate time in Chromium; the combat reducer at
 // 15/100/1,000/10,000 combatants (beside the old core with ICON_OLD_WASM=DIR); the largest legal
-// request of every kind. `--only=a,b` runs some
-// sections (rolling, batch, odds, packs, size, combat, limits); `--no-append` only prints.
+// request of every kind; the wasm-size options (bench/size-options.sh: two scratch release
+// builds). `--only=a,b` runs some sections (rolling, batch, odds, packs, size, options, combat,
+// limits); `--no-append` only prints.
 // ICON_FUZZ_SECONDS=600 also runs every cargo-fuzz target for that long (bench/fuzz.sh).
 import { execFileSync, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -18,11 +19,12 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const core = await import(`${root}wasm/icon_engine.js`);
-core.initSync({ module: readFileSync(`${root}wasm/icon_engine_bg.wasm`) });
-// the system's public API over the same instance (the fast `roll` path lives there)
+const raw = await import(`${root}wasm/icon_engine.js`);
+raw.initSync({ module: readFileSync(`${root}wasm/icon_engine_bg.wasm`) });
+// everything below goes through the system's public API (module/core.mjs), the path users take:
+// request objects in, outcome objects out, every argument checked before wasm is entered
 const api = await import(`${root}module/core.mjs`);
-await api.loadCore();
+const core = await api.loadCore();
 const dice = formula => ({ kind: "dice", formula });
 
 const only = process.argv.find(a => a.startsWith("--only="))?.slice(7).split(",");
@@ -59,25 +61,76 @@ function median(fn, runs = 7) {
   return times.sort((a, b) => a - b)[Math.floor(runs / 2)];
 }
 
-say(`## Issue 9 benchmarks — ${new Date().toISOString().slice(0, 10)}, \`npm run bench\`${only ? ` \`--only=${only}\`` : ""}`);
+say(`## Benchmarks — ${new Date().toISOString().slice(0, 10)}, \`npm run bench\`${only ? ` \`--only=${only}\`` : ""}`);
 say("");
 say(`node ${process.version}, ${(await import("node:os")).cpus()[0]?.model ?? "?"} (${(await import("node:os")).cpus().length} cores); wasm ${fmt(readFileSync(`${root}wasm/icon_engine_bg.wasm`).length)} bytes.`);
 say("");
 
 /* ---------------------------------------------------------------- rolling */
+/**
+ * Rates of several functions measured in turn (a window of each, `rounds` times, after a warm-up
+ * of each), so that all of them meet the same load on a shared machine; the best window of each.
+ * @param {(() => unknown)[]} fns
+ */
+function rates(fns, ms = 150, rounds = 4) {
+  for (const fn of fns) for (const warm = performance.now() + 300; performance.now() < warm;) for (let i = 0; i < 64; i++) fn();
+  const best = fns.map(() => 0);
+  for (let round = 0; round < rounds; round++) {
+    fns.forEach((fn, k) => {
+      const start = performance.now();
+      let n = 0;
+      while (performance.now() - start < ms) { for (let i = 0; i < 64; i++) fn(); n += 64; }
+      best[k] = Math.max(best[k], n / ((performance.now() - start) / 1000));
+    });
+  }
+  return best;
+}
+
+/** Every request kind and rpg-dice-roller's notation for the same dice (the rule's own formula,
+ * which `odds(request).formula` shows, in rpg-dice-roller's words). */
+const target = { hp: 20, maxHp: 20, vigor: 5, armor: 1, wounds: 0, isPlayerCharacter: true, statuses: ["dazed"] };
+const ROLLING = [
+  [dice("1d20+3"), "1d20+3"],
+  [dice("4d6kh3"), "4d6kh3"],
+  [dice("10d6x"), "10d6!"],
+  [dice("3d6cs>=5"), "3d6>=5"],
+  [{ kind: "icon.attack", boons: 2, defense: 12 }, "1d20+2d6kh1"],
+  [{ kind: "icon.save", boons: 1 }, "1d20+1d6kh1"],
+  [{ kind: "icon.damage", result: "hit", die: 8, dice: 2, fray: 3 }, "2d8kh2+3"],
+  [{ kind: "icon.action", rating: 3, push: true }, "4d6kh1"],
+  [{ kind: "icon.fortune", dice: 3 }, "3d6kh1"],
+  [{ kind: "icon.evasion" }, "1d6"],
+  [{ kind: "icon.applyDamage", target, amount: 7, source: "hit" }, "7"],
+  [{ kind: "icon.heal", target: { ...target, hp: 5 }, healing: "rest" }, "5"],
+  [{ kind: "icons.test", ability: 6, difficulty: 5 }, "1d6-1d6+6"],
+  [{ kind: "tribute.test", rank: 2, focus: 2, burden: 1, die: 8, opposition: 3 }, "2+3d8kh1-2d8kh1-3"],
+  [{ kind: "narrator.skill", skill: 12, difficulty: 0 }, "12+3d6"],
+  [{ kind: "mns.action", target: 60, bonus: 5 }, "2d10"],
+  [{ kind: "mns.save", score: 12 }, "2d10"],
+  [{ kind: "mns.dice", die: "d100" }, "1d10+1d10"]
+];
+
 if (want("rolling")) {
   const { DiceRoll } = await import("@dice-roller/rpg-dice-roller");
-  say("### Rolling: `roll` (module/core.mjs: request object in, outcome object out) vs rpg-dice-roller");
+  say("### Rolling: `roll` through module/core.mjs (a new request object in, the outcome object out) vs rpg-dice-roller, seeded and unseeded");
   say("");
-  say("| formula | rpg-dice-roller notation | rpg-dice-roller rolls/s | core.roll rolls/s | ratio | core rollMany rolls/s | target ≥ 20× |");
-  say("|---|---|---:|---:|---:|---:|:--:|");
-  for (const [formula, theirs] of [["1d20+3", "1d20+3"], ["4d6kh3", "4d6kh3"], ["10d6x", "10d6!"], ["3d6cs>=5", "3d6>=5"]]) {
-    const them = rate(() => new DiceRoll(theirs).total);
-    const request = dice(formula);
-    const us = rate(seed => api.roll(request, seed).total);
-    const batch = formula.includes("x") ? 1_000 : 10_000;
-    const many = rate(seed => core.rollMany(request, batch, seed), 500) * batch;
-    say(`| \`${formula}\` | \`${theirs}\` | ${fmt(them)} | ${fmt(us)} | ${fmt(us / them, 2)}× | ${fmt(many)} | ${verdict(us / them >= 20)} |`);
+  say("Each row measures the three side by side, a window of each in turn, four times; best window of each. The request object is written anew for every call, as a caller does; rpg-dice-roller parses its notation every call too.");
+  say("");
+  say("| request | rpg-dice-roller notation | rpg-dice-roller rolls/s | roll seeded rolls/s | ratio | roll unseeded rolls/s | ratio | target ≥ 20× |");
+  say("|---|---|---:|---:|---:|---:|---:|:--:|");
+  for (const [request, theirs] of ROLLING) {
+    const text = JSON.stringify(request);
+    // a fresh object each call (structuredClone is dearer than a literal, so a plain spread of a
+    // flat copy: what `{kind: ..., boons: ...}` costs a caller)
+    const fresh = () => ({ ...request });
+    let seed = 0;
+    const [them, seeded, unseeded] = rates([
+      () => new DiceRoll(theirs).total,
+      () => core.roll(fresh(), seed++).total,
+      () => core.roll(fresh()).total
+    ]);
+    const met = seeded / them >= 20 && unseeded / them >= 20;
+    say(`| \`${text.length > 70 ? `${text.slice(0, 67)}...` : text}\` | \`${theirs}\` | ${fmt(them)} | ${fmt(seeded)} | ${fmt(seeded / them, 1)}× | ${fmt(unseeded)} | ${fmt(unseeded / them, 1)}× | ${verdict(met)} |`);
   }
   say("");
 }
@@ -88,7 +141,7 @@ if (want("batch")) {
   say("");
   say("| request | n | ms per call | dice per second | target ≥ 50 M d6/s |");
   say("|---|---:|---:|---:|:--:|");
-  for (const [formula, n, per] of [["1d6", 1_000_000, 1], ["10d6", 100_000, 10], ["100d6", 10_000, 100], ["1000d6", 1_000, 1000], ["4d6kh3", 250_000, 4]]) {
+  for (const [formula, n, per] of [["1d6", 1_000_000, 1], ["10d6", 100_000, 10], ["100d6", 10_000, 100], ["1000d6", 1_000, 1000], ["4d6kh3", 125_000, 4]]) {
     let seed = 0;
     const ms = median(() => core.rollMany(dice(formula), n, seed++));
     const perSecond = (n * per) / (ms / 1000);
@@ -120,10 +173,12 @@ function icepoolAnswers() {
 if (want("odds")) {
   const ice = icepoolAnswers();
   const byName = Object.fromEntries(ice.questions.map(q => [q.name, q]));
-  say(`### Exact odds: \`core.odds\` / \`core.oddsArrays\` in wasm (warm: median of 21 after 200 ms of calls) vs icepool ${ice.icepool} (Python ${ice.python})`);
+  say(`### Exact odds: \`core.odds\` / \`core.oddsArrays\` through module/core.mjs vs icepool ${ice.icepool} (Python ${ice.python})`);
   say("");
-  say("| question | core request | icepool cold ms | icepool warm ms | core odds ms | core oddsArrays ms | warm / oddsArrays | same answers | < 1 ms, ≥ 100× |");
-  say("|---|---|---:|---:|---:|---:|---:|---|:--:|");
+  say("icepool's cold run is its first evaluation in a fresh process, its warm run the same question again (its caches hit). The core's *first ask* decodes the request and computes its odds (the raw exports: a new handle each call); *again* is the same question asked again through the API, answered from the request handle's memo (odds are a pure function of the request). Times are per call from call rates after 300 ms of warm-up (V8 optimises wasm in the background).");
+  say("");
+  say("| question | core request | icepool cold ms | icepool warm ms | core first ask ms | core oddsArrays again ms | core odds again ms | cold / first ask | warm / again | same answers | ≥ 100× warm |");
+  say("|---|---|---:|---:|---:|---:|---:|---:|---:|---|:--:|");
   /** Compares core probabilities (exact "n/d" or null, and f64) with icepool's {exact, p}. */
   const agree = (label, exact, p, theirs, log) => {
     const t = theirs ?? { exact: "0/1", p: 0 };
@@ -180,18 +235,17 @@ if (want("odds")) {
     const q = byName[name];
     const log = [];
     const how = check(core.odds(request), q.answer, log);
-    // warm, like icepool's second run: V8 compiles wasm functions in a baseline tier first and
-    // optimises the hot ones in the background, so the first few dozen calls measure the
-    // compiler (10–20 ms spikes on a loaded 2-core machine), not the core
-    for (const fn of [core.odds, core.oddsArrays]) {
-      const start = performance.now();
-      while (performance.now() - start < 200) fn(request);
-    }
-    const oddsMs = median(() => core.odds(request), 21);
-    const arraysMs = median(() => core.oddsArrays(request), 21);
-    const ratio = q.warmMs / arraysMs;
+    const text = JSON.stringify(request);
+    const firstAsk = () => {
+      const handle = raw.requestNew(text);
+      raw.requestOddsArrays(handle);
+      raw.requestsRelease();
+    };
+    const [first, again, oddsAgain] = rates([firstAsk, () => core.oddsArrays({ ...request }), () => core.odds({ ...request })], 100, 3)
+      .map(perSecond => 1000 / perSecond);
+    const ratio = q.warmMs / again;
     problems.push(...log.map(l => `${name}: ${l}`));
-    say(`| ${name} | \`${JSON.stringify(request)}\` | ${fmt(q.coldMs, 2)} | ${fmt(q.warmMs, 2)} | ${fmt(oddsMs, 3)} | ${fmt(arraysMs, 3)} | ${fmt(ratio)}× | ${log.length ? `**${log.length} differ**` : `yes (${how})`} | ${verdict(arraysMs < 1 && ratio >= 100)} |`);
+    say(`| ${name} | \`${text}\` | ${fmt(q.coldMs, 2)} | ${fmt(q.warmMs, 2)} | ${fmt(first, 4)} | ${fmt(again, 4)} | ${fmt(oddsAgain, 4)} | ${fmt(q.coldMs / first)}× | ${fmt(ratio)}× | ${log.length ? `**${log.length} differ**` : `yes (${how})`} | ${verdict(ratio >= 100)} |`);
   }
   say("");
   if (problems.length) { say("Differences:"); for (const p of problems.slice(0, 20)) say(`- ${p}`); say(""); }
@@ -326,7 +380,7 @@ if (want("size")) {
         const t1 = performance.now();
         await glue.default({ module_or_path: bytes });
         const t2 = performance.now();
-        glue.roll({ kind: "dice", formula: "3d6" }, 1);
+        glue.requestRoll(glue.requestNew(JSON.stringify({ kind: "dice", formula: "3d6" })), 1);
         return { fetch: t1 - t0, instantiate: t2 - t1, first: performance.now() - t2 };
       }));
     }
@@ -424,27 +478,35 @@ if (want("combat")) {
 
 /* ---------------------------------------------------------------- limits */
 if (want("limits")) {
-  say("### The largest legal request of every kind (wasm, node): plan + roll + odds");
+  say("### The largest legal request of every kind, and of every other export but combat and packs, through module/core.mjs (node)");
   say("");
-  say("| request | plan ms | roll ms | odds ms | < 50 ms |");
+  say("Median of 3 calls each, after one; a request and every other argument but a combat's and a pack's is at most 256 KiB of JSON (`MAX_REQUEST_JSON`), a roll at most 10,000 dice, odds at most 8,192 totals and a 40 ms budget, `rollMany` at most 1,000,000 rolls and 1,000,000 dice (500,000 kept, dropped or counted). Odds are timed on a new request each call (the first ask, not the memo).");
+  say("");
+  say("| request | plan ms | roll ms | odds ms (first ask) | < 50 ms |");
   say("|---|---:|---:|---:|:--:|");
   const target = { hp: 100000, maxHp: 100000, vigor: 25000, armor: 1000, wounds: 0, isPlayerCharacter: true, statuses: [] };
+  const manyStatuses = Array.from({ length: 15000 }, (_, i) => `status-${i}`);
   const largest = [
     dice(Array.from({ length: 10 }, () => "1000d1000000").join(" + ")),
     dice("1000d6x"),
     dice("1000d6"),
     dice("80d100"),
     dice("1d8192"),
+    dice("2d8192kh1"),
     dice("1d1000000"),
+    dice("2d1000000kh1"),
+    dice("2d1000000kh1cs>5"),
     dice("1000d6kh500"),
     dice("20d10kh5"),
+    dice(`${"1d6 + ".repeat(499)}1d6`),
     { kind: "icon.attack", boons: 100, bonus: 1000, defense: 100 },
     { kind: "icon.save", curses: 100, bonus: -1000 },
     { kind: "icon.damage", result: "crit", die: 12, dice: 20, bonusDice: 20, fray: 1000, flat: 1000 },
     { kind: "icon.action", rating: 4, boons: 20, aid: 20, push: true },
     { kind: "icon.fortune", dice: 20 },
     { kind: "icon.applyDamage", target, amount: 1000000, source: "hit" },
-    { kind: "icon.heal", target, healing: "rest" },
+    { kind: "icon.applyDamage", target: { ...target, statuses: manyStatuses }, amount: 10, source: "hit" },
+    { kind: "icon.heal", target: { ...target, statuses: manyStatuses }, healing: "rest" },
     { kind: "icon.evasion" },
     { kind: "icons.test", ability: 100, difficulty: 100, bonus: 100, penalty: 100 },
     { kind: "tribute.test", rank: 100, focus: 5, burden: 5, die: 12, opposition: { rank: 100, focus: 5, burden: 5 } },
@@ -452,12 +514,56 @@ if (want("limits")) {
     { kind: "mns.action", target: 1000, bonus: 1000 },
     { kind: "mns.save", score: 1000, dice: "d100" }
   ];
+  let fresh = 0;
+  const time = fn => {
+    try {
+      return fmt(median(fn, 3), 2);
+    } catch (e) {
+      const start = performance.now();
+      try { fn(); } catch { /* the same refusal, timed */ }
+      return `${fmt(performance.now() - start, 2)} (refused: ${e.message.slice(0, 60)})`;
+    }
+  };
+  const worstOf = cells => Math.max(...cells.map(c => Number(c.replace(/,/g, "")) || 0));
   for (const request of largest) {
-    const time = fn => { try { return fmt(median(fn, 3), 2); } catch (e) { return `refused: ${e.message.slice(0, 60)}`; } };
-    const cells = [time(() => core.plan(request)), time(() => core.roll(request, 1)), time(() => core.odds(request))];
-    const worst = Math.max(...cells.map(c => Number(c.replace(/,/g, "")) || 0));
-    say(`| \`${JSON.stringify(request).slice(0, 90)}\` | ${cells.join(" | ")} | ${verdict(worst < 50)} |`);
+    const text = JSON.stringify(request);
+    // odds on a request the core has not seen: the same request with its keys in another order
+    const firstAsk = () => { raw.requestsRelease(); return core.odds(JSON.parse(text)); };
+    const cells = [time(() => core.plan(request)), time(() => core.roll(request, fresh++)), time(firstAsk)];
+    say(`| \`${text.length > 90 ? `${text.slice(0, 87)}...` : text}\` (${fmt(text.length)} B) | ${cells.join(" | ")} | ${verdict(worstOf(cells) < 50)} |`);
   }
+  say("");
+  say("| other export at its limit | ms | < 50 ms |");
+  say("|---|---:|:--:|");
+  const others = [
+    ["rollMany(1d6, 1,000,000)", () => core.rollMany(dice("1d6"), 1_000_000, 1)],
+    ["rollMany(1000d6, 1,000)", () => core.rollMany(dice("1000d6"), 1000, 1)],
+    ["rollMany(10d6x, 2,000)", () => core.rollMany(dice("10d6x"), 2000, 1)],
+    ["rollMany(4d6kh3, 125,000)", () => core.rollMany(dice("4d6kh3"), 125_000, 1)],
+    ["rollMany(icon.attack 100 boons, 198)", () => core.rollMany({ kind: "icon.attack", boons: 100 }, 198, 1)],
+    ["oddsArrays(1d8192), first ask", () => { raw.requestOddsArrays(raw.requestNew(JSON.stringify(dice("1d8192")))); raw.requestsRelease(); }],
+    ["resolve(1000d6 × 10, its 10,000 faces)", () => core.resolve(dice(Array.from({ length: 10 }, () => "1000d6").join(" + ")), Array.from({ length: 10 }, () => Array(1000).fill(3)))],
+    ["iconSaveable(25,000 statuses, ~190 KB)", () => core.iconSaveable(Array.from({ length: 25000 }, (_, i) => `s${i}`))],
+    ["iconAfterAbility(25,000 statuses)", () => core.iconAfterAbility(Array.from({ length: 25000 }, (_, i) => `s${i}`))],
+    ["iconDerived(15,000 statuses)", () => core.iconDerived({ ...target, statuses: manyStatuses })],
+    ["narrativeApply(3 burdens, takeStrain)", () => core.narrativeApply({ strain: 0, burdens: [] }, { type: "takeStrain", amount: 1000000 })],
+    ["clockTick(12 segments, 2^53 − 1 ticks)", () => core.clockTick({ segments: 12, filled: 0 }, Number.MAX_SAFE_INTEGER)],
+    ["mnsLookup(baseHeight)", () => core.mnsLookup({ table: "baseHeight", roll: 100 })],
+    ["rulesetTables()", () => core.rulesetTables()],
+    ["a 2 MiB request (refused: over 256 KiB)", () => core.roll({ kind: "icon.save", note: "x".repeat(2 << 20) })]
+  ];
+  for (const [label, fn] of others) {
+    const cell = time(fn);
+    say(`| ${label} | ${cell} | ${verdict(worstOf([cell]) < 50)} |`);
+  }
+  say("");
+}
+
+/* ---------------------------------------------------------------- size options */
+if (want("options")) {
+  say("### The wasm-size options of issue 19, built from this source (bench/size-options.sh)");
+  say("");
+  for (const line of execFileSync("bash", [path.join(root, "bench", "size-options.sh")], { encoding: "utf8", maxBuffer: 1 << 24 }).trimEnd().split("\n")) say(line);
   say("");
 }
 

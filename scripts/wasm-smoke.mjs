@@ -18,13 +18,16 @@ const attempt = f => {
     return { error: String(error?.message ?? error) };
   }
 };
-const dice = formula => ({ kind: "dice", formula });
+// the raw exports: a request's JSON text becomes a handle the verbs take (module/core.mjs)
+const handle = formula => core.requestNew(JSON.stringify({ kind: "dice", formula }));
 const out = {
   version: attempt(() => core.version()),
-  roll: attempt(() => core.roll(dice("4d6kh3 + 2d8!"), 42)),
-  odds: attempt(() => core.odds(dice("3d6"))),
-  plan: attempt(() => core.plan(dice("2d20kh1 + 1d4"))),
-  bad: attempt(() => core.roll(dice("2d"), 1))
+  roll: attempt(() => core.requestResolve(handle("4d6kh3 + 2d8!"), "[[1,2,3,4],[8,8]]")),
+  more: attempt(() => core.requestResolve(handle("4d6kh3 + 2d8!"), "[[1,2,3,4],[8,8],[8]]")),
+  attack: attempt(() => core.requestResolve(core.requestNew(JSON.stringify({ kind: "icon.attack", boons: 2, defense: 12 })), "[[17],[2,5]]")),
+  odds: attempt(() => core.requestOdds(handle("3d6"))),
+  plan: attempt(() => core.requestPlan(handle("2d20kh1 + 1d4"))),
+  bad: attempt(() => core.requestNew(JSON.stringify({ kind: "dice", formula: "2d" })))
 };
 if (typeof out.version !== "string") {
   console.error("version() did not return a string:", out.version);

@@ -13,6 +13,11 @@ use serde_json::Value;
 
 /// At most this many bytes of JSON in one argument (a 10,000-combatant fight is about 1.5 MB).
 pub const MAX_JSON_BYTES: usize = 64 << 20;
+/// At most this many bytes of JSON in a request, its faces, and the other small arguments
+/// (everything but a combat's state and events and a pack's text): a request of the largest
+/// legal size is still answered within 50 ms (bench/run.mjs `limits`), while no real one comes
+/// near it (an ICON character with every status is under 1 KB).
+pub const MAX_REQUEST_JSON: usize = 1 << 18;
 /// Re-decodes tried when looking for the offending field.
 const MAX_PROBES: usize = 256;
 /// Array elements looked at when looking for the offending field.
@@ -20,9 +25,18 @@ const MAX_PROBED_ELEMENTS: usize = 64;
 
 /// Decodes `text` as a `T`; `what` names the argument in errors (`"request"`, `"combat event"`).
 pub fn from_json_text<T: DeserializeOwned>(what: &str, text: &str) -> Result<T> {
-    if text.len() > MAX_JSON_BYTES {
+    from_json_text_within(what, text, MAX_JSON_BYTES)
+}
+
+/// [`from_json_text`] of at most `limit` bytes (refused up front, saying the limit).
+pub fn from_json_text_within<T: DeserializeOwned>(
+    what: &str,
+    text: &str,
+    limit: usize,
+) -> Result<T> {
+    if text.len() > limit {
         return Err(Error::request(format!(
-            "invalid {what}: it is {} bytes of JSON; the limit is {MAX_JSON_BYTES}",
+            "invalid {what}: it is {} bytes of JSON; the limit is {limit}",
             text.len()
         )));
     }
@@ -35,11 +49,78 @@ pub fn from_json_text<T: DeserializeOwned>(what: &str, text: &str) -> Result<T> 
     if let Some(mended) = lone_surrogates_replaced(text) {
         return from_json_text(what, &mended);
     }
+    // deeper than serde_json reads: say where, as module/core.mjs does for 64 levels
+    if first.to_string().starts_with("recursion limit exceeded") {
+        if let Some(path) = too_deep(text.as_bytes(), MAX_DEPTH) {
+            return Err(Error::request(format!(
+                "invalid {what}: `{}`: nested more than {MAX_DEPTH} levels deep",
+                crate::error::clip(&render(&path))
+            )));
+        }
+    }
     // not even JSON (the boundary always hands JSON over, so this is a native caller's text)
     let Ok(value) = serde_json::from_str::<Value>(text) else {
         return Err(Error::request(format!("invalid {what}: {first}")));
     };
-    Err(Error::request(describe::<T>(what, &value)))
+    let decode = |text: &str| {
+        serde_json::from_str::<T>(text)
+            .err()
+            .map(|e| strip_position(&e.to_string()))
+    };
+    Err(Error::request(describe(what, &value, &decode)))
+}
+
+/// Values nest at most this deep in a message's account (module/core.mjs refuses deeper ones).
+pub const MAX_DEPTH: usize = 64;
+
+/// The path to the first value nested deeper than `limit` in JSON `text`, if any: a scan that
+/// tracks each open container's current key or index (keys as written, escapes and all).
+fn too_deep(text: &[u8], limit: usize) -> Option<Vec<Step>> {
+    let mut open: Vec<Step> = Vec::new();
+    // inside an object, the next string is a key
+    let mut key_next = false;
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'"' => {
+                let start = i + 1;
+                i = start;
+                while i < text.len() && text[i] != b'"' {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+                if key_next {
+                    let key = String::from_utf8_lossy(&text[start..i.min(text.len())]);
+                    if let Some(Step::Key(k)) = open.last_mut() {
+                        *k = key.into_owned();
+                    }
+                }
+            }
+            c @ (b'{' | b'[') => {
+                if open.len() >= limit {
+                    return Some(open);
+                }
+                open.push(if c == b'{' {
+                    Step::Key(String::new())
+                } else {
+                    Step::Index(0)
+                });
+                key_next = c == b'{';
+            }
+            b'}' | b']' => {
+                open.pop();
+                key_next = false;
+            }
+            b',' => match open.last_mut() {
+                Some(Step::Index(n)) => *n += 1,
+                Some(Step::Key(_)) => key_next = true,
+                None => {}
+            },
+            b':' => key_next = false,
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// `text` with every `\uXXXX` escape of a lone surrogate written as `\ufffd`, or `None` when it
@@ -84,10 +165,9 @@ fn lone_surrogates_replaced(text: &str) -> Option<String> {
 }
 
 /// `invalid {what}: `field`: {serde's message}`.
-fn describe<T: DeserializeOwned>(what: &str, value: &Value) -> String {
-    let message = match decode::<T>(value) {
-        Ok(_) => return format!("invalid {what}"),
-        Err(e) => strip_position(&e.to_string()),
+fn describe(what: &str, value: &Value, decode: Decode) -> String {
+    let Some(message) = decode(&value.to_string()) else {
+        return format!("invalid {what}");
     };
     // these name their field (or variant) themselves
     let named = ["missing field", "unknown field", "duplicate field"];
@@ -95,17 +175,36 @@ fn describe<T: DeserializeOwned>(what: &str, value: &Value) -> String {
         return format!("invalid {what}: {message}");
     }
     let mut probes = 0;
-    match locate::<T>(value, &mut Vec::new(), &message, &mut probes) {
-        path if !path.is_empty() => format!("invalid {what}: `{}`: {message}", render(&path)),
+    let mut path = locate(value, &mut Vec::new(), &message, decode, &mut probes);
+    // the container itself is wrong: when it is about a variant, its tag is (`{"kind": 5}`)
+    if message.contains("variant") {
+        if let Some(Value::Object(m)) = at(value, &path) {
+            if let Some(tag) = TAGS.iter().find(|t| m.contains_key(**t)) {
+                path.push(Step::Key(tag.to_string()));
+            }
+        }
+    }
+    match path {
+        path if !path.is_empty() => format!(
+            "invalid {what}: `{}`: {message}",
+            crate::error::clip(&render(&path))
+        ),
         _ => format!("invalid {what}: {message}"),
     }
 }
 
-/// Decodes a value as `T` through its text, so each type has one deserializer (the one
-/// [`from_json_text`] uses) and the wasm stays small.
-fn decode<T: DeserializeOwned>(value: &Value) -> serde_json::Result<T> {
-    serde_json::from_str::<T>(&value.to_string())
+/// The fields that tag the core's internally tagged enums (requests, reducer events, table
+/// lookups): always kept while eliminating, since without them nothing else can be read.
+const TAGS: [&str; 3] = ["kind", "type", "table"];
+
+fn is_tag(key: &str) -> bool {
+    TAGS.contains(&key)
 }
+
+/// Decodes JSON text as the type being decoded: its error message (positions stripped), or
+/// `None` when it decodes. The elimination below is written once against this, not once per
+/// type, and each type keeps the one deserializer [`from_json_text`] uses: the wasm stays small.
+type Decode<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 /// serde_json ends some messages with ` at line 1 column 27`; positions in text the user never
 /// wrote help nobody.
@@ -165,18 +264,13 @@ fn at_mut<'a>(value: &'a mut Value, path: &[Step]) -> Option<&'a mut Value> {
 /// always kept) still fails with `message`. serde reads a map's entries and an array's elements
 /// in order and stops at the first bad one, so the first `keep` that reproduces the message ends
 /// with the offending child.
-fn reproduces<T: DeserializeOwned>(
-    root: &Value,
-    path: &[Step],
-    keep: usize,
-    message: &str,
-) -> bool {
+fn reproduces(root: &Value, path: &[Step], keep: usize, message: &str, decode: Decode) -> bool {
     let mut probe = root.clone();
     match at_mut(&mut probe, path) {
         Some(Value::Object(m)) => {
             let mut seen = 0;
             m.retain(|k, _| {
-                let tag = matches!(k.as_str(), "kind" | "type");
+                let tag = is_tag(k);
                 seen += usize::from(!tag);
                 tag || seen <= keep
             });
@@ -184,30 +278,28 @@ fn reproduces<T: DeserializeOwned>(
         Some(Value::Array(a)) => a.truncate(keep),
         _ => return false,
     }
-    match decode::<T>(&probe) {
-        Ok(_) => false,
-        Err(e) => strip_position(&e.to_string()) == message,
-    }
+    decode(&probe.to_string()).is_some_and(|m| m == message)
 }
 
 /// The path of the field that `message` is about, as deep as elimination can tell.
-fn locate<T: DeserializeOwned>(
+fn locate(
     root: &Value,
     path: &mut Vec<Step>,
     message: &str,
+    decode: Decode,
     probes: &mut usize,
 ) -> Vec<Step> {
     let children: Vec<Step> = match at(root, path) {
         Some(Value::Object(m)) => m
             .keys()
-            .filter(|k| !matches!(k.as_str(), "kind" | "type"))
+            .filter(|k| !is_tag(k))
             .map(|k| Step::Key(k.clone()))
             .collect(),
         Some(Value::Array(a)) => (0..a.len()).map(Step::Index).collect(),
         _ => return path.clone(),
     };
     // the container itself is wrong (an unknown `kind`): its tags alone fail the same way
-    if reproduces::<T>(root, path, 0, message) {
+    if reproduces(root, path, 0, message, decode) {
         return path.clone();
     }
     for (i, step) in children.into_iter().enumerate() {
@@ -215,9 +307,9 @@ fn locate<T: DeserializeOwned>(
             break;
         }
         *probes += 1;
-        if reproduces::<T>(root, path, i + 1, message) {
+        if reproduces(root, path, i + 1, message, decode) {
             path.push(step);
-            return locate::<T>(root, path, message, probes);
+            return locate(root, path, message, decode, probes);
         }
     }
     path.clone()

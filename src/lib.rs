@@ -15,9 +15,11 @@ pub mod combat;
 pub mod decode;
 pub mod dice;
 pub mod error;
+pub mod fxhash;
 pub mod packs;
 pub mod request;
 pub mod rulesets;
+pub mod tape;
 
 #[cfg(target_arch = "wasm32")]
 mod wasm;

@@ -173,6 +173,10 @@ impl Prepared {
     pub fn formula(&self) -> &Formula {
         &self.formula
     }
+    /// The parsed formula, shared (the dice handles of the wasm boundary keep it).
+    pub fn formula_rc(&self) -> Rc<Formula> {
+        self.formula.clone()
+    }
 }
 
 /// Dice to roll: `count` dice of `faces` faces, for `role`; `notation` is Foundry's denomination.
@@ -352,22 +356,127 @@ pub fn roll(request: &Prepared, seed: u64) -> Result<Done> {
 
 /// As [`roll`], drawing from a stream the caller owns (batches draw many rolls from one).
 pub fn roll_with(request: &Prepared, rng: &mut DiceRng) -> Result<Done> {
-    // the formula's dice in one pass (every round drawn as resolution asks for it), then the
-    // rule's follow-up batch, if it has one; `resolve` builds the outcome from all the faces
-    let (_, mut faces) = roll_formula(&request.formula, rng)?;
-    // a rule asks for at most one batch after the formula's; the bound guards against a rule
-    // that keeps asking
-    for _ in 0..3 {
-        match resolve(request, &faces)? {
-            Resolution::Done(done) => return Ok(done),
-            Resolution::More { dice } => {
-                for die in &dice {
-                    faces.push(draw(rng, die.faces, die.count, die.notation == "dF"));
-                }
-            }
-        }
+    let mut scratch = Scratch::new(request)?;
+    let (total, detail) = roll_detail(request, rng, &mut scratch)?;
+    Ok(Done {
+        kind: request.request.kind().to_string(),
+        total,
+        faces: scratch.faces,
+        seed: None,
+        detail,
+    })
+}
+
+/// What one request's rolls reuse from roll to roll, so that rolling it again allocates only
+/// what its outcome holds.
+#[derive(Debug, Clone)]
+pub struct Scratch {
+    /// The first round of dice, planned once, when every term rolls its fixed number (≥ 1) of
+    /// dice once, in term order, with no modifier that asks for more: such a roll needs none of
+    /// resolution's rounds (what `FlatRoller` does for plain formulas).
+    simple: Option<Vec<DiceNeed>>,
+    /// The faces of the last roll, one array per batch.
+    pub faces: Vec<Vec<i64>>,
+    eval: Evaluation,
+    totals: Vec<Option<i64>>,
+}
+
+impl Scratch {
+    pub fn new(request: &Prepared) -> Result<Self> {
+        let formula = &request.formula;
+        let plan = resolve::plan(formula)?;
+        let simple = crate::batch::is_simple(formula)
+            && plan.len() == formula.terms.len()
+            && plan
+                .iter()
+                .enumerate()
+                .all(|(i, n)| n.term == i && n.count > 0);
+        let terms = formula
+            .terms
+            .iter()
+            .map(|t| TermOutcome {
+                notation: String::new(),
+                flavor: t.flavor.clone(),
+                total: 0,
+                results: Vec::new(),
+            })
+            .collect();
+        Ok(Self {
+            simple: simple.then_some(plan),
+            faces: Vec::new(),
+            eval: Evaluation { total: 0, terms },
+            totals: Vec::new(),
+        })
     }
-    Err(Error::request("the roll kept asking for more dice"))
+
+    /// Draws the formula's dice into `faces` and evaluates them (term notations left empty).
+    fn draw(&mut self, formula: &Formula, rng: &mut DiceRng) -> Result<()> {
+        let Some(plan) = &self.simple else {
+            (self.eval, self.faces) = roll_formula(formula, rng)?;
+            return Ok(());
+        };
+        self.faces.resize_with(plan.len(), Vec::new);
+        self.totals.clear();
+        for ((need, batch), (term, out)) in plan
+            .iter()
+            .zip(&mut self.faces)
+            .zip(formula.terms.iter().zip(&mut self.eval.terms))
+        {
+            batch.clear();
+            batch.extend((0..need.count).map(|_| rng.die(need.die)));
+            // each term's faces, then its modifiers in order, as resolution settles them
+            out.results.clear();
+            out.results
+                .extend(batch.iter().map(|&v| resolve::DieResult::new(v, 0)));
+            out.total = resolve::settle(&mut out.results, &term.modifiers);
+            self.totals.push(Some(out.total));
+        }
+        let total = resolve::eval(&formula.expr, &self.totals)?
+            .ok_or_else(|| Error::request("the formula could not be completed"))?;
+        self.eval.total = resolve::check_safe(total)?;
+        Ok(())
+    }
+}
+
+/// Rolls `request`: its faces land in `scratch.faces`; returns the total and the kind's outcome
+/// fields. The formula's dice are drawn in one pass (every round as resolution asks for it), then
+/// the rule's follow-up batch, if it has one, and the outcome is read from that one evaluation:
+/// the outcome [`resolve`] gives for the same faces (tests/dice.rs holds them equal).
+pub fn roll_detail(
+    request: &Prepared,
+    rng: &mut DiceRng,
+    scratch: &mut Scratch,
+) -> Result<(i64, Detail)> {
+    scratch.draw(&request.formula, rng)?;
+    let eval = &scratch.eval;
+    Ok(dispatch!(
+        &request.request,
+        |_| {
+            let mut terms = eval.terms.clone();
+            for (i, term) in terms.iter_mut().enumerate() {
+                term.notation = request.formula.term_notation(i);
+            }
+            let detail = Detail::Dice {
+                formula: request.formula.to_string(),
+                terms,
+            };
+            (eval.total, detail)
+        },
+        |rule, wrap| {
+            let extra: Vec<i64> = match rule.follow_up(eval) {
+                None => Vec::new(),
+                Some(need) => {
+                    let drawn: Vec<i64> = (0..need.count).map(|_| rng.die(need.die)).collect();
+                    scratch.faces.push(drawn.clone());
+                    drawn
+                }
+            };
+            (
+                rule.total_with(eval, &extra),
+                wrap(rule.outcome_with(eval, &extra)?),
+            )
+        }
+    ))
 }
 
 /// Rolls a plain formula from `rng`, every round, in one pass: the evaluation (term notations
@@ -398,18 +507,17 @@ pub fn roll_formula(formula: &Formula, rng: &mut DiceRng) -> Result<(Evaluation,
     }
 }
 
-/// `count` faces of a die with `faces` faces (a Fate die reads 1–3 as −1..+1).
-fn draw(rng: &mut DiceRng, faces: u32, count: u32, fate: bool) -> Vec<i64> {
-    let shift = if fate { -2 } else { 0 };
-    (0..count)
-        .map(|_| i64::from(rng.face(faces)) + shift)
-        .collect()
-}
-
 /// The exact probabilities of the request's totals and outcomes.
 pub fn odds(request: &Prepared) -> Result<OddsReport> {
-    let (d, outcomes) = odds_parts(request)?;
-    let mut report = report(request.formula.to_string(), &d, &outcomes);
+    odds_with(request, &odds_parts(request)?)
+}
+
+/// The distribution of a request's total and its labelled outcome probabilities.
+pub type OddsParts = (odds::Distribution, Vec<(&'static str, Prob)>);
+
+/// [`odds`] from the request's [`odds_parts`] (computed once, asked for again).
+pub fn odds_with(request: &Prepared, (d, outcomes): &OddsParts) -> Result<OddsReport> {
+    let mut report = report(request.formula.to_string(), d, outcomes);
     if let Request::TributeTest(t) = &request.request {
         report.profit_waste = Some(t.joint()?);
     }
@@ -417,7 +525,7 @@ pub fn odds(request: &Prepared) -> Result<OddsReport> {
 }
 
 /// The distribution of the request's total and its labelled outcome probabilities.
-pub fn odds_parts(request: &Prepared) -> Result<(odds::Distribution, Vec<(&'static str, Prob)>)> {
+pub fn odds_parts(request: &Prepared) -> Result<OddsParts> {
     let custom = dispatch!(&request.request, |_| None, |rule, _wrap| rule
         .distribution());
     let d = match custom {

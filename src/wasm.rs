@@ -1,128 +1,658 @@
-//! The wasm boundary: the only module that touches `JsValue`. It converts JS values to the core's
-//! types and back (camelCase plain objects), turns every core error into a JS `Error` with the
-//! core's message, and keeps the one piece of memoisation the contract asks for (parsed formulas).
+//! The wasm boundary: the only module that touches `JsValue`. Its exports are the raw layer under
+//! `module/core.mjs`, which is the public API: JS checks every argument there (types, NaN, cycles,
+//! depth, throwing getters and proxies, with the field's path in the message) and hands over JSON
+//! text and plain numbers. So nothing here reads a JS object: a JS exception thrown while wasm code
+//! is on the stack skips the epilogues that restore wasm's stack pointer, and a few thousand such
+//! calls used to leave every export trapping. The few calls into JS that remain (the pack exports'
+//! `JSON.stringify`, `crypto.getRandomValues`, building typed arrays) are ones the generated glue
+//! catches and returns as errors.
+//!
+//! Requests are decoded once into numbered handles (`requestNew`), and every verb takes a handle:
+//! one way in per verb, whether the caller rolls once or a million times.
 
 use crate::cache::FormulaCache;
-use crate::dice::rng::{fresh_seed, DiceRng, MAX_SEED};
+use crate::dice::chacha::ChaCha20;
+use crate::dice::flat::{FlatOut, FlatRoller};
+use crate::dice::rng::{DiceRng, MAX_SEED};
 use crate::request::{self, Prepared, Request};
+use rand::SeedableRng;
+use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 thread_local! {
     /// Parsing is pure, so caching it is invisible except in speed; it lives here, at the edge,
     /// so the core itself keeps no state.
     static CACHE: RefCell<FormulaCache> = RefCell::new(FormulaCache::default());
-    /// Parsed formulas handed to JS as numbers for the fast `roll` path, and the buffer the
-    /// flat outcomes are written to (JS reads it through the memory, no copy).
-    static HANDLES: RefCell<Handles> = RefCell::new(Handles::default());
-    /// `value => does it hold a number JSON cannot carry, a function, a symbol or a BigInt?`
-    static NON_JSON: js_sys::Function = js_sys::Function::new_with_args(
-        "value",
-        "const bad = v => { \
-           if (typeof v === 'number') return !Number.isFinite(v); \
-           if (typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return true; \
-           if (v === null || typeof v !== 'object') return false; \
-           if (Array.isArray(v)) { for (const x of v) if (bad(x)) return true; return false; } \
-           for (const k in v) if (bad(v[k])) return true; \
-           return false; \
-         }; \
-         return bad(value);",
-    );
-    /// Builds `oddsArrays`' object in one call (see there).
-    static ODDS_ARRAYS: js_sys::Function = js_sys::Function::new_with_args(
-        "formula, values, p, mean, sd, outcomes, denominator, numerators",
-        "return { formula, values, p, mean, sd, outcomes: JSON.parse(outcomes), \
-           exact: numerators === undefined ? null : { denominator, numerators } };",
-    );
+    /// Decoded requests handed to JS as numbers, and the buffer flat outcomes are written to (JS
+    /// reads it through the memory, no copy).
+    static REQUESTS: RefCell<Requests> = RefCell::new(Requests::default());
+    /// Where unseeded rolls take their seeds from (see [`next_seed`]).
+    static SEEDS: RefCell<Option<ChaCha20>> = const { RefCell::new(None) };
+    /// The caller-owned streams behind `new Rng()`, by number.
+    static RNGS: RefCell<Rngs> = RefCell::new(Rngs::default());
 }
 
-/// At most this many dice handles at once (`diceHandlesRelease` frees them all).
-const MAX_HANDLES: usize = 4096;
+/// At most this many request handles at once (`requestsRelease` frees them all).
+const MAX_REQUESTS: usize = 4096;
+
+/// Decoded requests by handle, and the flat outcomes' buffer.
+#[derive(Default)]
+struct Requests {
+    table: Table,
+    out: FlatOut,
+    /// The strings rule outcomes have used, by number (JS keeps the same list).
+    strings: crate::tape::Strings,
+    /// `oddsArrays`' exact numerators.
+    words: Vec<u64>,
+    /// Totals kept by the odds memos of all entries.
+    memo_totals: usize,
+}
+
+impl Requests {
+    /// Room for a memo of `totals` totals, dropping every memo when there is none.
+    fn make_room(&mut self, totals: usize) {
+        if self.memo_totals + totals > MAX_MEMO_TOTALS {
+            for e in &mut self.table.entries {
+                e.parts = None;
+                e.arrays = None;
+            }
+            self.memo_totals = 0;
+        }
+        self.memo_totals += totals;
+    }
+
+    /// The odds parts of the request `handle` stands for, computed once.
+    fn odds_parts(&mut self, handle: f64) -> Result<Rc<request::OddsParts>, JsError> {
+        let entry = self.table.get(handle)?;
+        if let Some(parts) = &entry.parts {
+            return Ok(parts.clone());
+        }
+        let parts = Rc::new(request::odds_parts(&entry.prepared).map_err(js_error)?);
+        self.make_room(parts.0.totals.len());
+        self.table.get_mut(handle)?.parts = Some(parts.clone());
+        Ok(parts)
+    }
+
+    /// The odds arrays of the request `handle` stands for, computed once.
+    fn odds_arrays(&mut self, handle: f64) -> Result<Rc<crate::batch::OddsArrays>, JsError> {
+        if let Some(arrays) = &self.table.get(handle)?.arrays {
+            return Ok(arrays.clone());
+        }
+        let parts = self.odds_parts(handle)?;
+        let entry = self.table.get(handle)?;
+        let arrays = Rc::new(crate::batch::odds_arrays_with(&entry.prepared, &parts));
+        self.make_room(arrays.values.len());
+        self.table.get_mut(handle)?.arrays = Some(arrays.clone());
+        Ok(arrays)
+    }
+}
 
 #[derive(Default)]
-struct Handles {
-    /// Bumped by every release, so a handle from before it is refused, never misread.
-    generation: u32,
-    formulas: Vec<crate::dice::flat::FlatRoller>,
-    out: crate::dice::flat::FlatOut,
+struct Table {
+    /// The handle of `entries[0]`. Handles count up across releases and are never issued twice,
+    /// so a stale handle is refused, never read as another request.
+    base: f64,
+    entries: Vec<Entry>,
+}
+
+struct Entry {
+    prepared: Prepared,
+    /// A `dice` request's formula, ready for flat rolls.
+    dice: Option<FlatRoller>,
+    /// A rule's buffers, kept from roll to roll (made by its first roll).
+    scratch: Option<request::Scratch>,
+    /// The odds, once asked for (see [`MAX_MEMO_TOTALS`]).
+    parts: Option<Rc<request::OddsParts>>,
+    arrays: Option<Rc<crate::batch::OddsArrays>>,
+}
+
+/// Odds are a pure function of the request, so a request asked about again (a dialog redrawn,
+/// a sheet re-rendered) gets the answer computed the first time, as the parsed formula is
+/// reused. At most this many totals are kept across all requests; past it every memo is
+/// dropped and the next questions compute afresh.
+const MAX_MEMO_TOTALS: usize = 1 << 18;
+
+impl Table {
+    fn index(&self, handle: f64) -> Result<usize, JsError> {
+        let index = handle - self.base;
+        if handle.fract() == 0.0 && index >= 0.0 && index < self.entries.len() as f64 {
+            Ok(index as usize)
+        } else {
+            Err(JsError::new(&format!(
+                "{} is not a request handle (or it was released); get one from requestNew(json)",
+                number(handle)
+            )))
+        }
+    }
+    fn get(&self, handle: f64) -> Result<&Entry, JsError> {
+        Ok(&self.entries[self.index(handle)?])
+    }
+    fn get_mut(&mut self, handle: f64) -> Result<&mut Entry, JsError> {
+        let index = self.index(handle)?;
+        Ok(&mut self.entries[index])
+    }
 }
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
-/** A request to the rules core, tagged by kind. */
-export type CoreRequest = { kind: "dice"; formula: string } | { kind: string; [field: string]: unknown };
-/** Dice to roll: Foundry term `${count}${notation}`. */
-export interface PlanDie { faces: number; count: number; role: string; notation: string; term: number; }
-export interface DieResultData { value: number; active: boolean; count?: number; exploded?: boolean; rerolled?: boolean; discarded?: boolean; success?: boolean; failure?: boolean; }
-export interface TermOutcomeData { notation: string; flavor?: string; total: number; results: DieResultData[]; }
-export interface Done { status: "done"; kind: string; total: number; faces: number[][]; seed?: number; formula?: string; terms?: TermOutcomeData[]; [field: string]: unknown; }
-export interface More { status: "more"; dice: PlanDie[]; }
-export interface OddsReport { formula: string; totals: [number, number][]; mean: number; sd: number; outcomes: Record<string, number>; exact: null | { totals: [number, string][]; mean: string; outcomes: Record<string, string> }; }
-/** `odds` as typed arrays: P(values[i]) = p[i] = numerators[i] / denominator (exact, when it fits u64). */
-export interface OddsArrays { formula: string; values: Float64Array; p: Float64Array; mean: number; sd: number; outcomes: Record<string, number>; exact: null | { denominator: bigint; numerators: BigUint64Array }; }
-export interface CacheStats { parses: number; hits: number; size: number; }
-export interface ChartEntry { id: string; label: string; value: number; }
-export interface RulesetTables { iconsLevels: { level: number; description: string; names: [string, string, string] }[]; tributeRealityLevels: ChartEntry[]; narratorDifficulty: ChartEntry[]; narratorOpposed: ChartEntry[]; narratorKnowledge: ChartEntry[]; narratorDeterministic: number; mnsSpecialDice: string[]; }
-/** A glossary term from the rules reference: `key` is for matching ("Hatred of X" → "hatred"). */
-export interface GlossaryTerm { term: string; key: string; definition: string; page: string; section: string | null; }
+/** JSON text of a request to the rules core, tagged by kind (module/core.mjs writes it). */
+export type RequestJson = string;
 "#;
 
 fn js_error(e: crate::Error) -> JsError {
-    JsError::new(e.message())
+    JsError::new(&crate::error::clip_quotes(e.message()))
 }
 
-/// Results cross as one JSON string that `JSON.parse` builds natively: far fewer boundary calls
-/// than building the objects field by field (every value the core returns is JSON: numbers are
+/// A number from JS as a message shows it (JS's own spelling for NaN and the infinities).
+/// Written without `f64`'s `Display`, whose float formatting would add ~20 KB to the wasm.
+fn number(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        (if x > 0.0 { "Infinity" } else { "-Infinity" }).into()
+    } else if x.fract() == 0.0 && x.abs() < 9.0e15 {
+        (x as i64).to_string()
+    } else {
+        serde_json::to_string(&x).unwrap_or_default()
+    }
+}
+
+/// A value as JSON text for JS to `JSON.parse` (every value the core returns is JSON: numbers are
 /// JS-safe integers or finite floats, maps have string keys).
+fn json<T: Serialize>(value: &T) -> Result<String, JsError> {
+    serde_json::to_string(value)
+        .map_err(|e| JsError::new(&format!("cannot hand the result to JavaScript: {e}")))
+}
+
+/// A core type from the JSON text JS checked and wrote; errors name the argument and the field.
+fn decode<T: DeserializeOwned>(what: &str, text: &JsValue) -> Result<T, JsError> {
+    let text = text_arg(what, text)?;
+    crate::decode::from_json_text_within(what, &text, crate::decode::MAX_REQUEST_JSON)
+        .map_err(js_error)
+}
+
+/// [`decode`] for a combat's state and events, which may be megabytes.
+fn decode_large<T: DeserializeOwned>(what: &str, text: &JsValue) -> Result<T, JsError> {
+    decode_str(what, &text_arg(what, text)?)
+}
+
+fn decode_str<T: DeserializeOwned>(what: &str, text: &str) -> Result<T, JsError> {
+    crate::decode::from_json_text(what, text).map_err(js_error)
+}
+
+/// JSON text handed over as a JS string (module/core.mjs writes it). Taken as a `JsValue`, not
+/// `&str`, so a long one is copied by [`long_string_arg`] in one native call.
+fn text_arg(what: &str, value: &JsValue) -> Result<String, JsError> {
+    if !value.is_string() {
+        return Err(JsError::new(&format!(
+            "invalid {what}: JSON text expected, not a {}",
+            value.js_typeof().as_string().unwrap_or_default()
+        )));
+    }
+    long_string_arg(what, value)
+}
+
+/// A seed given as a number: negative means "none" (one is taken from [`next_seed`]).
+fn seed_or_next(seed: f64) -> Result<u64, JsError> {
+    if seed < 0.0 {
+        return next_seed();
+    }
+    if seed.fract() != 0.0 || seed > MAX_SEED as f64 {
+        return Err(JsError::new(&format!(
+            "a seed must be an integer from 0 to {MAX_SEED}, not {}",
+            number(seed)
+        )));
+    }
+    Ok(seed as u64)
+}
+
+/// The seed of an unseeded roll: the next 53 bits of one ChaCha20 stream per loaded core, keyed
+/// once from the platform's entropy. Each roll still carries its own seed and replays from it;
+/// and since the stream's key is 256 bits of entropy that never leave wasm, its output cannot be
+/// told from fresh entropy per roll by anyone who has not broken ChaCha20 (docs/js-contract.md).
+fn next_seed() -> Result<u64, JsError> {
+    SEEDS.with(|s| {
+        let mut s = s.borrow_mut();
+        if s.is_none() {
+            let mut key = [0u8; 32];
+            getrandom::fill(&mut key)
+                .map_err(|e| JsError::new(&format!("no entropy for a random seed: {e}")))?;
+            *s = Some(ChaCha20::from_seed(key));
+        }
+        let stream = s.as_mut().ok_or_else(|| JsError::new("no seed stream"))?;
+        let hi = u64::from(stream.next_u32());
+        let lo = u64::from(stream.next_u32());
+        Ok(((hi << 32) | lo) & MAX_SEED)
+    })
+}
+
+/* ------------------------------------------------------------------ requests and the verbs */
+
+/// Decodes a request (JSON text) once and returns its handle for the verbs below.
+#[wasm_bindgen(js_name = requestNew)]
+pub fn request_new(
+    #[wasm_bindgen(unchecked_param_type = "string")] json: JsValue,
+) -> Result<f64, JsError> {
+    let request: Request = decode("request", &json)?;
+    let prepared = CACHE
+        .with(|c| Prepared::with_cache(&request, &mut c.borrow_mut()))
+        .map_err(js_error)?;
+    let dice = match prepared.request() {
+        Request::Dice { .. } => Some(FlatRoller::new(prepared.formula_rc()).map_err(js_error)?),
+        _ => None,
+    };
+    REQUESTS.with(|r| {
+        let r = &mut r.borrow_mut().table;
+        if r.entries.len() >= MAX_REQUESTS {
+            return Err(JsError::new(&format!(
+                "at most {MAX_REQUESTS} request handles at once; release them with requestsRelease()"
+            )));
+        }
+        r.entries.push(Entry {
+            prepared,
+            dice,
+            scratch: None,
+            parts: None,
+            arrays: None,
+        });
+        Ok(r.base + (r.entries.len() - 1) as f64)
+    })
+}
+
+/// What every roll of a request shares, as JSON: `{kind, formula}`, and for `dice` also `terms:
+/// [{notation, flavor}]`.
+#[wasm_bindgen(js_name = requestShape)]
+pub fn request_shape(handle: f64) -> Result<String, JsError> {
+    #[derive(Serialize)]
+    struct Shape<'a> {
+        kind: &'a str,
+        /// The normalised formula (a rule's dice in our notation).
+        formula: String,
+        /// A `dice` request's terms.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        terms: Option<Vec<crate::dice::flat::TermShape>>,
+    }
+    REQUESTS.with(|r| {
+        let r = r.borrow();
+        let e = r.table.get(handle)?;
+        json(&Shape {
+            kind: e.prepared.request().kind(),
+            formula: e.prepared.formula().to_string(),
+            terms: e.dice.as_ref().map(|d| d.shape().terms),
+        })
+    })
+}
+
+/// Frees every request handle; older handles are refused from then on.
+#[wasm_bindgen(js_name = requestsRelease)]
+pub fn requests_release() {
+    REQUESTS.with(|r| {
+        let r = &mut *r.borrow_mut();
+        r.table.base += r.table.entries.len() as f64;
+        r.table.entries.clear();
+        r.memo_totals = 0;
+    })
+}
+
+/// Runs `f` on the request a handle stands for.
+fn with_request<T>(
+    handle: f64,
+    f: impl FnOnce(&Prepared) -> Result<T, JsError>,
+) -> Result<T, JsError> {
+    REQUESTS.with(|r| f(&r.borrow().table.get(handle)?.prepared))
+}
+
+/// The dice to roll first, in order (JSON `PlanDie[]`).
+#[wasm_bindgen(js_name = requestPlan)]
+pub fn request_plan(handle: f64) -> Result<String, JsError> {
+    with_request(handle, |p| json(&request::plan(p).map_err(js_error)?))
+}
+
+/// Decides the outcome from the faces rolled (JSON: one array per planned/requested batch).
+#[wasm_bindgen(js_name = requestResolve)]
+pub fn request_resolve(
+    handle: f64,
+    #[wasm_bindgen(unchecked_param_type = "string")] faces: JsValue,
+) -> Result<String, JsError> {
+    let faces: Vec<Vec<i64>> = decode("faces (an array of arrays of integers)", &faces)?;
+    with_request(handle, |p| {
+        json(&request::resolve(p, &faces).map_err(js_error)?)
+    })
+}
+
+/// Rolls a request from `seed` (negative: the next unseeded one) into the flat buffer and returns
+/// its byte offset in the wasm memory: `seed, total, batches, (count, face × count) × batches`,
+/// then a `dice` request's terms (`src/dice/flat.rs`) or, for a rule, the number of strings
+/// numbered so far and the outcome's fields as a tape (`src/tape.rs`). `module/dice/flat-outcome.mjs` builds the outcome object from them.
+#[wasm_bindgen(js_name = requestRoll)]
+pub fn request_roll(handle: f64, seed: f64) -> Result<u32, JsError> {
+    let seed = seed_or_next(seed)?;
+    REQUESTS.with(|r| {
+        let r = &mut *r.borrow_mut();
+        let entry = r.table.get_mut(handle)?;
+        if let Some(roller) = &entry.dice {
+            roller.roll_into(seed, &mut r.out).map_err(js_error)?;
+            return Ok(r.out.numbers.as_ptr() as u32);
+        }
+        let scratch = match &mut entry.scratch {
+            Some(s) => s,
+            none => none.insert(request::Scratch::new(&entry.prepared).map_err(js_error)?),
+        };
+        let mut rng = DiceRng::from_seed(seed).map_err(js_error)?;
+        let (total, detail) =
+            request::roll_detail(&entry.prepared, &mut rng, scratch).map_err(js_error)?;
+        let out = &mut r.out.numbers;
+        out.clear();
+        out.extend([seed as f64, total as f64, scratch.faces.len() as f64]);
+        for batch in &scratch.faces {
+            out.push(batch.len() as f64);
+            out.extend(batch.iter().map(|&f| f as f64));
+        }
+        // how many strings the tape may refer to, so JS can ask for new ones first
+        let at = out.len();
+        out.push(0.0);
+        crate::tape::write(&detail, out, &mut r.strings)
+            .map_err(|e| JsError::new(&format!("cannot hand the outcome to JavaScript: {e}")))?;
+        out[at] = r.strings.len() as f64;
+        Ok(out.as_ptr() as u32)
+    })
+}
+
+/// The strings rule outcomes have used, from number `from` on, as a JSON array (JS asks for the
+/// ones it has not seen yet).
+#[wasm_bindgen(js_name = requestStrings)]
+pub fn request_strings(from: f64) -> Result<String, JsError> {
+    REQUESTS.with(|r| json(&r.borrow().strings.since(from.max(0.0) as usize)))
+}
+
+/// Exact probabilities as JSON: the distribution of the total, mean, sd and outcome labels.
+#[wasm_bindgen(js_name = requestOdds)]
+pub fn request_odds(handle: f64) -> Result<String, JsError> {
+    REQUESTS.with(|r| {
+        let r = &mut *r.borrow_mut();
+        let parts = r.odds_parts(handle)?;
+        json(&request::odds_with(&r.table.get(handle)?.prepared, &parts).map_err(js_error)?)
+    })
+}
+
+/// `n` totals of a request from one stream started at `seed` (negative: the next unseeded one).
+#[wasm_bindgen(js_name = requestRollMany)]
+pub fn request_roll_many(handle: f64, n: f64, seed: f64) -> Result<js_sys::Float64Array, JsError> {
+    let max = crate::batch::MAX_ROLLS;
+    if !(n.fract() == 0.0 && (0.0..=f64::from(max)).contains(&n)) {
+        return Err(JsError::new(&format!(
+            "n must be an integer from 0 to {max} rolls, not {}",
+            number(n)
+        )));
+    }
+    let seed = seed_or_next(seed)?;
+    with_request(handle, |p| {
+        let totals = crate::batch::roll_many(p, n as u32, seed).map_err(js_error)?;
+        Ok(js_sys::Float64Array::from(&totals[..]))
+    })
+}
+
+/// `odds` as arrays, written into the flat buffer (its byte offset is returned):
+/// `n, mean, sd, exact, strings, (values × n), (p × n)`, then the outcome labels as a tape object
+/// (`src/tape.rs`); `exact` is the byte offset of `denominator, numerators × n` as `u64`s, or −1
+/// when the odds are not exact in 64 bits. `module/core.mjs` copies them into typed arrays.
+#[wasm_bindgen(js_name = requestOddsArrays)]
+pub fn request_odds_arrays(handle: f64) -> Result<u32, JsError> {
+    REQUESTS.with(|r| {
+        let r = &mut *r.borrow_mut();
+        let a = r.odds_arrays(handle)?;
+        let exact = match &a.exact {
+            None => -1.0,
+            Some((den, nums)) => {
+                r.words.clear();
+                r.words.push(*den);
+                r.words.extend(nums);
+                r.words.as_ptr() as usize as f64
+            }
+        };
+        let out = &mut r.out.numbers;
+        out.clear();
+        let n = a.values.len() as f64;
+        out.extend([n, a.mean, a.sd, exact, 0.0]);
+        out.extend(&a.values);
+        out.extend(&a.p);
+        // sorted by label, as `odds` gives them
+        let outcomes: std::collections::BTreeMap<&str, f64> = a.outcomes.iter().copied().collect();
+        crate::tape::write(&outcomes, out, &mut r.strings)
+            .map_err(|e| JsError::new(&format!("cannot hand the odds to JavaScript: {e}")))?;
+        out[4] = r.strings.len() as f64;
+        Ok(out.as_ptr() as u32)
+    })
+}
+
+/// The crate version.
+#[wasm_bindgen]
+pub fn version() -> String {
+    crate::version().to_string()
+}
+
+/// Counters of the parsed-formula cache, as JSON `{parses, hits, size}`.
+#[wasm_bindgen(js_name = cacheStatsJson)]
+pub fn cache_stats_json() -> Result<String, JsError> {
+    json(&CACHE.with(|c| c.borrow().stats()))
+}
+
+/* ------------------------------------------------------------------ caller-owned streams */
+
+/// The streams behind `new Rng()` in module/core.mjs, by a number never issued twice.
+#[derive(Default)]
+struct Rngs {
+    next: f64,
+    live: HashMap<u64, DiceRng>,
+}
+
+/// A ChaCha20 stream from `seed` (negative: the next unseeded seed); returns its number.
+#[wasm_bindgen(js_name = rngNew)]
+pub fn rng_new(seed: f64) -> Result<f64, JsError> {
+    let rng = DiceRng::from_seed(seed_or_next(seed)?).map_err(js_error)?;
+    RNGS.with(|r| {
+        let mut r = r.borrow_mut();
+        let id = r.next;
+        r.next += 1.0;
+        r.live.insert(id as u64, rng);
+        Ok(id)
+    })
+}
+
+/// Runs `f` on stream `id`.
+fn with_rng<T>(id: f64, f: impl FnOnce(&mut DiceRng) -> T) -> Result<T, JsError> {
+    RNGS.with(|r| {
+        let mut r = r.borrow_mut();
+        let known = id.fract() == 0.0 && id >= 0.0;
+        match r.live.get_mut(&(id as u64)).filter(|_| known) {
+            Some(rng) => Ok(f(rng)),
+            None => Err(JsError::new(&format!(
+                "{} is not a live Rng (it was freed, or never made)",
+                number(id)
+            ))),
+        }
+    })
+}
+
+/// A number in [0, 1) with 53 random bits from stream `id`.
+#[wasm_bindgen(js_name = rngUniform)]
+pub fn rng_uniform(id: f64) -> Result<f64, JsError> {
+    with_rng(id, DiceRng::uniform)
+}
+
+/// The seed stream `id` started from.
+#[wasm_bindgen(js_name = rngSeed)]
+pub fn rng_seed(id: f64) -> Result<f64, JsError> {
+    with_rng(id, |r| r.seed() as f64)
+}
+
+/// Frees stream `id` (freeing it twice does nothing).
+#[wasm_bindgen(js_name = rngFree)]
+pub fn rng_free(id: f64) {
+    RNGS.with(|r| {
+        if id.fract() == 0.0 && id >= 0.0 {
+            r.borrow_mut().live.remove(&(id as u64));
+        }
+    })
+}
+
+/* ------------------------------------------------------------------ reducers and helpers */
+
+/// A reducer's answer: the new state and what Foundry should carry out.
+#[derive(Serialize)]
+struct Reduced<S: Serialize, E: Serialize> {
+    state: S,
+    effects: Vec<E>,
+}
+
+/// The combat tracker: `(state | null, event) -> {state, effects}` as JSON; refused events throw.
+#[wasm_bindgen(js_name = combatApplyJson)]
+pub fn combat_apply_json(
+    #[wasm_bindgen(unchecked_param_type = "string | null")] state: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] event: JsValue,
+) -> Result<String, JsError> {
+    let state: Option<crate::combat::CombatState> = if state.is_null() || state.is_undefined() {
+        None
+    } else {
+        Some(decode_large("combat state", &state)?)
+    };
+    // a start past the combatant limit is refused as its list is read (src/combat)
+    let event: crate::combat::Event = decode_large("combat event", &event)?;
+    let (state, effects) = crate::combat::apply_owned(state, &event).map_err(js_error)?;
+    json(&Reduced { state, effects })
+}
+
+/// A character's narrative state (strain, burdens, breaking): `(state, event) -> {state, effects}`.
+#[wasm_bindgen(js_name = narrativeApplyJson)]
+pub fn narrative_apply_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] state: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] event: JsValue,
+) -> Result<String, JsError> {
+    let state: crate::rulesets::icon::strain::NarrativeState = decode("narrative state", &state)?;
+    let event: crate::rulesets::icon::strain::NarrativeEvent = decode("narrative event", &event)?;
+    let (state, effects) = state.apply(&event).map_err(js_error)?;
+    json(&Reduced { state, effects })
+}
+
+/// A progress clock (4, 6, 8, 10 or 12 segments) ticked by `ticks` (an integer; negative
+/// unticks): `{segments, filled, complete}`.
+#[wasm_bindgen(js_name = clockTickJson)]
+pub fn clock_tick_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] clock: JsValue,
+    ticks: f64,
+) -> Result<String, JsError> {
+    if ticks.fract() != 0.0 || ticks.abs() > MAX_SEED as f64 {
+        return Err(JsError::new(&format!(
+            "ticks must be an integer, not {}",
+            number(ticks)
+        )));
+    }
+    let clock: crate::rulesets::icon::strain::Clock = decode("clock", &clock)?;
+    json(&clock.tick(ticks as i64).map_err(js_error)?.view())
+}
+
+/// The end-of-session XP of `{ideals, challenged, ambition, burdenInvoked}`.
+#[wasm_bindgen(js_name = sessionXpJson)]
+pub fn session_xp_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] checklist: JsValue,
+) -> Result<u32, JsError> {
+    let xp: crate::rulesets::icon::strain::SessionXp = decode("XP checklist", &checklist)?;
+    Ok(xp.total())
+}
+
+/// The derived health values of an ICON character or foe: `{bloodied, bloodiedValue, healableMax,
+/// vigorCap, fallen}` from `{hp, maxHp, vigor, wounds, ...}`.
+#[wasm_bindgen(js_name = iconDerivedJson)]
+pub fn icon_derived_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] target: JsValue,
+) -> Result<String, JsError> {
+    let target: crate::rulesets::icon::Target = decode("character", &target)?;
+    json(&target.derived().map_err(js_error)?)
+}
+
+/// The boons, curses and cover an attack's situation gives: `{boons, curses, cover}` from
+/// `{ranged, foeAdjacent, heightDifference, targetInCover}`.
+#[wasm_bindgen(js_name = iconSituationJson)]
+pub fn icon_situation_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] situation: JsValue,
+) -> Result<String, JsError> {
+    let s: crate::rulesets::icon::situation::Situation = decode("situation", &situation)?;
+    json(&s.modifiers().map_err(js_error)?)
+}
+
+/// The statuses to save against at the end of a turn (not ongoing, not states or effects).
+#[wasm_bindgen(js_name = iconSaveableJson)]
+pub fn icon_saveable_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] statuses: JsValue,
+) -> Result<String, JsError> {
+    let statuses: Vec<String> = decode("statuses", &statuses)?;
+    json(&crate::rulesets::icon::situation::saveable(&statuses))
+}
+
+/// The statuses left after the character uses an ability (stunned ends).
+#[wasm_bindgen(js_name = iconAfterAbilityJson)]
+pub fn icon_after_ability_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] statuses: JsValue,
+) -> Result<String, JsError> {
+    let statuses: Vec<String> = decode("statuses", &statuses)?;
+    json(&crate::rulesets::icon::situation::after_ability(&statuses))
+}
+
+/// The charts the other rulesets print (ICONS levels, Tribute reality levels, the narrator's
+/// difficulty, opposed-modifier and knowledge charts, Men & Supermen's special dice).
+#[wasm_bindgen(js_name = rulesetTablesJson)]
+pub fn ruleset_tables_json() -> Result<String, JsError> {
+    json(&crate::rulesets::tables())
+}
+
+/// A lookup in a Men & Supermen table: `{table: "epCost"|"skinTemper"|"learningModifier"|
+/// "sightModifiers"|"baseHeight"|"baseAge", ...}`.
+#[wasm_bindgen(js_name = mnsLookupJson)]
+pub fn mns_lookup_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+) -> Result<String, JsError> {
+    let lookup: crate::rulesets::mns_tables::Lookup = decode("table lookup", &query)?;
+    json(&lookup.answer().map_err(js_error)?)
+}
+
+/* ------------------------------------------------------------------ the pack exports */
+// These still take JS values (the import worker calls `importPack` directly with what it was
+// posted, which structured cloning has made plain data). Every call into JS they make is one the
+// glue catches, or a `typeof` test.
+
+/// Results cross as one JSON string that `JSON.parse` builds natively.
 fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    let text = serde_json::to_string(value)
-        .map_err(|e| JsError::new(&format!("cannot hand the result to JavaScript: {e}")))?;
-    js_sys::JSON::parse(&text)
+    js_sys::JSON::parse(&json(value)?)
         .map_err(|_| JsError::new("cannot hand the result to JavaScript: JSON.parse refused it"))
 }
 
-/// An argument as JSON text, via `JSON.stringify` (one call, native speed). What JSON cannot
-/// say is refused with the field's path: NaN and ±Infinity (which `JSON.stringify` would turn
-/// into `null`), BigInts, symbols, functions and cycles.
+/// An argument as JSON text, via `JSON.stringify` (which the glue catches: a throwing getter,
+/// proxy or `toJSON` comes back as an error here).
 fn json_text(what: &str, value: &JsValue) -> Result<String, JsError> {
     if value.is_undefined() {
         return Err(JsError::new(&format!(
             "invalid {what}: it is missing (undefined)"
         )));
     }
-    let text = match js_sys::JSON::stringify(value) {
-        // a combat state is hundreds of kilobytes: the glue would copy it a unit at a time
-        Ok(t) if t.length() > 4096 => long_string_arg(what, &t.into()).ok(),
-        Ok(t) => JsValue::from(t).as_string(),
-        Err(e) => {
-            let why = unrepresentable(value, &mut String::new(), 0).unwrap_or_else(|| {
-                e.dyn_ref::<js_sys::Error>()
-                    .and_then(|e| e.message().as_string())
-                    .unwrap_or_default()
-            });
-            return Err(JsError::new(&format!("invalid {what}: {why}")));
+    let text: JsValue = match js_sys::JSON::stringify(value) {
+        Ok(t) => t.into(),
+        Err(_) => {
+            return Err(JsError::new(&format!(
+                "invalid {what}: JSON.stringify refused it (a BigInt, a cycle, or a getter, proxy or toJSON that threw)"
+            )))
         }
     };
-    let Some(text) = text else {
+    if !text.is_string() {
         return Err(JsError::new(&format!(
             "invalid {what}: a {} is not a JSON value",
             value.js_typeof().as_string().unwrap_or_default()
         )));
-    };
-    // JSON.stringify writes NaN, ±Infinity and functions in arrays as `null`; a quick walk in JS
-    // tells whether any is there before the slow walk (field by field across the boundary)
-    // names it
-    if text.contains("null")
-        && NON_JSON
-            .with(|f| f.call1(&JsValue::NULL, value))
-            .is_ok_and(|v| v.is_truthy())
-    {
-        if let Some(why) = unrepresentable(value, &mut String::new(), 0) {
-            return Err(JsError::new(&format!("invalid {what}: {why}")));
-        }
     }
-    Ok(text)
+    long_string_arg(what, &text)
 }
 
 /// A string argument: wasm-bindgen's `&str` would read any other JS value as garbage memory.
@@ -135,449 +665,15 @@ fn string_arg(what: &str, value: &JsValue) -> Result<String, JsError> {
     })
 }
 
-/// The first value below `value` that JSON cannot carry faithfully, as "`path`: why".
-fn unrepresentable(value: &JsValue, path: &mut String, depth: usize) -> Option<String> {
-    let at = |path: &str| {
-        if path.is_empty() {
-            "the value".to_string()
-        } else {
-            format!("`{path}`")
-        }
-    };
-    if let Some(n) = value.as_f64() {
-        let js = if n.is_nan() {
-            "NaN"
-        } else if n > 0.0 {
-            "Infinity"
-        } else {
-            "-Infinity"
-        };
-        return (!n.is_finite()).then(|| format!("{}: {js} is not a finite number", at(path)));
-    }
-    if value.is_bigint() {
-        return Some(format!(
-            "{}: a BigInt is not allowed here; use a number",
-            at(path)
-        ));
-    }
-    if value.is_symbol() || value.is_function() {
-        return Some(format!(
-            "{}: a {} is not a JSON value",
-            at(path),
-            value.js_typeof().as_string().unwrap_or_default()
-        ));
-    }
-    if !value.is_object() {
-        return None;
-    }
-    if depth >= 64 {
-        return Some(format!(
-            "{}: nested more than 64 levels deep (or a cycle)",
-            at(path)
-        ));
-    }
-    let len = path.len();
-    if js_sys::Array::is_array(value) {
-        let array = js_sys::Array::from(value);
-        for (i, item) in array.iter().enumerate() {
-            path.push_str(&format!("[{i}]"));
-            let found = unrepresentable(&item, path, depth + 1);
-            path.truncate(len);
-            if found.is_some() {
-                return found;
-            }
-        }
-        return None;
-    }
-    let object = js_sys::Object::from(value.clone());
-    for key in js_sys::Object::keys(&object).iter() {
-        let name = key.as_string().unwrap_or_default();
-        let item = js_sys::Reflect::get(&object, &key).unwrap_or(JsValue::UNDEFINED);
-        if !path.is_empty() {
-            path.push('.');
-        }
-        path.push_str(&name);
-        let found = unrepresentable(&item, path, depth + 1);
-        path.truncate(len);
-        if found.is_some() {
-            return found;
-        }
-    }
-    None
-}
-
-fn prepare(request: JsValue) -> Result<Prepared, JsError> {
-    let req: Request = from_js("request", request)?;
-    CACHE
-        .with(|c| Prepared::with_cache(&req, &mut c.borrow_mut()))
-        .map_err(js_error)
-}
-
-/// A seed from a JS number, BigInt or decimal string; `None` for undefined/null.
-fn seed_from(value: &JsValue) -> Result<Option<u64>, JsError> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    let text = if let Some(n) = value.as_f64() {
-        return seed_number(n).map(Some);
-    } else if value.is_bigint() {
-        js_sys::BigInt::from(value.clone())
-            .to_string(10)
-            .map(String::from)
-            .unwrap_or_default()
-    } else if let Some(s) = value.as_string() {
-        s
-    } else {
-        return Err(JsError::new(
-            "a seed must be a number, a BigInt or a decimal string",
-        ));
-    };
-    text.trim()
-        .parse::<u64>()
-        .ok()
-        .filter(|s| *s <= MAX_SEED)
-        .map(Some)
-        .ok_or_else(|| {
-            JsError::new(&format!(
-                "a seed must be an integer from 0 to {MAX_SEED}, not {text}"
-            ))
-        })
-}
-
-/// A seed from a JS number.
-fn seed_number(n: f64) -> Result<u64, JsError> {
-    if n.fract() != 0.0 || !(0.0..=MAX_SEED as f64).contains(&n) {
-        return Err(JsError::new(&format!(
-            "a seed must be an integer from 0 to {MAX_SEED}, not {n}"
-        )));
-    }
-    Ok(n as u64)
-}
-
-/// [`seed_from`], or a fresh seed from the platform's entropy when none is given.
-fn seed_or_fresh(value: &JsValue) -> Result<u64, JsError> {
-    match seed_from(value)? {
-        Some(s) => Ok(s),
-        None => fresh_seed().map_err(js_error),
-    }
-}
-
-/// The dice to roll first, in order.
-#[wasm_bindgen(unchecked_return_type = "PlanDie[]")]
-pub fn plan(
-    #[wasm_bindgen(unchecked_param_type = "CoreRequest")] request: JsValue,
-) -> Result<JsValue, JsError> {
-    to_js(&request::plan(&prepare(request)?).map_err(js_error)?)
-}
-
-/// Decides the outcome from the faces rolled (one array per planned/requested batch, in order).
-#[wasm_bindgen(unchecked_return_type = "Done | More")]
-pub fn resolve(
-    #[wasm_bindgen(unchecked_param_type = "CoreRequest")] request: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "number[][]")] faces: JsValue,
-) -> Result<JsValue, JsError> {
-    let prepared = prepare(request)?;
-    let faces: Vec<Vec<i64>> = from_js("faces (an array of arrays of integers)", faces)?;
-    to_js(&request::resolve(&prepared, &faces).map_err(js_error)?)
-}
-
-/// Rolls with the core's RNG and resolves; the result carries its faces and seed for replay.
-#[wasm_bindgen(unchecked_return_type = "Done")]
-pub fn roll(
-    #[wasm_bindgen(unchecked_param_type = "CoreRequest")] request: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "number | bigint | string | undefined")] seed: JsValue,
-) -> Result<JsValue, JsError> {
-    let prepared = prepare(request)?;
-    let seed = seed_or_fresh(&seed)?;
-    to_js(&request::roll(&prepared, seed).map_err(js_error)?)
-}
-
-/// A number standing for `formula` (parsed once) in [`roll_dice`]; see `module/core.mjs`.
-#[wasm_bindgen(js_name = diceHandle)]
-pub fn dice_handle(
-    #[wasm_bindgen(unchecked_param_type = "string")] formula: JsValue,
-) -> Result<f64, JsError> {
-    let text = string_arg("formula", &formula)?;
-    let parsed = CACHE
-        .with(|c| c.borrow_mut().get(&text))
-        .and_then(crate::dice::flat::FlatRoller::new)
-        .map_err(js_error)?;
-    HANDLES.with(|h| {
-        let mut h = h.borrow_mut();
-        if h.formulas.len() >= MAX_HANDLES {
-            return Err(JsError::new(&format!(
-                "at most {MAX_HANDLES} dice handles at once; release them with diceHandlesRelease()"
-            )));
-        }
-        h.formulas.push(parsed);
-        Ok(f64::from(h.generation) * 65536.0 + (h.formulas.len() - 1) as f64)
-    })
-}
-
-/// What every roll of a handle's formula shares: `{formula, terms: [{notation, flavor}]}`.
-#[wasm_bindgen(js_name = diceShape, unchecked_return_type = "{formula: string, terms: {notation: string, flavor: string | null}[]}")]
-pub fn dice_shape(handle: f64) -> Result<JsValue, JsError> {
-    HANDLES.with(|h| {
-        let h = h.borrow();
-        to_js(&Handles::find(h.generation, &h.formulas, handle)?.shape())
-    })
-}
-
-/// Rolls a handle's formula from `seed` (a fresh one when negative) into the flat buffer and
-/// returns its byte offset in the wasm memory (layout in `src/dice/flat.rs`).
-#[wasm_bindgen(js_name = rollDice)]
-pub fn roll_dice(handle: f64, seed: f64) -> Result<u32, JsError> {
-    let seed = if seed < 0.0 {
-        fresh_seed().map_err(js_error)?
-    } else {
-        seed_number(seed)?
-    };
-    HANDLES.with(|h| {
-        let h = &mut *h.borrow_mut();
-        let roller = Handles::find(h.generation, &h.formulas, handle)?;
-        roller.roll_into(seed, &mut h.out).map_err(js_error)?;
-        Ok(h.out.numbers.as_ptr() as u32)
-    })
-}
-
-/// Frees every dice handle; older handles are refused from then on.
-#[wasm_bindgen(js_name = diceHandlesRelease)]
-pub fn dice_handles_release() {
-    HANDLES.with(|h| {
-        let mut h = h.borrow_mut();
-        h.formulas.clear();
-        h.generation = (h.generation + 1) % (1 << 20);
-    })
-}
-
-impl Handles {
-    /// The roller `handle` stands for (split from `self` so the buffer can be borrowed too).
-    fn find(
-        generation: u32,
-        formulas: &[crate::dice::flat::FlatRoller],
-        handle: f64,
-    ) -> Result<&crate::dice::flat::FlatRoller, JsError> {
-        let index = handle % 65536.0;
-        let known = handle.fract() == 0.0
-            && handle >= 0.0
-            && (handle / 65536.0).floor() == f64::from(generation)
-            && (index as usize) < formulas.len();
-        if !known {
-            return Err(JsError::new(&format!(
-                "{handle} is not a dice handle (or it was released); get one from diceHandle(formula)"
-            )));
-        }
-        Ok(&formulas[index as usize])
-    }
-}
-
-/// Exact probabilities: the distribution of the total, mean, sd and outcome labels.
-#[wasm_bindgen(unchecked_return_type = "OddsReport")]
-pub fn odds(
-    #[wasm_bindgen(unchecked_param_type = "CoreRequest")] request: JsValue,
-) -> Result<JsValue, JsError> {
-    to_js(&request::odds(&prepare(request)?).map_err(js_error)?)
-}
-
-/// `n` totals of `request` from one stream started at `seed` (the first is `roll`'s total for
-/// that seed), for simulations.
-#[wasm_bindgen(js_name = rollMany)]
-pub fn roll_many(
-    #[wasm_bindgen(unchecked_param_type = "CoreRequest")] request: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "number")] n: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "number | bigint | string | undefined")] seed: JsValue,
-) -> Result<js_sys::Float64Array, JsError> {
-    let max = crate::batch::MAX_ROLLS;
-    let count = match n.as_f64() {
-        Some(v) if v.fract() == 0.0 && (0.0..=f64::from(max)).contains(&v) => v as u32,
-        _ => {
-            return Err(JsError::new(&format!(
-                "n must be an integer from 0 to {max} rolls, not {}",
-                js_sys::JSON::stringify(&n)
-                    .ok()
-                    .and_then(|t| JsValue::from(t).as_string())
-                    .unwrap_or_else(|| format!(
-                        "a {}",
-                        n.js_typeof().as_string().unwrap_or_default()
-                    ))
-            )))
-        }
-    };
-    let prepared = prepare(request)?;
-    let seed = seed_or_fresh(&seed)?;
-    let totals = crate::batch::roll_many(&prepared, count, seed).map_err(js_error)?;
-    Ok(js_sys::Float64Array::from(&totals[..]))
-}
-
-/// `odds` as typed arrays: `{formula, values: Float64Array, p: Float64Array, mean, sd, outcomes,
-/// exact: null | {denominator: bigint, numerators: BigUint64Array}}`.
-#[wasm_bindgen(js_name = oddsArrays, unchecked_return_type = "OddsArrays")]
-pub fn odds_arrays(
-    #[wasm_bindgen(unchecked_param_type = "CoreRequest")] request: JsValue,
-) -> Result<JsValue, JsError> {
-    let a = crate::batch::odds_arrays(&prepare(request)?).map_err(js_error)?;
-    // the labels as one JSON text: building the object field by field from wasm cost ~1 µs a
-    // property (a key string decoded, a Reflect.set), more than the odds of a small question;
-    // sorted by label, as `odds` gives them
-    let outcomes: std::collections::BTreeMap<&str, f64> = a.outcomes.iter().copied().collect();
-    let outcomes = serde_json::to_string(&outcomes)
-        .map_err(|e| JsError::new(&format!("cannot hand the odds to JavaScript: {e}")))?;
-    let (den, nums) = match &a.exact {
-        None => (JsValue::UNDEFINED, JsValue::UNDEFINED),
-        Some((den, nums)) => (
-            js_sys::BigInt::from(*den).into(),
-            js_sys::BigUint64Array::from(&nums[..]).into(),
-        ),
-    };
-    ODDS_ARRAYS
-        .with(|f| {
-            f.call8(
-                &JsValue::NULL,
-                &JsValue::from_str(&a.formula),
-                &js_sys::Float64Array::from(&a.values[..]),
-                &js_sys::Float64Array::from(&a.p[..]),
-                &JsValue::from_f64(a.mean),
-                &JsValue::from_f64(a.sd),
-                &JsValue::from_str(&outcomes),
-                &den,
-                &nums,
-            )
-        })
-        .map_err(|_| JsError::new("cannot hand the odds to JavaScript"))
-}
-
-/// The crate version.
-#[wasm_bindgen]
-pub fn version() -> String {
-    crate::version().to_string()
-}
-
-/// Counters of the parsed-formula cache.
-#[wasm_bindgen(js_name = cacheStats, unchecked_return_type = "CacheStats")]
-pub fn cache_stats() -> Result<JsValue, JsError> {
-    to_js(&CACHE.with(|c| c.borrow().stats()))
-}
-
-/// A ChaCha20 stream owned by the caller: backs `CONFIG.Dice.randomUniform`.
-#[wasm_bindgen]
-pub struct Rng {
-    inner: DiceRng,
-}
-
-#[wasm_bindgen]
-impl Rng {
-    /// A stream from `seed`, or from the platform's entropy when none is given.
-    #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "number | bigint | string | undefined")]
-        seed: JsValue,
-    ) -> Result<Rng, JsError> {
-        let seed = seed_or_fresh(&seed)?;
-        Ok(Rng {
-            inner: DiceRng::from_seed(seed).map_err(js_error)?,
-        })
-    }
-
-    /// A number in [0, 1) with 53 random bits.
-    pub fn uniform(&mut self) -> f64 {
-        self.inner.uniform()
-    }
-
-    /// The seed the stream started from.
-    #[wasm_bindgen(getter)]
-    pub fn seed(&self) -> f64 {
-        self.inner.seed() as f64
-    }
-}
-
-/// A reducer's answer: the new state and what Foundry should carry out.
-#[derive(Serialize)]
-struct Reduced<S: Serialize, E: Serialize> {
-    state: S,
-    effects: Vec<E>,
-}
-
 /// A JS argument as a core type, through its JSON text; errors name the argument and the field.
-fn from_js<T: serde::de::DeserializeOwned>(what: &str, value: JsValue) -> Result<T, JsError> {
-    crate::decode::from_json_text(what, &json_text(what, &value)?).map_err(js_error)
+fn from_js<T: DeserializeOwned>(what: &str, value: JsValue) -> Result<T, JsError> {
+    decode_str(what, &json_text(what, &value)?)
 }
 
 /// As [`from_js`] (the JSON text shows every field, so `deny_unknown_fields` sees a typo in an
 /// options object).
-fn from_js_strict<T: serde::de::DeserializeOwned>(
-    what: &str,
-    value: JsValue,
-) -> Result<T, JsError> {
+fn from_js_strict<T: DeserializeOwned>(what: &str, value: JsValue) -> Result<T, JsError> {
     from_js(what, value)
-}
-
-/// The combat tracker: `(state | null, event) -> {state, effects}`; refused events throw.
-#[wasm_bindgen(js_name = combatApply, unchecked_return_type = "{state: object | null, effects: object[]}")]
-pub fn combat_apply(
-    #[wasm_bindgen(unchecked_param_type = "object | null")] state: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "object")] event: JsValue,
-) -> Result<JsValue, JsError> {
-    let state: Option<crate::combat::CombatState> = if state.is_null() || state.is_undefined() {
-        None
-    } else {
-        Some(from_js("combat state", state)?)
-    };
-    // a start past the limit is refused before its JSON is read (reading 100,000 combatants,
-    // and naming the field of the error, took seconds)
-    let listed = js_sys::Reflect::get(&event, &JsValue::from_str("combatants")).ok();
-    if let Some(list) = listed.as_ref().and_then(|l| l.dyn_ref::<js_sys::Array>()) {
-        if list.length() as usize > crate::combat::MAX_COMBATANTS {
-            return Err(JsError::new(&format!(
-                "invalid combat event: `combatants`: {}",
-                crate::combat::stored::too_many()
-            )));
-        }
-    }
-    let event: crate::combat::Event = from_js("combat event", event)?;
-    let (state, effects) = crate::combat::apply_owned(state, &event).map_err(js_error)?;
-    to_js(&Reduced { state, effects })
-}
-
-/// A character's narrative state (strain, burdens, breaking): `(state, event) -> {state, effects}`.
-#[wasm_bindgen(js_name = narrativeApply, unchecked_return_type = "{state: object, effects: object[]}")]
-pub fn narrative_apply(
-    #[wasm_bindgen(unchecked_param_type = "object")] state: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "object")] event: JsValue,
-) -> Result<JsValue, JsError> {
-    let state: crate::rulesets::icon::strain::NarrativeState = from_js("narrative state", state)?;
-    let event: crate::rulesets::icon::strain::NarrativeEvent = from_js("narrative event", event)?;
-    let (state, effects) = state.apply(&event).map_err(js_error)?;
-    to_js(&Reduced { state, effects })
-}
-
-/// A progress clock (4, 6, 8, 10 or 12 segments) ticked by `ticks` (negative unticks):
-/// `{segments, filled, complete}`.
-#[wasm_bindgen(js_name = clockTick, unchecked_return_type = "{segments: number, filled: number, complete: boolean}")]
-pub fn clock_tick(
-    #[wasm_bindgen(unchecked_param_type = "{segments: number, filled: number}")] clock: JsValue,
-    ticks: i32,
-) -> Result<JsValue, JsError> {
-    let clock: crate::rulesets::icon::strain::Clock = from_js("clock", clock)?;
-    to_js(&clock.tick(i64::from(ticks)).map_err(js_error)?.view())
-}
-
-/// The end-of-session XP of `{ideals, challenged, ambition, burdenInvoked}`.
-#[wasm_bindgen(js_name = sessionXp)]
-pub fn session_xp(
-    #[wasm_bindgen(unchecked_param_type = "object")] checklist: JsValue,
-) -> Result<u32, JsError> {
-    let xp: crate::rulesets::icon::strain::SessionXp = from_js_strict("XP checklist", checklist)?;
-    Ok(xp.total())
-}
-
-/// The derived health values of an ICON character or foe: `{bloodied, bloodiedValue, healableMax,
-/// vigorCap, fallen}` from `{hp, maxHp, vigor, wounds, ...}`.
-#[wasm_bindgen(js_name = iconDerived, unchecked_return_type = "{bloodied: boolean, bloodiedValue: number, healableMax: number, vigorCap: number, fallen: boolean}")]
-pub fn icon_derived(
-    #[wasm_bindgen(unchecked_param_type = "object")] target: JsValue,
-) -> Result<JsValue, JsError> {
-    let target: crate::rulesets::icon::Target = from_js("character", target)?;
-    to_js(&target.derived().map_err(js_error)?)
 }
 
 /// `importPack`'s and `glossary`'s options: absent means the defaults.
@@ -636,6 +732,9 @@ fn long_string_arg(what: &str, value: &JsValue) -> Result<String, JsError> {
         return string_arg(what, value);
     };
     let units = text.length();
+    if units <= 4096 {
+        return string_arg(what, value);
+    }
     let encoder = TextEncoder::new();
     // ASCII takes one byte per unit; what does not fit is encoded again into room for the worst
     // case (3 bytes per unit). The encoder writes into the vector's spare capacity through a
@@ -699,49 +798,4 @@ pub fn glossary(
     let options = import_options(options)?;
     let text = string_arg("text", &text)?;
     to_js(&crate::packs::glossary(&text, &options).map_err(js_error)?)
-}
-
-/// The boons, curses and cover an attack's situation gives: `{boons, curses, cover}` from
-/// `{ranged, foeAdjacent, heightDifference, targetInCover}`.
-#[wasm_bindgen(js_name = iconSituation, unchecked_return_type = "{boons: number, curses: number, cover: boolean}")]
-pub fn icon_situation(
-    #[wasm_bindgen(unchecked_param_type = "object")] situation: JsValue,
-) -> Result<JsValue, JsError> {
-    let s: crate::rulesets::icon::situation::Situation = from_js_strict("situation", situation)?;
-    to_js(&s.modifiers().map_err(js_error)?)
-}
-
-/// The statuses to save against at the end of a turn (not ongoing, not states or effects).
-#[wasm_bindgen(js_name = iconSaveable, unchecked_return_type = "string[]")]
-pub fn icon_saveable(
-    #[wasm_bindgen(unchecked_param_type = "string[]")] statuses: JsValue,
-) -> Result<JsValue, JsError> {
-    let statuses: Vec<String> = from_js("statuses", statuses)?;
-    to_js(&crate::rulesets::icon::situation::saveable(&statuses))
-}
-
-/// The statuses left after the character uses an ability (stunned ends).
-#[wasm_bindgen(js_name = iconAfterAbility, unchecked_return_type = "string[]")]
-pub fn icon_after_ability(
-    #[wasm_bindgen(unchecked_param_type = "string[]")] statuses: JsValue,
-) -> Result<JsValue, JsError> {
-    let statuses: Vec<String> = from_js("statuses", statuses)?;
-    to_js(&crate::rulesets::icon::situation::after_ability(&statuses))
-}
-
-/// The charts the other rulesets print (ICONS levels, Tribute reality levels, the narrator's
-/// difficulty, opposed-modifier and knowledge charts, Men & Supermen's special dice).
-#[wasm_bindgen(js_name = rulesetTables, unchecked_return_type = "RulesetTables")]
-pub fn ruleset_tables() -> Result<JsValue, JsError> {
-    to_js(&crate::rulesets::tables())
-}
-
-/// A lookup in a Men & Supermen table: `{table: "epCost"|"skinTemper"|"learningModifier"|
-/// "sightModifiers"|"baseHeight"|"baseAge", ...}`.
-#[wasm_bindgen(js_name = mnsLookup, unchecked_return_type = "object")]
-pub fn mns_lookup(
-    #[wasm_bindgen(unchecked_param_type = "object")] query: JsValue,
-) -> Result<JsValue, JsError> {
-    let lookup: crate::rulesets::mns_tables::Lookup = from_js_strict("table lookup", query)?;
-    to_js(&lookup.answer().map_err(js_error)?)
 }

@@ -1,6 +1,6 @@
 //! `roll_many`: batches of totals from one stream, checked against `roll` itself.
 
-use icon_engine::batch::{roll_many, MAX_DICE, MAX_ROLLS, MAX_SLOW_DICE};
+use icon_engine::batch::{roll_many, MAX_DICE, MAX_MODIFIED_DICE, MAX_ROLLS, MAX_SLOW_DICE};
 use icon_engine::dice::rng::DiceRng;
 use icon_engine::request::{self, Prepared, Request};
 
@@ -116,6 +116,20 @@ fn batches_beyond_the_limits_are_refused_up_front() {
         e.message()
     );
     assert!(roll_many(&dice("1d6"), 0, 1).unwrap().is_empty());
+    // kept, dropped or counted dice cost about twice as much: half as many (issue 16, point 8)
+    let e = roll_many(&dice("4d6kh3"), 125_001, 1).unwrap_err();
+    assert_eq!(
+        e.message(),
+        format!("a batch rolls at most {MAX_MODIFIED_DICE} dice that keep, drop, count or change their faces; 125001 rolls of 4 dice is 500004")
+    );
+    assert_eq!(
+        roll_many(&dice("4d6kh3"), 125_000, 1).unwrap().len(),
+        125_000
+    );
+    assert!(
+        roll_many(&dice("2d6 + 1d4"), 333_333, 1).is_ok(),
+        "no modifiers: the full limit"
+    );
 }
 
 #[test]

@@ -1,7 +1,9 @@
 //! Decoding requests and reducer events from JSON: every refusal names the offending field.
 
 use icon_engine::combat::{CombatState, Event};
-use icon_engine::decode::{from_json_text, MAX_JSON_BYTES};
+use icon_engine::decode::{
+    from_json_text, from_json_text_within, MAX_JSON_BYTES, MAX_REQUEST_JSON,
+};
 use icon_engine::request::Request;
 
 fn request_error(json: &str) -> String {
@@ -132,4 +134,129 @@ fn lone_surrogates_from_json_stringify_read_as_the_replacement_character() {
     )
     .unwrap_err();
     assert!(e.message().contains("`boons`"), "{}", e.message());
+}
+
+/// Issue 16, point 9: a wrong-typed tag, a too-deep value, an off-table lookup and a bad
+/// opposition all name their field.
+#[test]
+fn tags_depth_lookups_and_opposition_name_their_field() {
+    for (json, expected) in [
+        (r#"{"kind":5}"#, "invalid request: `kind`: invalid type: integer `5`"),
+        (r#"{"kind":null,"boons":1}"#, "invalid request: `kind`: invalid type: null"),
+        (r#"{"kind":{"a":1}}"#, "invalid request: `kind`: invalid type: map"),
+        (r#"{"kind":"icon.atack"}"#, "invalid request: `kind`: unknown variant `icon.atack`"),
+        (
+            r#"{"kind":"tribute.test","rank":1,"die":6,"opposition":"x"}"#,
+            "invalid request: `opposition`: expected a number or an opposing side {rank, focus, burden}",
+        ),
+        (
+            r#"{"kind":"tribute.test","rank":1,"die":6,"opposition":{"rank":"x"}}"#,
+            "invalid request: `opposition`: expected a number or an opposing side",
+        ),
+    ] {
+        let m = request_error(json);
+        assert!(m.starts_with(expected), "{json}: {m}");
+    }
+    let event = |json: &str| {
+        from_json_text::<Event>("combat event", json)
+            .unwrap_err()
+            .message()
+            .to_string()
+    };
+    assert!(
+        event(r#"{"type":5}"#).starts_with("invalid combat event: `type`: invalid type: integer")
+    );
+    assert!(
+        event(r#"{"type":[]}"#).starts_with("invalid combat event: `type`: invalid type: sequence")
+    );
+    // deeper than serde_json reads (128 levels): the field is still named
+    let deep = format!(
+        r#"{{"kind":"icon.attack","boons":{}1{}}}"#,
+        "[".repeat(300),
+        "]".repeat(300)
+    );
+    let m = request_error(&deep);
+    let at_64 = format!("`boons{}`", "[0]".repeat(63));
+    assert!(m.starts_with("invalid request: `boons[0][0]"), "{m}");
+    assert!(m.ends_with("`: nested more than 64 levels deep"), "{m}");
+    assert!(
+        at_64.len() > 100 && m.len() < 200,
+        "the path is cut short: {m}"
+    );
+    let m = request_error(&format!(
+        r#"{{"kind":"icon.attack","a":[1,{{"b\"c":2,"d":{}1{}}}]}}"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    ));
+    assert!(m.starts_with(r#"invalid request: `a[1].d[0][0]"#), "{m}");
+    // an off-table row names the lookup's field
+    use icon_engine::rulesets::mns_tables::Lookup;
+    let lookup = |json: &str| {
+        from_json_text::<Lookup>("table lookup", json)
+            .and_then(|l| l.answer().map(|_| ()))
+            .unwrap_err()
+            .message()
+            .to_string()
+    };
+    assert!(lookup(r#"{"table":"baseAge","roll":0}"#)
+        .starts_with("invalid table lookup: `roll`: the age table covers rolls 1 to 22, not 0"));
+    assert!(lookup(r#"{"table":"baseHeight","roll":1000}"#)
+        .starts_with("invalid table lookup: `roll`: a d100 roll"));
+    assert!(lookup(r#"{"table":"learningModifier","learning":2}"#)
+        .starts_with("invalid table lookup: `learning`:"));
+    assert!(lookup(r#"{"table":"epCost","row":"x"}"#)
+        .starts_with("invalid table lookup: `row`: invalid type: string"));
+    assert!(lookup(r#"{"table":5}"#)
+        .starts_with("invalid table lookup: `table`: invalid type: integer"));
+}
+
+/// A message quotes at most ~100 characters of the input (issue 16, point 9), at the boundary.
+#[test]
+fn messages_quote_at_most_a_hundred_characters() {
+    let long = "b".repeat(100_000);
+    for json in [
+        format!(r#"{{"kind":"icon.attack","boons":"{long}"}}"#),
+        format!(r#"{{"kind":"{long}"}}"#),
+        format!(r#"{{"kind":"icon.attack","{long}":1}}"#),
+        format!(r#"{{"kind":"dice","formula":"1d6+{long}"}}"#),
+    ] {
+        let e = match from_json_text::<Request>("request", &json) {
+            Err(e) => e,
+            Ok(r) => icon_engine::request::Prepared::new(&r).unwrap_err(),
+        };
+        let m = icon_engine::error::clip_quotes(e.message());
+        assert!(m.len() < 600, "{}", &m[..600.min(m.len())]);
+        assert!(
+            m.contains(&"b".repeat(90)) && !m.contains(&"b".repeat(101)),
+            "{m}"
+        );
+    }
+}
+
+/// Requests and the other small arguments are at most 256 KiB of JSON (issue 16, point 8: a
+/// request of the largest legal size is answered within 50 ms), refused up front saying so.
+#[test]
+fn requests_past_their_limit_are_refused_with_it() {
+    let big = format!(
+        r#"{{"kind":"icon.save","note":"{}"}}"#,
+        "x".repeat(MAX_REQUEST_JSON)
+    );
+    let m = from_json_text_within::<Request>("request", &big, MAX_REQUEST_JSON)
+        .unwrap_err()
+        .message()
+        .to_string();
+    assert_eq!(
+        m,
+        format!(
+            "invalid request: it is {} bytes of JSON; the limit is {MAX_REQUEST_JSON}",
+            big.len()
+        )
+    );
+    // under it, the usual decoding (and its unknown-field message)
+    let small = r#"{"kind":"icon.save","note":"x"}"#;
+    let m = from_json_text_within::<Request>("request", small, MAX_REQUEST_JSON)
+        .unwrap_err()
+        .message()
+        .to_string();
+    assert!(m.contains("unknown field `note`"), "{m}");
 }

@@ -431,6 +431,13 @@ fn odds_beyond_the_limits_are_clear_errors() {
         ("1d1000000", "span more than 8192 possible totals"),
         ("1d8193", "span more than 8192 possible totals"),
         ("10d1000", "span more than 8192 possible totals"),
+        // keep/drop of huge dice: refused before building a state per face (issue 16, point 5)
+        ("2d1000000kh1", "span more than 8192 possible totals"),
+        ("2d1000000dl1", "span more than 8192 possible totals"),
+        ("1000d9000kl1", "span more than 8192 possible totals"),
+        ("2d1000000kh1cs>5", "too long"),
+        ("2d1000000r1kh1", "too long"),
+        ("2d1000000min3kh1", "too long"),
     ] {
         let e = distribution(&parse(src).unwrap()).unwrap_err();
         assert_eq!(e.kind(), ErrorKind::Odds, "{src}");
@@ -493,3 +500,45 @@ fn roll_pins_faces_for_a_fixed_seed() {
 }
 
 const PINNED_10D6_SEED_42: [i64; 10] = [1, 6, 4, 6, 4, 6, 5, 3, 4, 6];
+
+/// `roll` reads the outcome from the one evaluation it draws (and a rule's follow-up batch):
+/// the outcome `resolve` gives for the same faces, for every rule kind.
+#[test]
+fn roll_gives_what_resolve_gives_for_its_faces_for_every_kind() {
+    let target = r#"{"hp":20,"maxHp":20,"vigor":5,"armor":1,"wounds":1,"isPlayerCharacter":true,"statuses":["dazed"]}"#;
+    let requests = [
+        r#"{"kind":"dice","formula":"4d6kh3 + 2d8x[fire] - 1"}"#.to_string(),
+        r#"{"kind":"icon.attack","boons":2,"defense":12}"#.into(),
+        r#"{"kind":"icon.save","curses":2}"#.into(),
+        r#"{"kind":"icon.damage","result":"crit","die":8,"dice":2,"fray":3,"bonusDice":1}"#.into(),
+        r#"{"kind":"icon.action","rating":3,"push":true}"#.into(),
+        r#"{"kind":"icon.fortune","dice":0}"#.into(),
+        r#"{"kind":"icon.evasion"}"#.into(),
+        format!(r#"{{"kind":"icon.applyDamage","target":{target},"amount":30,"source":"hit"}}"#),
+        format!(r#"{{"kind":"icon.heal","target":{target},"healing":"rest"}}"#),
+        r#"{"kind":"icons.test","ability":6,"difficulty":5}"#.into(),
+        r#"{"kind":"tribute.test","rank":2,"focus":2,"burden":1,"die":8,"opposition":{"rank":1,"focus":1}}"#.into(),
+        r#"{"kind":"narrator.skill","skill":12,"difficulty":3}"#.into(),
+        r#"{"kind":"mns.action","target":60,"bonus":5}"#.into(),
+        r#"{"kind":"mns.save","score":12,"dice":"d100"}"#.into(),
+        r#"{"kind":"mns.dice","die":"d1000"}"#.into(),
+    ];
+    let mut follow_ups = 0;
+    for json in &requests {
+        let p = Prepared::new(&serde_json::from_str::<Request>(json).unwrap()).unwrap();
+        for seed in 0..60 {
+            let rolled = request::roll(&p, seed).unwrap();
+            let Resolution::Done(mut resolved) = request::resolve(&p, &rolled.faces).unwrap()
+            else {
+                panic!("{json}: resolve asked for more dice than roll drew")
+            };
+            resolved.seed = Some(seed);
+            assert_eq!(rolled, resolved, "{json} seed {seed}");
+            follow_ups += usize::from(rolled.faces.len() > p.formula().terms.len());
+        }
+    }
+    assert!(
+        follow_ups > 0,
+        "a follow-up batch (Men & Supermen's re-rolled 1s) was drawn"
+    );
+}

@@ -120,19 +120,11 @@ export interface RulesetTables {
   mnsSpecialDice: string[];
 }
 
-/** The verbs exported by wasm/icon_engine.js once initialised. */
+/** The core's public API: module/core.mjs (`loadCore()`, `getCore()`), over the raw wasm exports. */
 export interface CoreApi {
   plan(request: CoreRequest): PlanDie[];
   resolve(request: CoreRequest, faces: number[][]): Resolution;
   roll(request: CoreRequest, seed?: Seed): Done & { seed: number };
-  /** The fast `roll` path (module/core.mjs): a number standing for the parsed formula. */
-  diceHandle(formula: string): number;
-  /** What every roll of a handle's formula shares. */
-  diceShape(handle: number): { formula: string; terms: { notation: string; flavor: string | null }[] };
-  /** Rolls into the core's flat buffer (src/dice/flat.rs); returns its byte offset. A negative seed means a fresh one. */
-  rollDice(handle: number, seed: number): number;
-  /** Frees every dice handle. */
-  diceHandlesRelease(): void;
   odds(request: CoreRequest): Odds;
   /** `n` totals from one stream started at `seed` (the first is `roll(request, seed).total`). */
   rollMany(request: CoreRequest, n: number, seed?: Seed): Float64Array;
@@ -150,6 +142,7 @@ export interface CoreApi {
   iconDerived(target: object): { bloodied: boolean; bloodiedValue: number; healableMax: number; vigorCap: number; fallen: boolean };
   importPack(text: string, options?: { format?: "auto" | "nedb" | "json"; force?: boolean }): { documents: object[]; report: ImportReport };
   glossaryTerms(html: string, page: string): { term: string; key: string; definition: string; page: string }[];
+  glossary(text: string, options?: { format?: "auto" | "nedb" | "json"; force?: boolean }): { term: string; key: string; definition: string; page: string }[];
   iconSituation(situation: object): { boons: number; curses: number; cover: boolean };
   iconSaveable(statuses: string[]): string[];
   iconAfterAbility(statuses: string[]): string[];

@@ -237,15 +237,24 @@ impl Lookup {
         };
         Ok(match *self {
             Lookup::EpCost { row } => Answer::EpCost(ep_cost(row)),
-            Lookup::SkinTemper { row } => ratio(skin_temper(row)?),
-            Lookup::LearningModifier { learning } => ratio(learning_modifier(learning)?),
-            Lookup::SightModifiers { sight } => Answer::Sight(sight_modifiers(sight)?),
+            Lookup::SkinTemper { row } => ratio(named("row", skin_temper(row))?),
+            Lookup::LearningModifier { learning } => {
+                ratio(named("learning", learning_modifier(learning))?)
+            }
+            Lookup::SightModifiers { sight } => {
+                Answer::Sight(named("sight", sight_modifiers(sight))?)
+            }
             Lookup::BaseHeight { roll, female } => Answer::Number {
-                value: base_height_mm(roll, female)?,
+                value: named("roll", base_height_mm(roll, female))?,
             },
             Lookup::BaseAge { roll } => Answer::Number {
-                value: base_age(roll)?,
+                value: named("roll", base_age(roll))?,
             },
         })
     }
+}
+
+/// An off-table value's error, naming the lookup's field as decoding errors do.
+fn named<T>(field: &str, result: Result<T>) -> Result<T> {
+    result.map_err(|e| Error::request(format!("invalid table lookup: `{field}`: {e}")))
 }

@@ -44,7 +44,10 @@ pub struct Opponent {
 
 /// The opposition's result: a number, or a side that rolls.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(untagged)]
+#[serde(
+    untagged,
+    expecting = "expected a number or an opposing side {rank, focus, burden}"
+)]
 pub enum Opposition {
     Fixed(i64),
     Roll(Opponent),

@@ -6,7 +6,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import core, { dice } from "../support/load-core.mjs";
+import core, { dice, raw } from "../support/load-core.mjs";
 
 /** 3d6 with seed 7, and P(3d6 = 10) = 27/216, taken before anything malformed is sent. */
 const before = {
@@ -83,6 +83,112 @@ describe("every export refuses malformed values with an Error, never a trap", ()
   }
 });
 
+/* ------------------------------------------------------------------ issue 16, point 1 */
+
+/** A proxy every one of whose traps throws. */
+const trapping = () => new Proxy({}, Object.fromEntries(
+  ["get", "has", "ownKeys", "getOwnPropertyDescriptor", "getPrototypeOf", "apply", "construct"]
+    .map(trap => [trap, () => { throw new Error(`the ${trap} trap`); }])));
+
+/** Arguments that once made the wasm-bindgen glue throw inside wasm, which skipped restoring
+ * wasm's stack pointer: after 1,000–3,600 of them every export trapped with "memory access out of
+ * bounds". Top-level and nested in a request, in every argument position. */
+const HOSTILE = [
+  () => Symbol("s"),
+  () => () => 1,
+  () => ({ toJSON() { return undefined; } }),
+  () => ({ toJSON() { throw new Error("toJSON threw"); } }),
+  trapping,
+  () => ({ get kind() { throw new Error("a getter threw"); } }),
+  () => ({ kind: "dice", formula: Symbol("f") }),
+  () => ({ kind: "icon.attack", boons: trapping() }),
+  () => ({ kind: "icon.attack", boons: { toJSON() { return undefined; } } }),
+  () => [[1, 2, trapping()]],
+  () => 10n,
+  () => cyclic,
+  () => JSON.parse(`${"[".repeat(200)}${"]".repeat(200)}`),
+  () => ({ length: 1e9, slice() { return this; } }),
+  () => new Uint8Array(8)
+];
+
+/** The answers that must still come back after the hammering: taken before it. */
+const answers = () => ({
+  roll: core.roll(dice("3d6"), 7),
+  attack: core.roll({ kind: "icon.attack", boons: 2, defense: 12 }, 99),
+  odds: core.odds(dice("3d6")).exact.totals.find(([v]) => v === 10)[1],
+  combat: core.combatApply(null, { type: "start", combatants: [{ id: "a", side: "party" }, { id: "b", side: "foes" }] }).state.combatants.length,
+  pack: core.importPack('{"_id":"aaaaaaaaaaaaaaa1","name":"x","pages":[]}\n').documents.length,
+  uniform: new core.Rng(5).uniform()
+});
+
+describe("10,000 hostile calls per export leave the module answering (issue 16, point 1)", () => {
+  const expected = answers();
+  assert.equal(expected.odds, "1/8");
+  const freed = new core.Rng(1);
+  freed.free();
+
+  /** Calls `fn` 10,000 times with hostile values in turn in every argument position. */
+  const hammer = (name, fn, arity, construct = false) => {
+    const kinds = new Set();
+    for (let i = 0; i < 10_000; i++) {
+      const bad = HOSTILE[i % HOSTILE.length]();
+      const args = Array.from({ length: Math.max(arity, 1) }, (_, k) => (k === i % Math.max(arity, 1) ? bad : 1));
+      try {
+        if (construct) new fn(...args);
+        else fn(...args);
+      } catch (e) {
+        assert.ok(!(e instanceof WebAssembly.RuntimeError), `${name} trapped: ${e.message}`);
+        assert.ok(e instanceof Error, `${name} threw a non-Error`);
+        kinds.add(e.constructor.name);
+      }
+    }
+    return kinds;
+  };
+
+  for (const [name, fn] of Object.entries(core)) {
+    test(`core.${name}: every refusal an Error naming something, never a trap`, () => {
+      hammer(name, fn, fn.length, name === "Rng");
+      assert.deepEqual(answers(), expected);
+    });
+  }
+  test("a freed Rng, 10,000 times", () => {
+    for (let i = 0; i < 10_000; i++) {
+      assert.throws(() => (i % 2 ? freed.uniform() : freed.seed), /this Rng was freed/);
+    }
+    freed.free(); // again: nothing
+    assert.deepEqual(answers(), expected);
+  });
+  // the raw exports under the API take only JSON text and numbers; whatever reaches them is
+  // refused in JS before wasm is entered, or read by wasm without calling back into JS
+  for (const [name, fn] of Object.entries(raw)) {
+    if (typeof fn !== "function" || ["initSync", "default"].includes(name)) continue;
+    test(`raw ${name}`, () => {
+      hammer(name, fn, fn.length);
+      for (let i = 0; i < 1000; i++) {
+        for (const stale of [-1, 0.5, 2 ** 60, NaN]) {
+          if (name.startsWith("rng") && name !== "rngNew") try { fn(stale); } catch (e) { assert.ok(!(e instanceof WebAssembly.RuntimeError)); }
+        }
+      }
+      assert.deepEqual(answers(), expected);
+    });
+  }
+  test("messages of the hostile values name where they are", () => {
+    assert.match(refuses(() => core.roll({ kind: "icon.attack", boons: trapping() })), /invalid request: `boons`: reading it threw the (get|ownKeys|getPrototypeOf) trap/);
+    assert.match(refuses(() => core.roll({ kind: "icon.attack", boons: { toJSON() { return undefined; } } })), /`boons`: its toJSON\(\) gave no value/);
+    assert.match(refuses(() => core.roll({ kind: "icon.attack", boons: () => 2 })), /`boons`: a function is not a JSON value/);
+    assert.match(refuses(() => core.roll({ kind: "dice", formula: Symbol("f") })), /`formula`: a symbol is not a JSON value/);
+    assert.match(refuses(() => core.roll({ get kind() { throw new Error("a getter threw"); } })), /`kind`: reading it threw a getter threw/);
+    assert.match(refuses(() => core.resolve(dice("3d6"), [[1, 2, trapping()]])), /faces.*`\[0\]\[2\]`: reading it threw/);
+    assert.match(refuses(() => core.odds(Symbol("s"))), /invalid request: a symbol is not a JSON value/);
+    assert.match(refuses(() => core.odds({ toJSON() { return undefined; } })), /invalid request: its toJSON\(\) gave no value/);
+    assert.match(refuses(() => core.combatApply(null, { type: "start", combatants: [{ id: 1n }] })), /combat event: `combatants\[0\]\.id`: a BigInt/);
+    assert.match(refuses(() => core.clockTick({ segments: 4, filled: 0 }, Symbol("t"))), /ticks must be an integer.*a symbol/);
+    assert.match(refuses(() => new core.Rng(Symbol("s"))), /a seed must be a number, a BigInt or a decimal string, not a symbol/);
+    // a Date is what its toJSON says (a string): refused for what it is, not for being a Date
+    assert.match(refuses(() => core.roll({ kind: "icon.attack", boons: new Date(0) })), /`boons`: invalid type: string "1970/);
+  });
+});
+
 describe("messages name the field", () => {
   const cases = [
     ["NaN", () => core.roll({ kind: "icon.attack", boons: NaN }), /`boons`.*NaN/],
@@ -136,6 +242,54 @@ describe("messages name the field", () => {
   });
 });
 
+describe("messages (issue 16, point 9)", () => {
+  const deep = n => { let x = 1; for (let i = 0; i < n; i++) x = [x]; return x; };
+  const cases = [
+    ["a number for kind", () => core.roll({ kind: 5 }), /^invalid request: `kind`: invalid type: integer `5`/],
+    ["null for kind", () => core.odds({ kind: null }), /^invalid request: `kind`: invalid type: null/],
+    ["a number for type", () => core.combatApply(null, { type: 5 }), /^invalid combat event: `type`: invalid type: integer/],
+    ["an array for type", () => core.narrativeApply({ strain: 0 }, { type: [] }), /^invalid narrative event: `type`: invalid type: sequence/],
+    ["a number for table", () => core.mnsLookup({ table: 5 }), /^invalid table lookup: `table`/],
+    ["too deep", () => core.roll({ kind: "icon.attack", boons: deep(70) }), /^invalid request: `boons\[0\]\[0\].*: nested more than 64 levels deep$/],
+    ["too deep in faces", () => core.resolve(dice("1d6"), deep(100)), /^invalid faces.*: `\[0\]\[0\].*: nested more than 64 levels deep$/],
+    ["an off-table age roll", () => core.mnsLookup({ table: "baseAge", roll: 0 }), /^invalid table lookup: `roll`: the age table covers rolls 1 to 22, not 0/],
+    ["an off-table height roll", () => core.mnsLookup({ table: "baseHeight", roll: 1000 }), /^invalid table lookup: `roll`: a d100 roll/],
+    ["a mistyped row", () => core.mnsLookup({ table: "epCost", row: "x" }), /^invalid table lookup: `row`: invalid type: string/],
+    ["an opposition of the wrong shape", () => core.roll({ kind: "tribute.test", rank: 1, die: 6, opposition: "x" }), /^invalid request: `opposition`: expected a number or an opposing side \{rank, focus, burden\}/],
+    ["a fraction of a tick", () => core.clockTick({ segments: 4, filled: 0 }, 1.5), /^ticks must be an integer.*not 1\.5$/],
+    ["a tick as a string", () => core.clockTick({ segments: 4, filled: 0 }, "1"), /^ticks must be an integer.*not "1"$/]
+  ];
+  for (const [label, fn, re] of cases) test(label, () => refuses(fn, re, label));
+
+  test("a clock still ticks by whole numbers, backwards too", () => {
+    assert.deepEqual(core.clockTick({ segments: 4, filled: 1 }, 2), { segments: 4, filled: 3, complete: false });
+    assert.deepEqual(core.clockTick({ segments: 4, filled: 1 }, -1), { segments: 4, filled: 0, complete: false });
+  });
+
+  test("messages quote at most ~100 characters of the input", () => {
+    const long = "q".repeat(1_000_000);
+    for (const fn of [
+      () => core.roll({ kind: "icon.attack", boons: long }),
+      () => core.roll({ kind: long }),
+      () => core.roll({ kind: "icon.attack", [long]: 1 }),
+      () => core.roll(dice(`1d6+${long}`)),
+      () => core.roll(dice("1d6"), long),
+      () => core.roll(dice("1d6"), `9${"0".repeat(5000)}`),
+      () => core.iconSaveable([long, 3]),
+      () => core.combatApply(null, { type: "beginTurn", id: long }),
+      () => core.mnsLookup({ table: long }),
+      () => core.rollMany(dice("1d6"), long, 1),
+      () => core.clockTick({ segments: 4, filled: 0 }, long),
+      () => core.importPack(`{"_id": "${long}"`),
+      () => core.roll({ kind: "icon.attack", boons: { [long]: deep(80) } })
+    ]) {
+      const m = refuses(fn);
+      assert.ok(m.length < 400, `${m.length} characters: ${m.slice(0, 300)}`);
+      assert.ok(!/q{101}/.test(m), m.slice(0, 300));
+    }
+  });
+});
+
 describe("requests beyond the limits are refused up front, saying the limit", () => {
   test("a roll of more than 10,000 dice", () => {
     const formula = Array.from({ length: 11 }, () => "1000d6").join(" + ");
@@ -164,6 +318,19 @@ describe("requests beyond the limits are refused up front, saying the limit", ()
     }
     assert.equal(core.oddsArrays(dice("1d8192")).p.length, 8192);
   });
+  test("a request or other small argument over 256 KiB of JSON, refused before wasm is entered", () => {
+    const big = "x".repeat(256 * 1024);
+    refuses(() => core.roll({ kind: "icon.save", note: big }), /^invalid request: it is \d+ characters of JSON; the limit is 262144$/);
+    refuses(() => core.iconSaveable(Array.from({ length: 200_000 }, () => "a")), /^invalid statuses: 200000 elements; this argument is at most 262144 characters of JSON$/);
+    refuses(() => core.resolve(dice("1d6"), [Array(300_000).fill(1)]), /^invalid faces.*`\[0\]`: 300000 elements/);
+    // just under the limit: answered (a character with 15,000 statuses)
+    const statuses = Array.from({ length: 15000 }, (_, i) => `status-${i}`);
+    const hit = core.roll({ kind: "icon.applyDamage", target: { hp: 10, maxHp: 10, vigor: 0, armor: 0, wounds: 0, isPlayerCharacter: false, statuses }, amount: 3, source: "hit" }, 1);
+    assert.equal(hit.target.hp, 7);
+    // a combat's state may be far larger (its limits are the combat tracker's)
+    const combatants = Array.from({ length: 5000 }, (_, i) => ({ id: `c${i}`, side: i % 2 ? "foes" : "party" }));
+    assert.equal(core.combatApply(null, { type: "start", combatants }).state.combatants.length, 5000);
+  });
   test("the module still answers", () => {
     assert.deepEqual(core.roll(dice("3d6"), 7), before.roll);
   });
@@ -179,6 +346,27 @@ describe("rollMany and oddsArrays", () => {
       assert.deepEqual(core.rollMany(request, 500, 12345), totals);
     }
   });
+  test("a question asked again gets the same answer, in arrays of its own", () => {
+    const first = core.oddsArrays(dice("4d6kh3"));
+    first.p.fill(0);
+    first.values.fill(-1);
+    first.exact.numerators.fill(0n);
+    first.outcomes.x = 1;
+    const again = core.oddsArrays(dice("4d6kh3"));
+    assert.deepEqual([...again.values], Array.from({ length: 16 }, (_, i) => i + 3));
+    assert.equal(again.exact.numerators.reduce((a, b) => a + b, 0n), again.exact.denominator);
+    assert.deepEqual(again.outcomes, {});
+    assert.equal(again.p[15], 21 / 1296, "P(18) = 21/1296");
+    // more wide answers than the memo keeps (2^18 totals): each still right
+    for (let i = 0; i < 40; i++) {
+      const wide = core.oddsArrays(dice(`1d8000 + ${i}`));
+      assert.equal(wide.values.length, 8000);
+      assert.equal(wide.values[0], 1 + i);
+      assert.equal(wide.exact.denominator, 8000n);
+    }
+    assert.equal(core.odds(dice("1d8000 + 0")).exact.totals[7999][1], "1/8000");
+  });
+
   test("oddsArrays carries odds' distribution exactly, as typed arrays", () => {
     for (const request of [dice("3d6"), dice("4d6kh3"), dice("100d6"), { kind: "icon.attack", boons: 3, defense: 10 }, { kind: "tribute.test", rank: 1, focus: 2, burden: 1, die: 12, opposition: 3 }]) {
       const odds = core.odds(request);

@@ -4,7 +4,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import core, { dice } from "../support/load-core.mjs";
+import core, { dice, raw } from "../support/load-core.mjs";
 
 /* -------------------------------------------- */
 /*  Independent reference arithmetic            */
@@ -229,14 +229,66 @@ describe("version and cache", () => {
     assert.match(core.version(), /^\d+\.\d+\.\d+/);
   });
 
-  test("repeated odds('3d6') hit the parse cache", () => {
-    core.odds(dice("3d6"));
+  test("a request is decoded and parsed once; the same formula asked another way hits the parse cache", () => {
+    core.odds(dice("3d6 + 17"));
     const before = core.cacheStats();
-    core.odds(dice("3d6"));
-    core.odds(dice("3d6"));
+    core.odds(dice("3d6 + 17"));
+    core.roll(dice("3d6 + 17"), 4);
+    core.plan(dice("3d6 + 17"));
+    assert.deepEqual(core.cacheStats(), before, "the same request: neither parsed nor looked up again");
+    // other JSON text (keys in another order), the same formula: decoded, but not parsed again
+    core.odds({ formula: "3d6 + 17", kind: "dice" });
     const after = core.cacheStats();
     assert.equal(after.parses, before.parses, "no new parse");
-    assert.ok(after.hits >= before.hits + 2, "two more hits");
+    assert.equal(after.hits, before.hits + 1, "one more hit");
     assert.ok(after.size >= 1);
+  });
+});
+
+describe("requests are found again by their values", () => {
+  /** The outcome of a request as the raw exports give it, by its JSON text (no recall). */
+  const direct = (request, faces) => JSON.parse(raw.requestResolve(raw.requestNew(JSON.stringify(request)), JSON.stringify(faces)));
+  const bare = ({ seed, ...outcome }) => outcome;
+  const ofRoll = (request, seed) => { const { status, ...done } = direct(request, core.roll(request, seed).faces); return done; };
+
+  test("an object changed between calls is read anew", () => {
+    const r = { kind: "icon.attack", boons: 2, defense: 12 };
+    const a = core.roll(r, 5);
+    r.boons = 0;
+    const b = core.roll(r, 5);
+    assert.notEqual(a.boonDie, null);
+    assert.equal(b.boonDie, null);
+    assert.deepEqual(bare(b), ofRoll(r, 5));
+    r.boons = "2";
+    assert.throws(() => core.roll(r, 5), /`boons`: invalid type: string "2"/);
+    assert.throws(() => core.roll(r, 5), /`boons`: invalid type: string "2"/, "refused every time");
+    r.boons = 2;
+    assert.deepEqual(core.roll(r, 5), a);
+  });
+
+  test("look-alike requests stay apart: nested values, array lengths, where a key sits", () => {
+    const hit = (target, extra = {}) => ({ kind: "icon.applyDamage", target, amount: 4, source: "hit", ...extra });
+    const base = { hp: 10, maxHp: 10, vigor: 0, armor: 0, wounds: 0, isPlayerCharacter: false };
+    const requests = [
+      hit({ ...base, statuses: [] }), hit({ ...base, statuses: ["dazed"] }), hit({ ...base, statuses: ["dazed", "burning+"] }),
+      hit({ ...base, statuses: ["burning+", "dazed"] }), hit({ ...base, armor: 1, statuses: [] }), hit({ ...base, statuses: [] }, { pierce: true }),
+      hit({ ...base, statuses: [] }, { amount: 5 }), { amount: 4, kind: "icon.applyDamage", source: "hit", target: { ...base, statuses: [] } }
+    ];
+    for (let round = 0; round < 2; round++) {
+      for (const request of requests) {
+        assert.deepEqual(bare(core.roll(structuredClone(request), 1)), ofRoll(request, 1), JSON.stringify(request));
+      }
+    }
+    // the same formula as a number, a string and a negative zero
+    assert.equal(core.roll({ kind: "icon.save", bonus: -0 }, 3).total, core.roll({ kind: "icon.save", bonus: 0 }, 3).total);
+    assert.throws(() => core.roll({ kind: "icon.save", bonus: "0" }, 3), /`bonus`/);
+  });
+
+  test("class instances and exotic values take the JSON way, with its checks", () => {
+    class Attack { constructor() { this.kind = "icon.attack"; this.boons = 1; } }
+    assert.equal(core.roll(new Attack(), 9).total, core.roll({ kind: "icon.attack", boons: 1 }, 9).total);
+    const withGetter = { kind: "icon.attack", get boons() { return 1; } };
+    assert.equal(core.roll(withGetter, 9).total, core.roll({ kind: "icon.attack", boons: 1 }, 9).total);
+    assert.throws(() => core.roll({ kind: "icon.attack", boons: NaN }, 9), /`boons`: NaN/);
   });
 });

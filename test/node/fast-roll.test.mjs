@@ -1,16 +1,14 @@
 /**
- * The fast `roll` path (module/core.mjs → diceHandle/rollDice → module/dice/flat-outcome.mjs)
- * against the core's JSON path, and the core's own ChaCha20 (wasm SIMD) against a plain-JS
- * ChaCha20 written here from RFC 8439 and rand_core's PCG32 seeding.
+ * `roll` through module/core.mjs (a request handle, the outcome written as numbers into wasm
+ * memory, module/dice/flat-outcome.mjs building the object) against `resolve` of the same faces
+ * (the core's other way to an outcome: JSON out), and the core's own ChaCha20 (wasm SIMD)
+ * against a plain-JS ChaCha20 written here from RFC 8439 and rand_core's PCG32 seeding.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import raw, { dice } from "../support/load-core.mjs";
-import { loadCore, roll } from "../../module/core.mjs";
-import { flatOutcome } from "../../module/dice/flat-outcome.mjs";
+import core, { dice, raw } from "../support/load-core.mjs";
 
-await loadCore();
-/** The raw wasm exports (initSync hands back the instance's exports once initialised). */
+/** The raw wasm exports' memory (initSync hands back the instance's exports once initialised). */
 const exports = /** @type {{memory: WebAssembly.Memory}} */ (raw.initSync());
 
 const FORMULAS = [
@@ -22,63 +20,114 @@ const FORMULAS = [
 /** The thrown message, or null. */
 const message = fn => { try { fn(); return null; } catch (e) { return /** @type {Error} */ (e).message; } };
 
-describe("the fast roll path", () => {
-  test("gives exactly the JSON path's outcome for every kind of formula and seed", () => {
+/** What `resolve` makes of a roll's faces, with the roll's seed: the outcome `roll` must give. */
+function resolved(request, rolled) {
+  const answer = core.resolve(request, rolled.faces);
+  assert.equal(answer.status, "done");
+  const { status, ...done } = answer;
+  return { ...done, seed: rolled.seed };
+}
+
+describe("roll", () => {
+  test("gives the outcome resolve gives for its faces, for every kind of formula and seed", () => {
     for (const formula of FORMULAS) {
       for (const seed of [0, 1, 42, 123456789, 2 ** 53 - 1]) {
-        assert.deepStrictEqual(roll(dice(formula), seed), raw.roll(dice(formula), seed), `${formula} seed ${seed}`);
+        const rolled = core.roll(dice(formula), seed);
+        assert.equal(rolled.seed, seed);
+        assert.deepStrictEqual(rolled, resolved(dice(formula), rolled), `${formula} seed ${seed}`);
       }
     }
   });
 
-  test("the flat numbers build the same outcome (the fast path is really taken)", () => {
-    const handle = raw.diceHandle("3d6cs>=5 + 2d8kh1[cold]");
-    const shape = raw.diceShape(handle);
-    assert.deepStrictEqual(shape.terms.map(t => t.flavor), [null, "cold"]);
-    const at = raw.rollDice(handle, 99);
-    const f64 = new Float64Array(exports.memory.buffer);
-    assert.deepStrictEqual(flatOutcome(f64, at / 8, shape), raw.roll(dice("3d6cs>=5 + 2d8kh1[cold]"), 99));
+  test("gives the outcome resolve gives for its faces, for every rule kind", () => {
+    const target = { hp: 20, maxHp: 20, vigor: 5, armor: 1, wounds: 1, isPlayerCharacter: true, statuses: ["dazed", "burning+"] };
+    const requests = [
+      { kind: "icon.attack", boons: 2, defense: 12 }, { kind: "icon.attack", curses: 3 }, { kind: "icon.save", boons: 1 },
+      { kind: "icon.damage", result: "crit", die: 8, dice: 2, fray: 3, bonusDice: 1 }, { kind: "icon.action", rating: 3, push: true },
+      { kind: "icon.fortune", dice: 0 }, { kind: "icon.evasion" }, { kind: "icon.applyDamage", target, amount: 30, source: "hit" },
+      { kind: "icon.heal", target: { ...target, hp: 0 }, healing: "rescue" }, { kind: "icons.test", ability: 6, difficulty: 5 },
+      { kind: "tribute.test", rank: 2, focus: 2, burden: 1, die: 8, opposition: { rank: 1, focus: 1 } },
+      { kind: "narrator.skill", skill: 12, difficulty: 3, use: "attack", baseDamage: 4 }, { kind: "mns.action", target: 60, bonus: 5 },
+      { kind: "mns.save", score: 12, dice: "d100" }, { kind: "mns.dice", die: "d%" }, { kind: "mns.dice", die: "d1000" }
+    ];
+    for (const request of requests) {
+      for (const seed of [0, 1, 7, 99, 2 ** 53 - 1]) {
+        const rolled = core.roll(request, seed);
+        const expected = resolved(request, rolled);
+        assert.deepStrictEqual(rolled, expected, `${request.kind} seed ${seed}`);
+        // resolve's order, with the seed after the faces (where the core's Done has it)
+        const keys = Object.keys(expected).filter(k => k !== "seed");
+        keys.splice(keys.indexOf("faces") + 1, 0, "seed");
+        assert.deepStrictEqual(Object.keys(rolled), keys);
+      }
+    }
+    // a special character's 1s come back as a follow-up batch, drawn within the same roll
+    const rerolls = Array.from({ length: 200 }, (_, s) => core.roll({ kind: "mns.action", target: 60 }, s)).filter(r => r.faces.length > 1);
+    assert.ok(rerolls.length > 0 && rerolls.every(r => r.rerolls.length === r.faces[1].length));
   });
 
-  test("without a seed it rolls fresh ones that replay", () => {
-    const a = roll(dice("4d6kh3"));
-    assert.ok(Number.isSafeInteger(a.seed));
-    assert.deepStrictEqual(roll(dice("4d6kh3"), a.seed), a);
-    const seeds = new Set(Array.from({ length: 20 }, () => roll(dice("1d20")).seed));
-    assert.ok(seeds.size > 15, "fresh seeds differ");
-  });
-
-  test("refuses what the JSON path refuses, with its messages", () => {
-    for (const [request, seed] of [
-      [dice("2d6+"), 1], [dice("1d6"), -1], [dice("1d6"), 1.5], [dice("1d6"), 2 ** 53], [dice("1d6"), NaN],
-      [{ kind: "dice", formula: "1d6", flavor: "x" }, 1], [{ kind: "dice", formula: 6 }, 1],
-      [dice(`${"1000d6 + ".repeat(10)}1d6`), 1],
-    ]) {
-      const ours = message(() => roll(/** @type {any} */ (request), seed));
-      assert.ok(ours, `${JSON.stringify(request)} ${seed} is refused`);
-      assert.equal(ours, message(() => raw.roll(/** @type {any} */ (request), seed)));
+  test("strings beyond the core's table of 4,096 are written out in full", () => {
+    const statuses = Array.from({ length: 5000 }, (_, k) => `status ${k} ✓ ${"😀".repeat(k % 3)}`);
+    const target = { hp: 10, maxHp: 20, vigor: 0, armor: 0, wounds: 0, isPlayerCharacter: false, statuses };
+    for (let round = 0; round < 2; round++) {
+      const rolled = core.roll({ kind: "icon.applyDamage", target, amount: 1, source: "hit" }, 5);
+      assert.deepStrictEqual(rolled.target.statuses.slice(0, 5000), statuses);
+      assert.deepStrictEqual(rolled, resolved({ kind: "icon.applyDamage", target, amount: 1, source: "hit" }, rolled));
     }
   });
 
-  test("old handles are refused after a release; roll renews its own", () => {
-    const handle = raw.diceHandle("1d6");
-    raw.diceHandlesRelease();
-    assert.match(message(() => raw.rollDice(handle, 1)) ?? "", /not a dice handle \(or it was released\)/);
-    assert.match(message(() => raw.diceShape(0.5)) ?? "", /not a dice handle/);
-    // more distinct formulas than the wrapper keeps, then the first again
-    for (let i = 1; i <= 600; i++) assert.equal(roll(dice(`1d6 + ${i}`), i).total, raw.roll(dice(`1d6 + ${i}`), i).total);
-    assert.deepStrictEqual(roll(dice("1d20+3"), 5), raw.roll(dice("1d20+3"), 5));
+  test("terms without a flavor have no flavor key, as resolve gives them", () => {
+    const rolled = core.roll(dice("3d6cs>=5 + 2d8kh1[cold]"), 99);
+    assert.deepStrictEqual(rolled.terms.map(t => Object.hasOwn(t, "flavor") ? t.flavor : null), [null, "cold"]);
+    assert.deepStrictEqual(Object.keys(rolled), ["kind", "total", "faces", "seed", "formula", "terms"]);
+  });
+
+  test("without a seed it rolls seeds that replay", () => {
+    const a = core.roll(dice("4d6kh3"));
+    assert.ok(Number.isSafeInteger(a.seed));
+    assert.deepStrictEqual(core.roll(dice("4d6kh3"), a.seed), a);
+    const seeds = new Set(Array.from({ length: 20 }, () => core.roll(dice("1d20")).seed));
+    assert.ok(seeds.size > 15, "unseeded rolls take different seeds");
+  });
+
+  test("refuses bad seeds and requests, naming them", () => {
+    for (const [request, seed, re] of [
+      [dice("2d6+"), 1, /2d6\+/], [dice("1d6"), -1, /seed.*-1/], [dice("1d6"), 1.5, /seed.*1\.5/],
+      [dice("1d6"), 2 ** 53, /seed.*9007199254740992/], [dice("1d6"), NaN, /seed.*NaN/],
+      [{ kind: "dice", formula: "1d6", flavor: "x" }, 1, /unknown field `flavor`/],
+      [{ kind: "dice", formula: 6 }, 1, /`formula`.*integer/],
+      [dice(`${"1000d6 + ".repeat(10)}1d6`), 1, /at most 10000 dice/],
+    ]) {
+      assert.match(message(() => core.roll(/** @type {any} */ (request), seed)) ?? "did not throw", re, `${JSON.stringify(request)} ${seed}`);
+    }
+  });
+
+  test("a released handle is refused, never read as another request, and never issued again", () => {
+    const first = raw.requestNew(JSON.stringify(dice("1d6")));
+    raw.requestsRelease();
+    const second = raw.requestNew(JSON.stringify(dice("1d100")));
+    assert.ok(second > first, "handles count up across releases");
+    for (const stale of [first, first + 0.5, -1, second + 1]) {
+      assert.match(message(() => raw.requestRoll(stale, 1)) ?? "", /not a request handle \(or it was released\)/);
+    }
+    assert.equal(JSON.parse(raw.requestShape(second)).formula, "1d100");
+    // the API renews its own handles: more distinct requests than the core keeps, then the first again
+    for (let i = 1; i <= 4200; i++) assert.equal(core.roll(dice(`1d6 + ${i}`), i).total, core.roll(dice("1d6"), i).total + i);
+    assert.deepStrictEqual(core.roll(dice("1d20+3"), 5), resolved(dice("1d20+3"), core.roll(dice("1d20+3"), 5)));
   });
 
   test("keeps reading the right memory after it grows", () => {
     const before = exports.memory.buffer.byteLength;
     const hog = [];
     for (let i = 0; hog.length < 40 && exports.memory.buffer.byteLength === before; i++) {
-      hog.push(raw.rollMany(dice("1000d6"), 1000, i)); // each call allocates in wasm
-      raw.importPack(JSON.stringify(Array.from({ length: 2000 }, (_, k) => ({ _id: `a${k}`.padEnd(16, "x"), name: "x".repeat(200) }))));
+      hog.push(core.rollMany(dice("1000d6"), 1000, i)); // each call allocates in wasm
+      core.importPack(JSON.stringify(Array.from({ length: 2000 }, (_, k) => ({ _id: `a${k}`.padEnd(16, "x"), name: "x".repeat(200) }))));
     }
     assert.ok(exports.memory.buffer.byteLength > before, "the memory grew");
-    for (const formula of FORMULAS.slice(0, 5)) assert.deepStrictEqual(roll(dice(formula), 3), raw.roll(dice(formula), 3));
+    for (const formula of FORMULAS.slice(0, 5)) {
+      const rolled = core.roll(dice(formula), 3);
+      assert.deepStrictEqual(rolled, resolved(dice(formula), rolled));
+    }
   });
 });
 
@@ -123,7 +172,7 @@ describe("the core's ChaCha20 stream (wasm SIMD, one and four blocks at a time)"
   test("is the reference stream, word for word, through Rng.uniform", () => {
     for (const seed of [0, 1, 42, 2 ** 53 - 1]) {
       const w = words(seed);
-      const rng = new raw.Rng(seed);
+      const rng = new core.Rng(seed);
       // 300 uniforms read 600 words: the one-block refills and then the four-block ones
       for (let i = 0; i < 300; i++) {
         const hi = w.next().value, lo = w.next().value;
@@ -141,7 +190,7 @@ describe("the core's ChaCha20 stream (wasm SIMD, one and four blocks at a time)"
       const x = w.next().value;
       if (x < 2 ** 32 - 4) expected.push((x % 6) + 1);
     }
-    assert.deepStrictEqual(raw.roll(dice("10d6"), 42).faces[0], expected);
+    assert.deepStrictEqual(core.roll(dice("10d6"), 42).faces[0], expected);
     assert.deepStrictEqual(expected, [1, 6, 4, 6, 4, 6, 5, 3, 4, 6], "the stream pinned in src/dice/rng.rs");
   });
 });

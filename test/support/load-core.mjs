@@ -1,6 +1,7 @@
 /**
- * Loads the built wasm core synchronously for node tests. Lives outside test/node/ so the test
- * runner doesn't take it for a test file.
+ * Loads the built wasm core synchronously for node tests and hands back its public API
+ * (module/core.mjs: every argument checked in JS before wasm is entered). Lives outside
+ * test/node/ so the test runner doesn't take it for a test file.
  */
 import { existsSync, readFileSync } from "node:fs";
 
@@ -12,9 +13,13 @@ if (!existsSync(glue) || !existsSync(binary)) {
   throw new Error("wasm/ is not built: run `npm run build` (scripts/build.sh) before the node tests");
 }
 
-/** @type {import("../../module/types/core.js").CoreApi & {initSync: Function}} */
-const core = await import(glue.href);
-core.initSync({ module: readFileSync(binary) });
+/** The raw wasm exports (the layer under module/core.mjs), initialised. */
+export const raw = await import(glue.href);
+raw.initSync({ module: readFileSync(binary) });
+
+const { loadCore } = await import(new URL("module/core.mjs", root).href);
+/** @type {import("../../module/types/core.js").CoreApi} */
+const core = await loadCore();
 
 export default core;
 
