@@ -448,6 +448,13 @@ pub fn roll_detail(
     scratch: &mut Scratch,
 ) -> Result<(i64, Detail)> {
     scratch.draw(&request.formula, rng)?;
+    let names = dispatch!(&request.request, |_| false, |rule, _wrap| rule
+        .names_terms());
+    if names {
+        for (i, term) in scratch.eval.terms.iter_mut().enumerate() {
+            term.notation = request.formula.term_notation(i);
+        }
+    }
     let eval = &scratch.eval;
     Ok(dispatch!(
         &request.request,

@@ -63,6 +63,11 @@ pub trait DiceRule {
     fn distribution(&self) -> Option<Result<Distribution>> {
         None
     }
+    /// Does the outcome show the formula's terms with their notations (so rolling must name
+    /// them, as [`crate::dice::resolve::resolve`] does)? Most rules read only values.
+    fn names_terms(&self) -> bool {
+        false
+    }
 }
 
 /// The evaluated term whose flavor is `role`, if the formula has one.

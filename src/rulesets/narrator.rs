@@ -333,6 +333,10 @@ impl DiceRule for Skill {
             terms: eval.terms.clone(),
         })
     }
+    /// The card draws the formula's own dice (a d20 and two d4s as such), by their notations.
+    fn names_terms(&self) -> bool {
+        true
+    }
     fn outcomes(&self, dist: &Distribution) -> Result<Vec<(&'static str, Prob)>> {
         let at = |f: &dyn Fn(i64) -> bool| Prob::of(dist, |r| f(self.levels(r)));
         Ok(match self.use_ {
