@@ -510,7 +510,7 @@ if (want("limits")) {
     { kind: "icon.evasion" },
     { kind: "icons.test", ability: 100, difficulty: 100, bonus: 100, penalty: 100 },
     { kind: "tribute.test", rank: 100, focus: 5, burden: 5, die: 12, opposition: { rank: 100, focus: 5, burden: 5 } },
-    { kind: "narrator.skill", skill: 200, difficulty: 300, modifiers: 100, use: "attack", baseDamage: 1000000 },
+    { kind: "narrator.skill", skill: 200, difficulty: 300, modifiers: 100, use: "attack", baseDamage: 1000000, ranks: 1000 },
     { kind: "mns.action", target: 1000, bonus: 1000 },
     { kind: "mns.save", score: 1000, dice: "d100" }
   ];

@@ -329,7 +329,7 @@ describe("requests beyond the limits are refused up front, saying the limit", ()
     assert.equal(hit.target.hp, 7);
     // a combat's state may be far larger (its limits are the combat tracker's)
     const combatants = Array.from({ length: 5000 }, (_, i) => ({ id: `c${i}`, side: i % 2 ? "foes" : "party" }));
-    assert.equal(core.combatApply(null, { type: "start", combatants }).state.combatants.length, 5000);
+    assert.equal(Object.keys(core.combatApply(null, { type: "start", combatants }).state.combatants).length, 5000);
   });
   test("the module still answers", () => {
     assert.deepEqual(core.roll(dice("3d6"), 7), before.roll);

@@ -47,7 +47,7 @@ describe("roll", () => {
       { kind: "icon.fortune", dice: 0 }, { kind: "icon.evasion" }, { kind: "icon.applyDamage", target, amount: 30, source: "hit" },
       { kind: "icon.heal", target: { ...target, hp: 0 }, healing: "rescue" }, { kind: "icons.test", ability: 6, difficulty: 5 },
       { kind: "tribute.test", rank: 2, focus: 2, burden: 1, die: 8, opposition: { rank: 1, focus: 1 } },
-      { kind: "narrator.skill", skill: 12, difficulty: 3, use: "attack", baseDamage: 4 }, { kind: "mns.action", target: 60, bonus: 5 },
+      { kind: "narrator.skill", skill: 12, difficulty: 3, use: "attack", baseDamage: 4, ranks: 2 }, { kind: "mns.action", target: 60, bonus: 5 },
       { kind: "mns.save", score: 12, dice: "d100" }, { kind: "mns.dice", die: "d%" }, { kind: "mns.dice", die: "d1000" }
     ];
     for (const request of requests) {
