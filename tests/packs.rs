@@ -483,36 +483,42 @@ fn unsafe_html_is_reported_on_its_page() {
         {"_id": "iiiiiiiiiiiiiiib", "name": "Link", "type": "pdf", "src": "javascript:alert(1)"}
     ]});
     let imported = import_pack(&doc.to_string(), &auto()).unwrap();
-    let on = |page: &str| -> Vec<&str> {
+    let on = |page: &str| -> Vec<String> {
         imported
             .report
             .warnings
             .iter()
             .filter(|w| w.page_id.as_deref() == Some(page))
-            .map(|w| w.kind.as_str())
+            .map(|w| {
+                format!(
+                    "{} {}: {}",
+                    w.field.as_deref().unwrap_or("-"),
+                    w.kind,
+                    w.detail
+                )
+            })
             .collect()
     };
-    // one warning per item, in order; the iframe with srcdoc is both
+    // each finding once, in order, with its count; the iframe with srcdoc is both
     assert_eq!(
         on("iiiiiiiiiiiiiii9"),
         [
-            "script",
-            "eventHandler",
-            "eventHandler",
-            "javascriptUrl",
-            "javascriptUrl",
-            "javascriptUrl",
-            "iframe",
-            "srcdoc",
-            "eventHandler",
-            "eventHandler",
-            "object",
-            "embed",
-            "iframe"
+            "/text/content script: <script> in the page HTML",
+            "/text/content eventHandler: <img onerror> in the page HTML (2 times)",
+            "/text/content javascriptUrl: <a href> in the page HTML (3 times)",
+            "/text/content iframe: <iframe> in the page HTML (2 times)",
+            "/text/content srcdoc: <iframe srcdoc> in the page HTML",
+            "/text/content eventHandler: <svg onload> in the page HTML",
+            "/text/content eventHandler: <g onload> in the page HTML",
+            "/text/content object: <object> in the page HTML",
+            "/text/content embed: <embed> in the page HTML",
         ]
     );
     assert!(on("iiiiiiiiiiiiiiia").is_empty());
-    assert_eq!(on("iiiiiiiiiiiiiiib"), ["javascriptUrl"]);
+    assert_eq!(
+        on("iiiiiiiiiiiiiiib"),
+        ["/src javascriptUrl: the page source is a script URL"]
+    );
     // reported, not changed: cleanHTML does that in Foundry
     assert_eq!(
         imported.documents[0]["pages"][0]["text"]["content"],
@@ -737,4 +743,72 @@ fn the_text_handed_to_js_is_serde_jsons() {
             serde
         );
     }
+}
+
+#[test]
+fn every_field_foundry_renders_is_scanned() {
+    let doc = json!({"_id": "hhhhhhhhhhhhhhh8", "name": "<img src=x onerror=alert(1)>Entry",
+        "flags": {"some-module": {"note": "<a href='javascript:x'>n</a>", "list": ["ok", "javascript:alert(1)"]}},
+        "pages": [
+        {"_id": "iiiiiiiiiiiiiii9", "name": "<svg onload=alert(1)>", "text": {"format": 2, "content": "", "markdown": "# x\n<script>alert(1)</script>"},
+         "system": {"a/b": {"html": "<div style='position:fixed;inset:0'>"}}},
+        {"_id": "iiiiiiiiiiiiiiia", "name": "Img", "type": "image", "src": "x.webp", "image": {"caption": "<meta http-equiv=refresh content=0;url=https://x>"}}
+    ]});
+    let imported = import_pack(&doc.to_string(), &auto()).unwrap();
+    let got: Vec<(Option<&str>, Option<&str>, &str)> = imported
+        .report
+        .warnings
+        .iter()
+        .map(|w| (w.page_id.as_deref(), w.field.as_deref(), w.kind.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (None, Some("/name"), "eventHandler"),
+            (None, Some("/flags/some-module/list/1"), "javascriptUrl"),
+            (None, Some("/flags/some-module/note"), "javascriptUrl"),
+            (Some("iiiiiiiiiiiiiii9"), Some("/name"), "eventHandler"),
+            (Some("iiiiiiiiiiiiiii9"), Some("/text/markdown"), "script"),
+            (
+                Some("iiiiiiiiiiiiiii9"),
+                Some("/system/a~1b/html"),
+                "fixedOverlay"
+            ),
+            (
+                Some("iiiiiiiiiiiiiiia"),
+                Some("/image/caption"),
+                "metaRefresh"
+            ),
+        ]
+    );
+    let details: Vec<&str> = imported
+        .report
+        .warnings
+        .iter()
+        .map(|w| w.detail.as_str())
+        .collect();
+    assert_eq!(details[0], "<img onerror> in the entry name");
+    assert_eq!(details[1], "flags.some-module.list[1] is a script URL");
+    assert_eq!(details[2], "<a href> in flags.some-module.note");
+    assert_eq!(
+        details[5],
+        "position: fixed in <div style> in system.a/b.html"
+    );
+}
+
+#[test]
+fn pages_that_are_not_an_array_are_kept() {
+    let map = json!({"_id": "hhhhhhhhhhhhhhh8", "name": "Map", "pages": {
+        "iiiiiiiiiiiiiii9": {"_id": "iiiiiiiiiiiiiii9", "name": "P", "text": {"content": "<p>x</p>"}}}});
+    let imported = import_pack(&map.to_string(), &auto()).unwrap();
+    assert_eq!(page_names(&imported.documents[0]), ["P"]);
+    assert_eq!(imported.report.warnings[0].kind, "badPage");
+    let text = json!({"_id": "hhhhhhhhhhhhhhh8", "name": "Text", "pages": "the pages"});
+    let imported = import_pack(&text.to_string(), &auto()).unwrap();
+    let d = &imported.documents[0];
+    assert_eq!(d["pages"], json!([]));
+    assert_eq!(d["flags"]["icon-engine"]["unreadPages"], "the pages");
+    assert!(imported.report.warnings[0]
+        .detail
+        .contains("kept in flags.icon-engine.unreadPages"));
 }

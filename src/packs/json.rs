@@ -206,7 +206,7 @@ mod tests {
                 report: Report {
                     lines: line,
                     bad: vec![BadLine { line, error: error.clone() }],
-                    warnings: vec![Warning { document_id: Some(error), page_id: None, kind: "x".into(), detail: "\"".into() }],
+                    warnings: vec![Warning { document_id: Some(error), page_id: None, field: Some("/x~1y".into()), kind: "x".into(), detail: "\"".into() }],
                     ..Report::default()
                 },
             };

@@ -62,9 +62,11 @@ pub struct BadLine {
 pub struct Warning {
     pub document_id: Option<String>,
     pub page_id: Option<String>,
+    /// The field it is about, as a JSON pointer into the entry (or the page, with `page_id`):
+    /// `/text/content`, `/name`, `/flags/some-module/note`. Set for the unsafe-HTML kinds.
+    pub field: Option<String>,
     /// `notJournal`, `idReplaced`, `blankName`, `titleLevel`, `textFormat`, `ownership`, `sort`,
-    /// `badPage`, `v9`, and the unsafe-HTML kinds `script`, `eventHandler`, `javascriptUrl`,
-    /// `iframe`, `srcdoc`, `object`, `embed`.
+    /// `badPage`, `v9`, and the unsafe-HTML kinds ([`html::KINDS`]).
     pub kind: String,
     pub detail: String,
 }
