@@ -256,11 +256,18 @@ fn a_hand_made_log_replays_with_full_accounting() {
     let log = hand_made_log();
     let imported = import_pack(&log, &options(Format::Nedb, false)).unwrap();
     let r = &imported.report;
-    // 12 non-blank lines: 7 document lines, 2 deletions, 2 index lines and 1 corrupt line (1 of
-    // 12 is under 10%). Document lines = documents + superseded + deleted: 7 = 3 + 2 + 2.
+    // 12 non-blank lines, each in one bucket (1 corrupt of 12 is under 10%): 3 documents, 4
+    // superseded (A v1, A v2, and C and D by their deletions), 2 deletions, 2 index lines, 1 bad
     assert_eq!(
-        (r.lines, r.documents, r.superseded, r.deleted),
-        (12, 3, 2, 2)
+        (
+            r.lines,
+            r.documents,
+            r.superseded,
+            r.deleted,
+            r.unknown_deletions,
+            r.index_lines
+        ),
+        (12, 3, 4, 2, 0, 2)
     );
     assert_eq!(r.bad.len(), 1);
     assert_eq!(

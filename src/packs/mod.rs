@@ -13,6 +13,7 @@
 
 pub mod glossary;
 pub mod html;
+pub mod js_json;
 pub mod json;
 pub mod migrate;
 pub mod nedb;
@@ -71,19 +72,26 @@ pub struct Warning {
     pub detail: String,
 }
 
-/// The accounting of an import. For a log, the document lines read equal
-/// `documents + superseded + deleted` plus the entries skipped as not journal entries.
+/// The accounting of an import: every non-blank line (item, for JSON) is counted in exactly one
+/// bucket, so `lines = documents + skipped + superseded + deleted + unknownDeletions +
+/// indexLines + bad.len()`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     /// Non-blank lines (items, for JSON).
     pub lines: usize,
-    /// Journal entries imported.
+    /// Journal entries imported (the winning line of each).
     pub documents: usize,
-    /// Earlier versions replaced by a later one with the same `_id`.
+    /// Winning lines that are not journal entries (reported as `notJournal`).
+    pub skipped: usize,
+    /// Lines replaced by a later line with the same `_id` (a revision or a deletion).
     pub superseded: usize,
-    /// Documents removed by a deletion line.
+    /// Deletion lines that removed a document.
     pub deleted: usize,
+    /// Deletion lines for an `_id` that was not there.
+    pub unknown_deletions: usize,
+    /// NeDB's `$$indexCreated` and `$$indexRemoved` lines.
+    pub index_lines: usize,
     pub bad: Vec<BadLine>,
     pub warnings: Vec<Warning>,
 }
@@ -152,10 +160,13 @@ fn import_each(
         }
     };
     let mut taken = taken;
+    let corrupt = replay.corrupt;
     let mut report = Report {
         lines: replay.lines,
         superseded: replay.superseded,
         deleted: replay.deleted,
+        unknown_deletions: replay.unknown_deletions,
+        index_lines: replay.index_lines,
         bad: replay
             .bad
             .into_iter()
@@ -163,8 +174,10 @@ fn import_each(
             .collect(),
         ..Report::default()
     };
-    // NeDB's rule, for logs: a JSON export either parses as a whole or not at all
-    let share = report.bad.len() as f64 / report.lines.max(1) as f64;
+    // NeDB's rule, for logs: more than 10% of lines that are not JSON refuses the file (lines
+    // that are JSON but not documents it skips, and so do we, reporting them); a JSON export
+    // either parses as a whole or not at all
+    let share = corrupt as f64 / report.lines.max(1) as f64;
     if format != Format::Json && share > BAD_LINE_LIMIT && !options.force {
         let example = report
             .bad
@@ -172,20 +185,20 @@ fn import_each(
             .map(|b| format!(" (line {}: {})", b.line, b.error))
             .unwrap_or_default();
         return Err(Error::request(format!(
-            "{} of {} lines are corrupt (more than 10%){example}, so nothing was imported; import with force to take the readable ones",
-            report.bad.len(),
+            "{corrupt} of {} lines are corrupt (more than 10%){example}, so nothing was imported; import with force to take the readable ones",
             report.lines
         )));
     }
     let mut late_bad = false;
     for doc in documents {
         match doc {
-            Ok(doc) => {
-                if let Some(e) = migrate::journal_entry(doc, &mut taken, &mut report.warnings) {
+            Ok(doc) => match migrate::journal_entry(doc, &mut taken, &mut report.warnings) {
+                Some(e) => {
                     report.documents += 1;
                     entry(e);
                 }
-            }
+                None => report.skipped += 1,
+            },
             Err((line, error)) => {
                 report.bad.push(BadLine { line, error });
                 late_bad = true;
@@ -205,19 +218,37 @@ pub fn glossary(text: &str, options: &ImportOptions) -> Result<Vec<glossary::Ter
     ))
 }
 
-/// A log has one object per line; an export is one JSON value. A text that starts like JSON but
-/// is not valid JSON as a whole is read as JSON (to say where it breaks) unless its first line is
-/// a complete object, as every line of a log is.
+/// A log has one object per line; an export is one JSON value. A text that is one JSON value
+/// (or starts with `[`) is an export. Otherwise, one that starts with `{` is a broken export
+/// (read as JSON, to say where it breaks) unless its lines read as a log's: the first line is a
+/// complete object, or at least half of the first 1,000 non-blank lines are. So a log whose
+/// first line is corrupt is still read as a log.
 fn detect(text: &str) -> Format {
     let t = text.trim_start();
     if t.starts_with('[') || serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok() {
         return Format::Json;
     }
-    let first = t.lines().next().unwrap_or("");
-    if t.starts_with('{') && serde_json::from_str::<Value>(first).is_err() {
-        Format::Json
-    } else {
+    if !t.starts_with('{') {
+        return Format::Nedb;
+    }
+    let object = |line: &str| {
+        let line = line.trim();
+        nedb::top_level(line).is_some()
+            || matches!(js_json::parse(line), Ok(serde_json::Value::Object(_)))
+    };
+    let mut lines = t.lines().map(str::trim).filter(|l| !l.is_empty());
+    if lines.next().is_some_and(object) {
+        return Format::Nedb;
+    }
+    let (mut seen, mut objects) = (1usize, 0usize);
+    for line in lines.take(999) {
+        seen += 1;
+        objects += usize::from(object(line));
+    }
+    if objects * 2 >= seen {
         Format::Nedb
+    } else {
+        Format::Json
     }
 }
 
@@ -291,6 +322,11 @@ mod tests {
         );
         assert_eq!(detect("{\"_id\":\"a\"}\n{\"_id\":\"b\"}\n"), Format::Nedb);
         assert_eq!(detect("{\"_id\":\"a\"}\nnot json"), Format::Nedb);
+        // a corrupt first line: the rest reads as a log
+        assert_eq!(
+            detect("{\"_id\":\"a\",\n{\"_id\":\"b\"}\n{\"_id\":\"c\"}\n"),
+            Format::Nedb
+        );
         assert_eq!(detect("{\n  \"name\": \"broken\",\n"), Format::Json);
         assert_eq!(detect("not json at all"), Format::Nedb);
         assert_eq!(detect(""), Format::Nedb);
@@ -322,6 +358,22 @@ mod tests {
                 .starts_with("2 of 3 lines are corrupt (more than 10%) (line 2: not JSON"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_corrupt_first_line_is_one_bad_line_of_a_log() {
+        let log = "{\"_id\":\"aaaaaaaaaaaaaaa0\",\"name\n{\"_id\":\"aaaaaaaaaaaaaaa1\",\"name\":\"A\",\"pages\":[]}\n{\"_id\":\"aaaaaaaaaaaaaaa2\",\"name\":\"B\",\"pages\":[]}";
+        let e = import_pack(log, &ImportOptions::default()).unwrap_err();
+        assert!(e.message().starts_with("1 of 3 lines are corrupt"), "{e}");
+        let r = import_pack(
+            log,
+            &ImportOptions {
+                force: true,
+                ..ImportOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!((r.report.documents, r.report.bad.len()), (2, 1));
     }
 
     #[test]

@@ -337,6 +337,7 @@ fn scan_once(
             }
         }
         let tag = match t {
+            Token::Start(tag) if tag.dropped => continue,
             Token::Start(tag) => tag,
             Token::Raw { span, .. } if sheet_next => {
                 sheet_next = false;

@@ -307,3 +307,16 @@ fn text_drops_tags_comments_and_folds_space() {
         "A b c & d e"
     );
 }
+
+#[test]
+fn a_form_inside_a_form_makes_no_element() {
+    assert!(dangers("<form><form action=javascript:x>").is_empty());
+    assert_eq!(
+        details("<form></form><form action=javascript:x>"),
+        ["javascriptUrl: <form action>"]
+    );
+    assert_eq!(
+        details("<form><template><form action=javascript:x>"),
+        ["javascriptUrl: <form action>"]
+    );
+}

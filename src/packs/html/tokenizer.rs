@@ -47,6 +47,8 @@ pub struct Start<'a> {
     /// Cut off by the end of the text: the browser drops it, but the text may be put before
     /// other markup, which would complete it.
     pub cut: bool,
+    /// Ignored by tree construction: a `<form>` inside a form makes no element.
+    pub dropped: bool,
 }
 
 /// What the tokenizer hands out.
@@ -579,7 +581,7 @@ const VOID: [&str; 19] = [
 /// HTML end tags that close their element only when it is in scope; the rest (but the ones
 /// handled on their own) close the nearest element of their name unless a special element is
 /// in the way.
-const SCOPED_END: [&str; 48] = [
+const SCOPED_END: [&str; 47] = [
     "address",
     "article",
     "aside",
@@ -612,7 +614,6 @@ const SCOPED_END: [&str; 48] = [
     "applet",
     "marquee",
     "object",
-    "form",
     "template",
     "table",
     "tbody",
@@ -861,6 +862,8 @@ pub struct Tokenizer<'a> {
     content: Option<(Content, &'a str)>,
     /// An end tag to hand out next (after a RAWTEXT element's content).
     queued: Option<Token<'a>>,
+    /// The form element pointer is set: a `<form>` is open (outside templates).
+    form: bool,
 }
 
 impl<'a> Tokenizer<'a> {
@@ -874,6 +877,7 @@ impl<'a> Tokenizer<'a> {
             stack: Stack::default(),
             content: None,
             queued: None,
+            form: false,
         }
     }
 
@@ -911,12 +915,26 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    /// Tree construction for a start tag; the content that follows it.
-    fn start_tag(&mut self, name: &'a str, attrs_at: usize, self_closing: bool) -> (Ns, Content) {
+    /// Tree construction for a start tag: the namespace, the content that follows it, and
+    /// whether the tag was dropped.
+    fn start_tag(
+        &mut self,
+        name: &'a str,
+        attrs_at: usize,
+        self_closing: bool,
+    ) -> (Ns, Content, bool) {
         let lname = lower(name);
         loop {
             if self.start_as_html(&lname) {
-                return self.html_start(lname, self_closing);
+                if lname == "form" {
+                    let in_template = self.stack.nearest("template").is_some();
+                    if self.form && !in_template {
+                        return (Ns::Html, Content::Data, true);
+                    }
+                    self.form |= !in_template;
+                }
+                let (ns, content) = self.html_start(lname, self_closing);
+                return (ns, content, false);
             }
             // foreign content (§13.2.6.5)
             let breakout = BREAKOUT.contains(&lname.as_ref())
@@ -942,7 +960,7 @@ impl<'a> Tokenizer<'a> {
                 let f = flags(&lname, ns, html_encoding);
                 self.stack.push(lname, ns, f);
             }
-            return (ns, Content::Data);
+            return (ns, Content::Data, false);
         }
     }
 
@@ -1069,6 +1087,23 @@ impl<'a> Tokenizer<'a> {
                 at.filter(|&at| !Stack::above(&self.stack.scope, at))
             }
             "body" | "html" | "br" => None,
+            "form" => {
+                // the form element pointer's form leaves the stack on its own
+                let in_template = self.stack.nearest("template").is_some();
+                if !in_template {
+                    self.form = false;
+                }
+                if let Some(at) = self.stack.in_scope("form", &[]) {
+                    if in_template {
+                        Some(at)
+                    } else {
+                        self.stack.remove(at);
+                        None
+                    }
+                } else {
+                    None
+                }
+            }
             _ if FORMATTING.contains(&name) => {
                 if let Some(at) = self.stack.in_scope(name, &[]) {
                     if Stack::above(&self.stack.special, at) {
@@ -1243,9 +1278,10 @@ impl<'a> Iterator for Tokenizer<'a> {
                             attrs_at: j,
                             span: (lt, close),
                             cut,
+                            dropped: false,
                         }));
                     }
-                    let (ns, content) = self.start_tag(name, j, self_closing);
+                    let (ns, content, dropped) = self.start_tag(name, j, self_closing);
                     if ns == Ns::Html && content != Content::Data {
                         self.content = Some((content, name));
                     }
@@ -1255,6 +1291,7 @@ impl<'a> Iterator for Tokenizer<'a> {
                         attrs_at: j,
                         span: (lt, close),
                         cut,
+                        dropped,
                     }));
                 }
                 _ => {
