@@ -819,3 +819,17 @@ fn pages_that_are_not_an_array_are_kept() {
         .detail
         .contains("kept in flags.icon-engine.unreadPages"));
 }
+
+#[test]
+fn input_past_the_limits_is_refused_saying_the_limit() {
+    use icon_engine::packs::{migrate::MAX_FIELD, MAX_TEXT};
+    let e = import_pack(&" ".repeat(MAX_TEXT + 1), &auto()).unwrap_err();
+    assert_eq!(e.message(), "the pack is 64.0 MiB; at most 64 MiB is read");
+    let page = json!({"_id": "hhhhhhhhhhhhhhh8", "name": "Big", "pages": [
+        {"_id": "iiiiiiiiiiiiiii9", "name": "P", "text": {"content": "<a>".repeat(MAX_FIELD / 3 + 1)}}]});
+    let e = import_pack(&page.to_string(), &auto()).unwrap_err();
+    assert_eq!(
+        e.message(),
+        "the entry \"Big\" (\"hhhhhhhhhhhhhhh8\") has 16.0 MiB of text in /pages/0/text/content; at most 16 MiB is read in one field, so nothing was imported"
+    );
+}

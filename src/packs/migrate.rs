@@ -76,6 +76,53 @@ fn warn(out: &mut Vec<Warning>, at: At, kind: &str, detail: String) {
     });
 }
 
+/// The longest string the scan reads in one field (16 MiB): a page of tags that long keeps a
+/// stack of about 90 MB in the scan; longer ones are refused before any work.
+pub const MAX_FIELD: usize = 16 * 1024 * 1024;
+
+/// The first string in `doc` longer than [`MAX_FIELD`], as an error naming the entry, the field
+/// and the limit.
+pub fn check_sizes(doc: &Map<String, Value>) -> Result<(), String> {
+    fn walk(v: &Value, pointer: &mut String) -> Option<(String, usize)> {
+        match v {
+            Value::String(s) if s.len() > MAX_FIELD => Some((pointer.clone(), s.len())),
+            Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
+                let at = pointer.len();
+                let _ = write!(pointer, "/{i}");
+                let found = walk(item, pointer);
+                pointer.truncate(at);
+                found
+            }),
+            Value::Object(map) => map.iter().find_map(|(k, item)| {
+                let at = pointer.len();
+                pointer.push('/');
+                pointer.push_str(&pointer_token(k));
+                let found = walk(item, pointer);
+                pointer.truncate(at);
+                found
+            }),
+            _ => None,
+        }
+    }
+    let mut pointer = String::new();
+    let Some((field, len)) = doc.iter().find_map(|(k, v)| {
+        pointer.clear();
+        pointer.push('/');
+        pointer.push_str(&pointer_token(k));
+        walk(v, &mut pointer)
+    }) else {
+        return Ok(());
+    };
+    let name = doc.get("name").and_then(Value::as_str).unwrap_or("");
+    let name: String = name.chars().take(60).collect();
+    let id = doc.get("_id").map(Value::to_string).unwrap_or_default();
+    Err(format!(
+        "the entry {name:?} ({id}) has {:.1} MiB of text in {field}; at most {} MiB is read in one field, so nothing was imported",
+        len as f64 / 1_048_576.0,
+        MAX_FIELD / 1_048_576
+    ))
+}
+
 /// A JSON pointer's reference token (RFC 6901).
 fn pointer_token(key: &str) -> Cow<'_, str> {
     if key.contains(['~', '/']) {

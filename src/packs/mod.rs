@@ -24,6 +24,19 @@ use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// The largest pack read: 64 MiB of text (what the boundary takes as one argument). Longer ones
+/// are refused before any work, saying so.
+pub const MAX_TEXT: usize = 64 * 1024 * 1024;
+
+/// The error for a pack of `len` bytes (or UTF-16 units) past [`MAX_TEXT`].
+pub fn too_long(len: usize) -> Error {
+    Error::request(format!(
+        "the pack is {:.1} MiB; at most {} MiB is read",
+        len as f64 / 1_048_576.0,
+        MAX_TEXT / 1_048_576
+    ))
+}
+
 /// NeDB refuses a log with more than this share of corrupt lines (its `corruptAlertThreshold`),
 /// and so do we unless forced. We count non-blank lines only.
 pub const BAD_LINE_LIMIT: f64 = 0.10;
@@ -136,6 +149,9 @@ fn import_each(
     options: &ImportOptions,
     mut entry: impl FnMut(serde_json::Map<String, Value>),
 ) -> Result<Report> {
+    if text.len() > MAX_TEXT {
+        return Err(too_long(text.len()));
+    }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let format = match options.format {
         Format::Auto => detect(text),
@@ -192,7 +208,10 @@ fn import_each(
     let mut late_bad = false;
     for doc in documents {
         match doc {
-            Ok(doc) => match migrate::journal_entry(doc, &mut taken, &mut report.warnings) {
+            Ok(doc) => match migrate::check_sizes(&doc)
+                .map_err(Error::request)
+                .map(|()| migrate::journal_entry(doc, &mut taken, &mut report.warnings))?
+            {
                 Some(e) => {
                     report.documents += 1;
                     entry(e);
@@ -213,9 +232,7 @@ fn import_each(
 
 /// The glossary of a pack (any input `import_pack` reads): the terms of every text page.
 pub fn glossary(text: &str, options: &ImportOptions) -> Result<Vec<glossary::Term>> {
-    Ok(glossary::from_documents(
-        &import_pack(text, options)?.documents,
-    ))
+    glossary::from_documents(&import_pack(text, options)?.documents)
 }
 
 /// A log has one object per line; an export is one JSON value. A text that is one JSON value

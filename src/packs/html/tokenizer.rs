@@ -395,246 +395,60 @@ mod flag {
     pub const STOPS_ITEMS: u16 = 1 << 7;
 }
 
-/// HTML elements that are special (§13.2.4.2).
-const SPECIAL_HTML: [&str; 83] = [
-    "address",
-    "applet",
-    "area",
-    "article",
-    "aside",
-    "base",
-    "basefont",
-    "bgsound",
-    "blockquote",
-    "body",
-    "br",
-    "button",
-    "caption",
-    "center",
-    "col",
-    "colgroup",
-    "dd",
-    "details",
-    "dir",
-    "div",
-    "dl",
-    "dt",
-    "embed",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "footer",
-    "form",
-    "frame",
-    "frameset",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "head",
-    "header",
-    "hgroup",
-    "hr",
-    "html",
-    "iframe",
-    "img",
-    "input",
-    "keygen",
-    "li",
-    "link",
-    "listing",
-    "main",
-    "marquee",
-    "menu",
-    "meta",
-    "nav",
-    "noembed",
-    "noframes",
-    "noscript",
-    "object",
-    "ol",
-    "p",
-    "param",
-    "plaintext",
-    "pre",
-    "script",
-    "search",
-    "section",
-    "select",
-    "source",
-    "style",
-    "summary",
-    "table",
-    "tbody",
-    "td",
-    "template",
-    "textarea",
-    "tfoot",
-    "th",
-    "thead",
-    "title",
-    "tr",
-    "track",
-    "ul",
-    "wbr",
-    "xmp",
-];
+/// What an HTML element name is to tree construction (bits of [`class`]).
+mod class {
+    /// Special (§13.2.4.2).
+    pub const SPECIAL_HTML: u8 = 1;
+    /// Its start tag closes an open `p` first (§13.2.6.4.7).
+    pub const CLOSES_P: u8 = 1 << 1;
+    /// Its start tag leaves foreign content (§13.2.6.5; `font` only with `color`, `face` or
+    /// `size`, checked apart).
+    pub const BREAKOUT: u8 = 1 << 2;
+    /// Its end tag closes it only when it is in scope; other end tags (but the ones handled on
+    /// their own) close the nearest element of their name unless a special element is in the way.
+    pub const SCOPED_END: u8 = 1 << 3;
+    /// A formatting element (its end tag runs the adoption agency algorithm, simplified here).
+    pub const FORMATTING: u8 = 1 << 4;
+    /// Void: no end tag, never pushed.
+    pub const VOID: u8 = 1 << 5;
+}
 
-/// Start tags that leave foreign content (§13.2.6.5; `font` only with `color`, `face` or
-/// `size`).
-const BREAKOUT: [&str; 44] = [
-    "b",
-    "big",
-    "blockquote",
-    "body",
-    "br",
-    "center",
-    "code",
-    "dd",
-    "div",
-    "dl",
-    "dt",
-    "em",
-    "embed",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "head",
-    "hr",
-    "i",
-    "img",
-    "li",
-    "listing",
-    "menu",
-    "meta",
-    "nobr",
-    "ol",
-    "p",
-    "pre",
-    "ruby",
-    "s",
-    "small",
-    "span",
-    "strong",
-    "strike",
-    "sub",
-    "sup",
-    "table",
-    "tt",
-    "u",
-    "ul",
-    "var",
-];
-
-/// HTML start tags that close an open `p` first (§13.2.6.4.7).
-const CLOSES_P: [&str; 37] = [
-    "address",
-    "article",
-    "aside",
-    "blockquote",
-    "center",
-    "details",
-    "dialog",
-    "dir",
-    "div",
-    "dl",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "footer",
-    "header",
-    "hgroup",
-    "main",
-    "menu",
-    "nav",
-    "ol",
-    "p",
-    "search",
-    "section",
-    "summary",
-    "ul",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "h5",
-    "h6",
-    "pre",
-    "listing",
-    "form",
-    "table",
-    "hr",
-    "xmp",
-];
-
-/// HTML elements that have no end tag (not pushed).
-const VOID: [&str; 19] = [
-    "area", "base", "basefont", "bgsound", "br", "col", "embed", "frame", "hr", "image", "img",
-    "input", "keygen", "link", "meta", "param", "source", "track", "wbr",
-];
-
-/// HTML end tags that close their element only when it is in scope; the rest (but the ones
-/// handled on their own) close the nearest element of their name unless a special element is
-/// in the way.
-const SCOPED_END: [&str; 47] = [
-    "address",
-    "article",
-    "aside",
-    "blockquote",
-    "button",
-    "center",
-    "details",
-    "dialog",
-    "dir",
-    "div",
-    "dl",
-    "fieldset",
-    "figcaption",
-    "figure",
-    "footer",
-    "header",
-    "hgroup",
-    "listing",
-    "main",
-    "menu",
-    "nav",
-    "ol",
-    "pre",
-    "search",
-    "section",
-    "summary",
-    "ul",
-    "dd",
-    "dt",
-    "applet",
-    "marquee",
-    "object",
-    "template",
-    "table",
-    "tbody",
-    "thead",
-    "tfoot",
-    "tr",
-    "td",
-    "th",
-    "caption",
-    "colgroup",
-    "select",
-    "option",
-    "optgroup",
-    "ruby",
-    "rtc",
-];
-
-/// Formatting elements, whose end tags run the adoption agency algorithm (simplified here).
-const FORMATTING: [&str; 14] = [
-    "a", "b", "big", "code", "em", "font", "i", "nobr", "s", "small", "strike", "strong", "tt", "u",
-];
+/// The [`class`] bits of a lowercase HTML element name: one match, compiled to a few
+/// comparisons, rather than a search of every list for every tag.
+fn class(name: &str) -> u8 {
+    match name {
+        "address" | "article" | "aside" | "details" | "dir" | "fieldset" | "figcaption"
+        | "figure" | "footer" | "header" | "hgroup" | "main" | "nav" | "search" | "section"
+        | "summary" => class::SPECIAL_HTML | class::CLOSES_P | class::SCOPED_END,
+        "applet" | "button" | "caption" | "colgroup" | "marquee" | "object" | "select"
+        | "tbody" | "td" | "template" | "tfoot" | "th" | "thead" | "tr" => {
+            class::SPECIAL_HTML | class::SCOPED_END
+        }
+        "area" | "base" | "basefont" | "bgsound" | "col" | "frame" | "input" | "keygen"
+        | "link" | "param" | "source" | "track" | "wbr" => class::SPECIAL_HTML | class::VOID,
+        "a" | "font" => class::FORMATTING,
+        "b" | "big" | "code" | "em" | "i" | "nobr" | "s" | "small" | "strike" | "strong" | "tt"
+        | "u" => class::BREAKOUT | class::FORMATTING,
+        "blockquote" | "center" | "div" | "dl" | "listing" | "menu" | "ol" | "pre" | "table"
+        | "ul" => class::SPECIAL_HTML | class::CLOSES_P | class::BREAKOUT | class::SCOPED_END,
+        "body" | "head" | "li" => class::SPECIAL_HTML | class::BREAKOUT,
+        "br" | "embed" | "img" | "meta" => class::SPECIAL_HTML | class::VOID | class::BREAKOUT,
+        "dd" | "dt" => class::SPECIAL_HTML | class::BREAKOUT | class::SCOPED_END,
+        "dialog" => class::CLOSES_P | class::SCOPED_END,
+        "form" | "xmp" => class::SPECIAL_HTML | class::CLOSES_P,
+        "frameset" | "html" | "iframe" | "noembed" | "noframes" | "noscript" | "plaintext"
+        | "script" | "style" | "textarea" | "title" => class::SPECIAL_HTML,
+        "h1" | "h2" | "h3" | "h4" | "h5" | "h6" | "p" => {
+            class::SPECIAL_HTML | class::CLOSES_P | class::BREAKOUT
+        }
+        "hr" => class::SPECIAL_HTML | class::VOID | class::BREAKOUT | class::CLOSES_P,
+        "image" => class::VOID,
+        "optgroup" | "option" | "rtc" => class::SCOPED_END,
+        "ruby" => class::BREAKOUT | class::SCOPED_END,
+        "span" | "sub" | "sup" | "var" => class::BREAKOUT,
+        _ => 0,
+    }
+}
 
 fn lower(name: &str) -> Cow<'_, str> {
     if name.bytes().any(|c| c.is_ascii_uppercase()) {
@@ -649,7 +463,7 @@ fn flags(name: &str, ns: Ns, encoding_html: bool) -> u16 {
     match ns {
         Ns::Html => {
             let mut f = 0;
-            if SPECIAL_HTML.contains(&name) {
+            if class(name) & class::SPECIAL_HTML != 0 {
                 f |= SPECIAL;
                 if !matches!(name, "address" | "div" | "p") {
                     f |= STOPS_ITEMS;
@@ -693,41 +507,81 @@ fn flags(name: &str, ns: Ns, encoding_html: bool) -> u16 {
     }
 }
 
-/// An open element.
-struct Open<'a> {
-    name: Cow<'a, str>,
+/// An open element (8 bytes: a page of millions of tags keeps a compact stack).
+#[derive(Clone, Copy)]
+struct Open {
+    /// Index into [`Stack::names`].
+    name: u32,
     ns: Ns,
     flags: u16,
     /// Taken off the stack out of order (the adoption agency algorithm); skipped.
     gone: bool,
 }
 
+/// FNV-1a, for the few short keys of the name table (std's SipHash is slower here and larger).
+#[derive(Default)]
+struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
+
 /// The stack of open elements, indexed so that every question an end tag asks is answered
 /// without walking it.
 #[derive(Default)]
 struct Stack<'a> {
-    open: Vec<Open<'a>>,
-    /// Positions of the open elements of each (lowercase) name, innermost last.
-    by_name: HashMap<Cow<'a, str>, Vec<usize>>,
+    open: Vec<Open>,
+    /// Every (lowercase) element name seen, and its index.
+    names: Vec<Cow<'a, str>>,
+    ids: HashMap<Cow<'a, str>, u32, FnvBuild>,
+    /// Positions of the open elements of each name (by index), innermost last.
+    by_name: Vec<Vec<u32>>,
     /// Positions of the open elements with each flag, innermost last, for the flags asked about.
-    special: Vec<usize>,
-    stops_items: Vec<usize>,
-    scope: Vec<usize>,
-    button: Vec<usize>,
-    list: Vec<usize>,
-    heading: Vec<usize>,
-    html: Vec<usize>,
+    special: Vec<u32>,
+    stops_items: Vec<u32>,
+    scope: Vec<u32>,
+    button: Vec<u32>,
+    list: Vec<u32>,
+    heading: Vec<u32>,
+    html: Vec<u32>,
 }
 
 impl<'a> Stack<'a> {
-    fn push(&mut self, name: Cow<'a, str>, ns: Ns, flags: u16) {
-        let at = self.open.len();
-        match self.by_name.get_mut(name.as_ref()) {
-            Some(list) => list.push(at),
-            None => {
-                self.by_name.insert(name.clone(), vec![at]);
-            }
+    fn id(&mut self, name: Cow<'a, str>) -> u32 {
+        if let Some(&id) = self.ids.get(name.as_ref()) {
+            return id;
         }
+        let id = self.names.len() as u32;
+        self.names.push(name.clone());
+        self.ids.insert(name, id);
+        self.by_name.push(Vec::new());
+        id
+    }
+
+    fn name(&self, e: &Open) -> &str {
+        self.names.get(e.name as usize).map_or("", |n| n.as_ref())
+    }
+
+    fn push(&mut self, name: Cow<'a, str>, ns: Ns, flags: u16) {
+        let id = self.id(name);
+        let at = self.open.len() as u32;
+        self.by_name[id as usize].push(at);
         for (f, list) in [
             (flag::SPECIAL, &mut self.special),
             (flag::STOPS_ITEMS, &mut self.stops_items),
@@ -744,57 +598,69 @@ impl<'a> Stack<'a> {
             self.html.push(at);
         }
         self.open.push(Open {
-            name,
+            name: id,
             ns,
             flags,
             gone: false,
         });
     }
 
-    /// Pops elements until the stack holds `len` of them.
-    fn truncate(&mut self, len: usize) {
-        while self.open.len() > len {
-            let Some(e) = self.open.pop() else { break };
-            let at = self.open.len();
-            if !e.gone {
-                if let Some(list) = self.by_name.get_mut(e.name.as_ref()) {
-                    list.pop();
-                }
-            }
-            for list in [
-                &mut self.special,
-                &mut self.stops_items,
-                &mut self.scope,
-                &mut self.button,
-                &mut self.list,
-                &mut self.heading,
-                &mut self.html,
-            ] {
-                if list.last() == Some(&at) {
-                    list.pop();
-                }
+    /// Drops the top element's entries in the flag lists.
+    fn unlist(&mut self, at: u32) {
+        for list in [
+            &mut self.special,
+            &mut self.stops_items,
+            &mut self.scope,
+            &mut self.button,
+            &mut self.list,
+            &mut self.heading,
+            &mut self.html,
+        ] {
+            if list.last() == Some(&at) {
+                list.pop();
             }
         }
     }
 
-    /// The innermost open element, skipping the ones taken out.
-    fn current(&self) -> Option<&Open<'a>> {
-        self.open.iter().rev().find(|e| !e.gone)
+    /// Pops elements until the stack holds `len` of them.
+    fn truncate(&mut self, len: usize) {
+        while self.open.len() > len {
+            let Some(e) = self.open.pop() else { break };
+            let at = self.open.len() as u32;
+            if !e.gone {
+                if let Some(list) = self.by_name.get_mut(e.name as usize) {
+                    list.pop();
+                }
+            }
+            self.unlist(at);
+        }
+    }
+
+    /// The innermost open element (elements taken out on top are popped at once, so it is
+    /// live).
+    fn current(&self) -> Option<&Open> {
+        self.open.last()
+    }
+
+    /// Whether the current node is called `name`.
+    fn current_is(&self, name: &str) -> bool {
+        self.current().is_some_and(|e| self.name(e) == name)
     }
 
     /// The innermost open element called `name` (lowercase), if any.
     fn nearest(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name).and_then(|l| l.last()).copied()
+        let id = *self.ids.get(name)?;
+        self.by_name[id as usize].last().map(|&p| p as usize)
     }
 
     /// Whether `list` holds a position above `at` (an element between `at` and the current
     /// node).
-    fn above(list: &[usize], at: usize) -> bool {
-        list.last().is_some_and(|&l| l > at)
+    fn above(list: &[u32], at: usize) -> bool {
+        list.last().is_some_and(|&l| l as usize > at)
     }
 
-    /// The innermost `name` if it is in scope (nothing in `bounds` above it).
-    fn in_scope(&self, name: &str, extra: &[usize]) -> Option<usize> {
+    /// The innermost `name` if it is in scope (nothing in the scope list or `extra` above it).
+    fn in_scope(&self, name: &str, extra: &[u32]) -> Option<usize> {
         let at = self.nearest(name)?;
         (!Self::above(&self.scope, at) && !Self::above(extra, at)).then_some(at)
     }
@@ -802,8 +668,8 @@ impl<'a> Stack<'a> {
     /// The innermost HTML element, if any.
     fn innermost_html(&mut self) -> Option<usize> {
         while let Some(&at) = self.html.last() {
-            if self.open.get(at).is_some_and(|e| !e.gone) {
-                return Some(at);
+            if self.open.get(at as usize).is_some_and(|e| !e.gone) {
+                return Some(at as usize);
             }
             self.html.pop();
         }
@@ -819,29 +685,17 @@ impl<'a> Stack<'a> {
             return;
         }
         e.gone = true;
-        let name = e.name.clone();
-        if let Some(list) = self.by_name.get_mut(name.as_ref()) {
-            if let Some(pos) = list.iter().rposition(|&p| p == at) {
+        let id = e.name as usize;
+        if let Some(list) = self.by_name.get_mut(id) {
+            if let Some(pos) = list.iter().rposition(|&p| p as usize == at) {
                 list.remove(pos);
             }
         }
         // gone elements on top are popped now, so the current node is always live
         while self.open.last().is_some_and(|e| e.gone) {
-            let len = self.open.len() - 1;
             self.open.pop();
-            for list in [
-                &mut self.special,
-                &mut self.stops_items,
-                &mut self.scope,
-                &mut self.button,
-                &mut self.list,
-                &mut self.heading,
-                &mut self.html,
-            ] {
-                if list.last() == Some(&len) {
-                    list.pop();
-                }
-            }
+            let len = self.open.len() as u32;
+            self.unlist(len);
         }
     }
 }
@@ -899,7 +753,7 @@ impl<'a> Tokenizer<'a> {
         };
         e.ns == Ns::Html
             || (e.flags & flag::TEXT_POINT != 0 && !matches!(name, "mglyph" | "malignmark"))
-            || (e.ns == Ns::MathMl && e.name == "annotation-xml" && name == "svg")
+            || (e.ns == Ns::MathMl && self.stack.name(e) == "annotation-xml" && name == "svg")
             || e.flags & flag::HTML_POINT != 0
     }
 
@@ -937,7 +791,7 @@ impl<'a> Tokenizer<'a> {
                 return (ns, content, false);
             }
             // foreign content (§13.2.6.5)
-            let breakout = BREAKOUT.contains(&lname.as_ref())
+            let breakout = class(&lname) & class::BREAKOUT != 0
                 || (lname == "font"
                     && Attrs::new(self.html, attrs_at).any(|(a, _)| {
                         ["color", "face", "size"]
@@ -990,7 +844,8 @@ impl<'a> Tokenizer<'a> {
             "html" | "body" | "head" | "frameset" | "frame" => return (Ns::Html, Content::Data),
             _ => {}
         }
-        if CLOSES_P.contains(&name) || name == "plaintext" {
+        let c = class(name);
+        if c & class::CLOSES_P != 0 || name == "plaintext" {
             self.close_p();
         }
         match name {
@@ -1019,7 +874,7 @@ impl<'a> Tokenizer<'a> {
                     self.pop_to(at);
                 }
             }
-            "option" | "optgroup" if self.stack.current().is_some_and(|e| e.name == "option") => {
+            "option" | "optgroup" if self.stack.current_is("option") => {
                 let len = self.stack.open.len() - 1;
                 self.stack.truncate(len);
             }
@@ -1049,7 +904,7 @@ impl<'a> Tokenizer<'a> {
             "plaintext" => Content::PlainText,
             _ => Content::Data,
         };
-        if !VOID.contains(&name) {
+        if c & class::VOID == 0 {
             let f = flags(name, Ns::Html, false);
             self.stack.push(lname, Ns::Html, f);
         }
@@ -1083,7 +938,7 @@ impl<'a> Tokenizer<'a> {
             "p" => self.stack.in_scope("p", &self.stack.button),
             "li" => self.stack.in_scope("li", &self.stack.list),
             "h1" | "h2" | "h3" | "h4" | "h5" | "h6" => {
-                let at = self.stack.heading.last().copied();
+                let at = self.stack.heading.last().map(|&p| p as usize);
                 at.filter(|&at| !Stack::above(&self.stack.scope, at))
             }
             "body" | "html" | "br" => None,
@@ -1104,7 +959,7 @@ impl<'a> Tokenizer<'a> {
                     None
                 }
             }
-            _ if FORMATTING.contains(&name) => {
+            _ if class(name) & class::FORMATTING != 0 => {
                 if let Some(at) = self.stack.in_scope(name, &[]) {
                     if Stack::above(&self.stack.special, at) {
                         // a block inside the formatting element: it is taken out, the rest stays
@@ -1116,7 +971,7 @@ impl<'a> Tokenizer<'a> {
                     None
                 }
             }
-            _ if SCOPED_END.contains(&name) => self.stack.in_scope(name, &[]),
+            _ if class(name) & class::SCOPED_END != 0 => self.stack.in_scope(name, &[]),
             _ => {
                 // any other end tag: the innermost HTML element of that name, unless a special
                 // element is in the way
@@ -1267,7 +1122,8 @@ impl<'a> Iterator for Tokenizer<'a> {
                     self.pos = close;
                     if cut {
                         // dropped by the browser; handed out as such, with no effect on the tree
-                        let ns = if self.in_foreign() && !BREAKOUT.contains(&lower(name).as_ref()) {
+                        let ns = if self.in_foreign() && class(&lower(name)) & class::BREAKOUT == 0
+                        {
                             self.stack.current().map_or(Ns::Html, |e| e.ns)
                         } else {
                             Ns::Html
