@@ -269,9 +269,20 @@ fn detect(text: &str) -> Format {
     }
 }
 
+/// What belongs to the world a document came from, dropped for a pack source: `_stats` (its
+/// times, its user, a `compendiumSource` pointing into that world) and ownership by anyone but
+/// `default` (its users do not exist where the pack goes).
+fn drop_foreign(doc: &mut serde_json::Map<String, Value>) {
+    doc.remove("_stats");
+    if let Some(Value::Object(own)) = doc.get_mut("ownership") {
+        own.retain(|k, _| k == "default");
+    }
+}
+
 /// The foundryvtt-cli source form of an imported entry: `_key`s on the entry
 /// (`!journal!<id>`) and its pages (`!journal.pages!<entry>.<page>`), as its `extractPack`
-/// writes them, and `clean` applied to every page's HTML (the CLI passes its sanitiser).
+/// writes them, `clean` applied to every page's HTML (the CLI passes its sanitiser), and the
+/// source world's stats and users dropped.
 pub fn source_form(mut entry: Value, clean: &dyn Fn(&str) -> String) -> Value {
     let id = entry
         .get("_id")
@@ -291,6 +302,7 @@ pub fn source_form(mut entry: Value, clean: &dyn Fn(&str) -> String) -> Value {
                 }
             }
             if let Some(p) = page.as_object_mut() {
+                drop_foreign(p);
                 p.insert(
                     "_key".into(),
                     Value::String(format!("!journal.pages!{id}.{page_id}")),
@@ -299,6 +311,7 @@ pub fn source_form(mut entry: Value, clean: &dyn Fn(&str) -> String) -> Value {
         }
     }
     if let Some(e) = entry.as_object_mut() {
+        drop_foreign(e);
         e.insert("_key".into(), Value::String(format!("!journal!{id}")));
     }
     entry
@@ -416,8 +429,12 @@ mod tests {
 
     #[test]
     fn the_source_form_keys_entries_and_pages_and_cleans_html() {
-        let entry = json!({"_id": "eeeeeeeeeeeeeee1", "name": "E", "pages": [
-            {"_id": "ppppppppppppppp1", "text": {"content": "<p>a</p>"}},
+        let entry = json!({"_id": "eeeeeeeeeeeeeee1", "name": "E",
+            "_stats": {"compendiumSource": "JournalEntry.Ww2NsTPXkqetekYC", "lastModifiedBy": "tXyJLVgERViy4mQ6"},
+            "ownership": {"default": 0, "tXyJLVgERViy4mQ6": 3},
+            "pages": [
+            {"_id": "ppppppppppppppp1", "text": {"content": "<p>a</p>"}, "_stats": {"createdTime": 1},
+             "ownership": {"default": -1, "tXyJLVgERViy4mQ6": 3}},
             {"_id": "ppppppppppppppp2", "type": "image", "src": "x.webp"}
         ]});
         let s = source_form(entry, &|h: &str| h.to_uppercase());
@@ -431,5 +448,9 @@ mod tests {
             "!journal.pages!eeeeeeeeeeeeeee1.ppppppppppppppp2"
         );
         assert_eq!(s["pages"][0]["text"]["content"], "<P>A</P>");
+        // the source world's stats and users are gone
+        assert!(s.get("_stats").is_none() && s["pages"][0].get("_stats").is_none());
+        assert_eq!(s["ownership"], json!({"default": 0}));
+        assert_eq!(s["pages"][0]["ownership"], json!({"default": -1}));
     }
 }
