@@ -22,6 +22,7 @@
 use super::html::{decode_entities, tags, text, Tag};
 use serde::Serialize;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// One glossary entry.
@@ -90,7 +91,9 @@ fn is_heading(name: &str) -> bool {
 /// indexed, so no end tag walks the whole stack.
 struct Stack<'t> {
     tags: Vec<usize>,
-    by_name: HashMap<&'t str, Vec<usize>>,
+    /// Name → index into `by_name` (the log replay's map type: one copy of its code in wasm).
+    ids: HashMap<Cow<'t, str>, usize>,
+    by_name: Vec<Vec<usize>>,
     /// Stack position of each open tag (`usize::MAX` when not open).
     position: Vec<usize>,
     closed_at: Vec<usize>,
@@ -99,8 +102,22 @@ struct Stack<'t> {
 impl<'t> Stack<'t> {
     fn push(&mut self, tag: usize, name: &'t str) {
         self.position[tag] = self.tags.len();
-        self.by_name.entry(name).or_default().push(self.tags.len());
+        let id = match self.ids.get(name) {
+            Some(&id) => id,
+            None => {
+                self.ids.insert(Cow::Borrowed(name), self.by_name.len());
+                self.by_name.push(Vec::new());
+                self.by_name.len() - 1
+            }
+        };
+        self.by_name[id].push(self.tags.len());
         self.tags.push(tag);
+    }
+
+    /// The stack position of the innermost open element called `name`.
+    fn nearest(&self, name: &str) -> Option<usize> {
+        let id = *self.ids.get(name)?;
+        self.by_name.get(id)?.last().copied()
     }
 
     /// Pops to (and including) stack position `pos`, noting that the popped elements closed
@@ -110,8 +127,8 @@ impl<'t> Stack<'t> {
             let Some(j) = self.tags.pop() else { break };
             self.closed_at[j] = now;
             self.position[j] = usize::MAX;
-            if let Some(list) = self.by_name.get_mut(all[j].name.as_str()) {
-                list.pop();
+            if let Some(&id) = self.ids.get(all[j].name.as_str()) {
+                self.by_name[id].pop();
             }
         }
     }
@@ -127,7 +144,8 @@ fn blocks(html: &str, all: &[Tag]) -> Blocks {
     let mut out = Vec::new();
     let mut stack = Stack {
         tags: Vec::new(),
-        by_name: HashMap::new(),
+        ids: HashMap::new(),
+        by_name: Vec::new(),
         position: vec![usize::MAX; all.len()],
         closed_at: vec![usize::MAX; all.len()],
     };
@@ -155,7 +173,7 @@ fn blocks(html: &str, all: &[Tag]) -> Blocks {
                     open = Some(o);
                 }
             }
-            if let Some(&pos) = stack.by_name.get(name).and_then(|l| l.last()) {
+            if let Some(pos) = stack.nearest(name) {
                 stack.truncate(pos, i, all);
             }
             // an unclosed block ends with the element around it

@@ -19,7 +19,6 @@ pub mod css;
 pub mod entities;
 pub mod tokenizer;
 
-use std::collections::HashMap;
 use tokenizer::{first_attr, Attrs, Ns, Token, Tokenizer};
 
 /// Something in page HTML that could run script or take over the page.
@@ -247,11 +246,10 @@ pub fn scan(html: &str) -> Scan {
     }
 }
 
-/// Findings so far: distinct `(kind, detail)` with counts, bounded.
+/// Findings so far: distinct `(kind, detail)` with counts, bounded (so a list search is cheap).
 #[derive(Default)]
 struct Found {
     list: Vec<Danger>,
-    index: HashMap<(&'static str, String), usize>,
     omitted: usize,
 }
 
@@ -259,15 +257,17 @@ impl Found {
     /// Counts one finding; with `count_max`, a finding already made in another reading of the
     /// same text keeps the larger count instead of adding up.
     fn add(&mut self, kind: &'static str, detail: String, count: usize, count_max: bool) {
-        if let Some(&i) = self.index.get(&(kind, detail.clone())) {
-            let c = &mut self.list[i].count;
-            *c = if count_max {
-                (*c).max(count)
+        if let Some(d) = self
+            .list
+            .iter_mut()
+            .find(|d| d.kind == kind && d.detail == detail)
+        {
+            d.count = if count_max {
+                d.count.max(count)
             } else {
-                *c + count
+                d.count + count
             };
         } else if self.list.len() < MAX_REPORTED {
-            self.index.insert((kind, detail.clone()), self.list.len());
             self.list.push(Danger {
                 kind,
                 detail,

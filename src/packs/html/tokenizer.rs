@@ -518,30 +518,6 @@ struct Open {
     gone: bool,
 }
 
-/// FNV-1a, for the few short keys of the name table (std's SipHash is slower here and larger).
-#[derive(Default)]
-struct Fnv(u64);
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for &b in bytes {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0100_0000_01b3);
-        }
-        self.0 = h;
-    }
-}
-
-type FnvBuild = std::hash::BuildHasherDefault<Fnv>;
-
 /// The stack of open elements, indexed so that every question an end tag asks is answered
 /// without walking it.
 #[derive(Default)]
@@ -549,7 +525,8 @@ struct Stack<'a> {
     open: Vec<Open>,
     /// Every (lowercase) element name seen, and its index.
     names: Vec<Cow<'a, str>>,
-    ids: HashMap<Cow<'a, str>, u32, FnvBuild>,
+    /// (The same map type as the log replay's ids, so the wasm holds one copy of its code.)
+    ids: HashMap<Cow<'a, str>, usize>,
     /// Positions of the open elements of each name (by index), innermost last.
     by_name: Vec<Vec<u32>>,
     /// Positions of the open elements with each flag, innermost last, for the flags asked about.
@@ -565,11 +542,11 @@ struct Stack<'a> {
 impl<'a> Stack<'a> {
     fn id(&mut self, name: Cow<'a, str>) -> u32 {
         if let Some(&id) = self.ids.get(name.as_ref()) {
-            return id;
+            return id as u32;
         }
         let id = self.names.len() as u32;
         self.names.push(name.clone());
-        self.ids.insert(name, id);
+        self.ids.insert(name, id as usize);
         self.by_name.push(Vec::new());
         id
     }
@@ -650,7 +627,7 @@ impl<'a> Stack<'a> {
     /// The innermost open element called `name` (lowercase), if any.
     fn nearest(&self, name: &str) -> Option<usize> {
         let id = *self.ids.get(name)?;
-        self.by_name[id as usize].last().map(|&p| p as usize)
+        self.by_name[id].last().map(|&p| p as usize)
     }
 
     /// Whether `list` holds a position above `at` (an element between `at` and the current
