@@ -454,7 +454,13 @@ fn invalid_values_are_repaired_and_reported() {
 }
 
 /// Script-capable HTML and the kind the scanner reports for it.
-const XSS: [(&str, &str); 12] = [
+const XSS: [(&str, &str); 18] = [
+    (r#"<div style="position:fixed;inset:0">x</div>"#, "fixedOverlay"),
+    (r#"<p style="color:red;POSITION:\66ixed">x</p>"#, "fixedOverlay"),
+    ("<meta http-equiv=refresh content=0;url=https://x>", "metaRefresh"),
+    ("<base href=//evil/>", "base"),
+    ("<link rel=stylesheet href=//evil/x.css>", "link"),
+    ("<style>@import 'https://evil/x.css';</style>", "cssImport"),
     ("<script>alert(1)</script>", "script"),
     (r#"<img src="x" onerror="alert(1)">"#, "eventHandler"),
     ("<img src=x onerror=alert(1)>", "eventHandler"),
@@ -510,6 +516,12 @@ fn unsafe_html_is_reported_on_its_page() {
     assert_eq!(
         on("iiiiiiiiiiiiiii9"),
         [
+            "/text/content fixedOverlay: position: fixed in <div style> in the page HTML",
+            "/text/content fixedOverlay: position: fixed in <p style> in the page HTML",
+            "/text/content metaRefresh: <meta http-equiv=refresh> in the page HTML",
+            "/text/content base: <base> in the page HTML",
+            "/text/content link: <link href> in the page HTML",
+            "/text/content cssImport: @import in <style> in the page HTML",
             "/text/content script: <script> in the page HTML",
             "/text/content eventHandler: <img onerror> in the page HTML (2 times)",
             "/text/content javascriptUrl: <a href> in the page HTML (3 times)",
