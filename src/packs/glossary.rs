@@ -371,9 +371,10 @@ pub fn key(term: &str) -> String {
         .to_string()
 }
 
-/// The longest page HTML the glossary reads: 1 MiB (the glossary builds every tag with its
-/// attributes; the slowest page of this size, deeply nested lists, takes well under 50 ms).
-pub const MAX_PAGE: usize = 1024 * 1024;
+/// The longest page HTML the glossary reads: 512 KiB (the glossary builds every tag with its
+/// attributes; the slowest page of this size, deeply nested lists, takes about 40 ms in wasm,
+/// bench/packs-hostile.mjs; the rules reference's pages are under 30 KB).
+pub const MAX_PAGE: usize = 512 * 1024;
 
 /// [`terms`], refusing HTML longer than [`MAX_PAGE`] before any work, saying so.
 pub fn page_terms(html: &str, page: &str) -> crate::error::Result<Vec<Term>> {
@@ -387,9 +388,9 @@ pub fn page_terms(html: &str, page: &str) -> crate::error::Result<Vec<Term>> {
 pub fn too_long(len: usize, page: &str) -> crate::error::Error {
     let page: String = page.chars().take(60).collect();
     crate::error::Error::request(format!(
-        "the page {page:?} has {:.1} MiB of HTML; the glossary reads at most {} MiB a page",
-        len as f64 / 1_048_576.0,
-        MAX_PAGE / 1_048_576
+        "the page {page:?} has {} KiB of HTML; the glossary reads at most {} KiB a page",
+        len.div_ceil(1024),
+        MAX_PAGE / 1024
     ))
 }
 
@@ -633,7 +634,7 @@ mod tests {
         let e = page_terms(&big, "Big").unwrap_err();
         assert_eq!(
             e.message(),
-            "the page \"Big\" has 1.0 MiB of HTML; the glossary reads at most 1 MiB a page"
+            "the page \"Big\" has 513 KiB of HTML; the glossary reads at most 512 KiB a page"
         );
         assert!(page_terms(&big[..MAX_PAGE], "Fits").is_ok());
     }
