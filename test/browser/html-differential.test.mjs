@@ -43,7 +43,7 @@ const STRUCTURE = [
 ];
 
 const DANGER = [
-  "<img src=x onerror=alert(1)>", "<img src=x onerror=alert(1) onerror=2>", "<IMG SRC=x ONERROR=alert(1)>",
+  "<img src=x onerror=alert(1)>", "<img src=x onerror=alert(1) onerror=2>", "<IMG SRC=x ONERROR=alert(1)>", "<image src=x onerror=1>", "<svg><image href=x onerror=1></svg>",
   "<a href=\"javascript:alert(1)\">", "<a href=\"jav&#x09;ascript:1\">", "<a href=\" &#14; javascript:x\">",
   "<a href=\"&#106;avascript&colon;x\">", "<a href=https://x href=javascript:x>", "<a href=\"javascript&#x3A;x\">",
   "<a href=\"&#xa0;javascript:x\">", "<iframe src=\"data:text/html,<b>\">", "<object data=\" DATA:Text/HTML;base64,AA\">",

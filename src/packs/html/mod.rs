@@ -347,7 +347,11 @@ fn scan_once(
             _ => continue,
         };
         sheet_next = false;
-        let name = tag.name.to_ascii_lowercase();
+        let mut name = tag.name.to_ascii_lowercase();
+        if name == "image" && tag.ns == Ns::Html {
+            // the parser makes an <img> of it
+            name = "img".into();
+        }
         // a cut-off tag is read as if it were closed where the text ends
         let closed;
         let (html, attrs_at) = if tag.cut {

@@ -320,3 +320,15 @@ fn a_form_inside_a_form_makes_no_element() {
         ["javascriptUrl: <form action>"]
     );
 }
+
+#[test]
+fn an_image_tag_is_an_img_in_html_and_an_image_in_svg() {
+    assert_eq!(
+        details("<image src=x onerror=1>"),
+        ["eventHandler: <img onerror>"]
+    );
+    assert_eq!(
+        details("<svg><image href=x onerror=1>"),
+        ["eventHandler: <image onerror>"]
+    );
+}
