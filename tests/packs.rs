@@ -455,9 +455,18 @@ fn invalid_values_are_repaired_and_reported() {
 
 /// Script-capable HTML and the kind the scanner reports for it.
 const XSS: [(&str, &str); 18] = [
-    (r#"<div style="position:fixed;inset:0">x</div>"#, "fixedOverlay"),
-    (r#"<p style="color:red;POSITION:\66ixed">x</p>"#, "fixedOverlay"),
-    ("<meta http-equiv=refresh content=0;url=https://x>", "metaRefresh"),
+    (
+        r#"<div style="position:fixed;inset:0">x</div>"#,
+        "fixedOverlay",
+    ),
+    (
+        r#"<p style="color:red;POSITION:\66ixed">x</p>"#,
+        "fixedOverlay",
+    ),
+    (
+        "<meta http-equiv=refresh content=0;url=https://x>",
+        "metaRefresh",
+    ),
     ("<base href=//evil/>", "base"),
     ("<link rel=stylesheet href=//evil/x.css>", "link"),
     ("<style>@import 'https://evil/x.css';</style>", "cssImport"),
