@@ -81,38 +81,36 @@ fn warn(out: &mut Vec<Warning>, at: At, kind: &str, detail: String) {
 pub const MAX_FIELD: usize = 16 * 1024 * 1024;
 
 /// The first string in `doc` longer than [`MAX_FIELD`], as an error naming the entry, the field
-/// and the limit.
+/// and the limit. (The walk builds no path unless it finds one: it runs on every entry.)
 pub fn check_sizes(doc: &Map<String, Value>) -> Result<(), String> {
-    fn walk(v: &Value, pointer: &mut String) -> Option<(String, usize)> {
+    /// The path (reference tokens, innermost first) to the first oversized string.
+    fn find(v: &Value) -> Option<(Vec<String>, usize)> {
         match v {
-            Value::String(s) if s.len() > MAX_FIELD => Some((pointer.clone(), s.len())),
+            Value::String(s) if s.len() > MAX_FIELD => Some((Vec::new(), s.len())),
             Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
-                let at = pointer.len();
-                let _ = write!(pointer, "/{i}");
-                let found = walk(item, pointer);
-                pointer.truncate(at);
-                found
+                find(item).map(|(mut path, len)| {
+                    path.push(i.to_string());
+                    (path, len)
+                })
             }),
             Value::Object(map) => map.iter().find_map(|(k, item)| {
-                let at = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&pointer_token(k));
-                let found = walk(item, pointer);
-                pointer.truncate(at);
-                found
+                find(item).map(|(mut path, len)| {
+                    path.push(pointer_token(k).into_owned());
+                    (path, len)
+                })
             }),
             _ => None,
         }
     }
-    let mut pointer = String::new();
-    let Some((field, len)) = doc.iter().find_map(|(k, v)| {
-        pointer.clear();
-        pointer.push('/');
-        pointer.push_str(&pointer_token(k));
-        walk(v, &mut pointer)
+    let Some((path, len)) = doc.iter().find_map(|(k, v)| {
+        find(v).map(|(mut path, len)| {
+            path.push(pointer_token(k).into_owned());
+            (path, len)
+        })
     }) else {
         return Ok(());
     };
+    let field: String = path.iter().rev().map(|t| format!("/{t}")).collect();
     let name = doc.get("name").and_then(Value::as_str).unwrap_or("");
     let name: String = name.chars().take(60).collect();
     let id = doc.get("_id").map(Value::to_string).unwrap_or_default();
@@ -209,9 +207,13 @@ fn scan_data(
 /// Scans every field of an entry or page that Foundry (or a module) renders: its name, the
 /// page's HTML, Markdown, image caption and source, and every string in `flags` and `system`.
 fn scan_fields(doc: &Map<String, Value>, at: At, out: &mut Vec<Warning>) {
-    let what = if at.page.is_some() { "page" } else { "entry" };
+    let what = if at.page.is_some() {
+        "the page name"
+    } else {
+        "the entry name"
+    };
     if let Some(name) = doc.get("name").and_then(Value::as_str) {
-        scan_field(out, at, "/name", &format!("the {what} name"), name, true);
+        scan_field(out, at, "/name", what, name, true);
     }
     if let Some(text) = doc.get("text").and_then(Value::as_object) {
         if let Some(html) = text.get("content").and_then(Value::as_str) {
@@ -239,10 +241,18 @@ fn scan_fields(doc: &Map<String, Value>, at: At, out: &mut Vec<Warning>) {
         scan_field(out, at, "/src", "the page source", src, false);
     }
     for key in ["flags", "system"] {
-        if let Some(v) = doc.get(key) {
-            let mut pointer = format!("/{key}");
-            let mut path = key.to_string();
-            scan_data(out, at, &mut pointer, &mut path, v);
+        match doc.get(key) {
+            // most documents' flags are empty, or hold no string worth a path
+            Some(Value::Object(m)) if m.is_empty() => {}
+            Some(v) => {
+                let mut pointer = String::with_capacity(64);
+                pointer.push('/');
+                pointer.push_str(key);
+                let mut path = String::with_capacity(64);
+                path.push_str(key);
+                scan_data(out, at, &mut pointer, &mut path, v);
+            }
+            None => {}
         }
     }
 }

@@ -347,6 +347,10 @@ fn scan_once(
             _ => continue,
         };
         sheet_next = false;
+        // a bare tag with a name that matters to nobody (most tags of a page) costs nothing more
+        if !tag.cut && !risky(tag.name) && html.as_bytes().get(tag.attrs_at) == Some(&b'>') {
+            continue;
+        }
         let mut name = tag.name.to_ascii_lowercase();
         if name == "image" && tag.ns == Ns::Html {
             // the parser makes an <img> of it
@@ -426,17 +430,19 @@ fn scan_once(
             if seen.len() < 64 {
                 seen.push(a);
             }
-            let lname = a.to_ascii_lowercase();
-            let named = || format!("<{name} {lname}>{cut}");
-            if lname.starts_with("on") {
+            let named = || format!("<{name} {}>{cut}", a.to_ascii_lowercase());
+            let is = |n: &str| a.eq_ignore_ascii_case(n);
+            if a.as_bytes()
+                .get(..2)
+                .is_some_and(|p| p.eq_ignore_ascii_case(b"on"))
+            {
                 push(out, "eventHandler", named());
-            } else if lname == "srcdoc" {
+            } else if is("srcdoc") {
                 push(out, "srcdoc", named());
-            } else if URL_ATTRS.contains(&lname.as_str())
-                && is_script_url(&entities::decode(raw, true))
+            } else if URL_ATTRS.iter().any(|u| is(u)) && is_script_url(&entities::decode(raw, true))
             {
                 push(out, "javascriptUrl", named());
-            } else if lname == "style" && css::fixed_position(&entities::decode(raw, true)) {
+            } else if is("style") && css::fixed_position(&entities::decode(raw, true)) {
                 push(
                     out,
                     "fixedOverlay",
@@ -447,7 +453,7 @@ fn scan_once(
                 if value.contains('<') {
                     nested.push((
                         value.into_owned(),
-                        format!(" inside the {lname} of <{name}>"),
+                        format!(" inside the {} of <{name}>", a.to_ascii_lowercase()),
                     ));
                 }
             }
@@ -457,6 +463,25 @@ fn scan_once(
         check_sheet(&css, context, out);
     }
     tokens.saw_noscript
+}
+
+/// Whether a start tag is looked at for its name alone: the elements reported by name and the
+/// ones whose attributes say what they do (`meta`, `link`, `style`, the SVG animations). By
+/// length first, then letter by letter without allocating (this runs for every bare tag).
+#[inline(always)]
+fn risky(name: &str) -> bool {
+    let is = |word: &str| name.eq_ignore_ascii_case(word);
+    match name.len() {
+        3 => is("set"),
+        4 => is("meta") || is("base") || is("link"),
+        5 => is("frame") || is("embed") || is("style") || is("image"),
+        6 => is("script") || is("iframe") || is("object") || is("applet"),
+        7 => is("animate"),
+        8 => is("frameset"),
+        13 => is("animatemotion"),
+        16 => is("animatetransform"),
+        _ => false,
+    }
 }
 
 /// Reports what a `<style>`'s text does.

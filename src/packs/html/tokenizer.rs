@@ -695,6 +695,28 @@ pub struct Tokenizer<'a> {
     queued: Option<Token<'a>>,
     /// The form element pointer is set: a `<form>` is open (outside templates).
     form: bool,
+    /// The text has no `<svg` or `<math`, so everything is HTML content and no tree is needed:
+    /// only open templates are counted (for the form pointer). Most journal pages.
+    flat: bool,
+    /// Open `<template>`s, in flat mode.
+    templates: usize,
+}
+
+/// Whether `<svg` or `<math` (any case) appears anywhere: only they start foreign content, so
+/// without them the tree decides nothing about tokenizing (a comment or raw text holding one
+/// only costs the tree).
+fn has_foreign(b: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(lt) = find_lt(b, i) {
+        let after = |n: usize| b.get(lt + 1..lt + 1 + n);
+        if after(3).is_some_and(|w| w.eq_ignore_ascii_case(b"svg"))
+            || after(4).is_some_and(|w| w.eq_ignore_ascii_case(b"math"))
+        {
+            return true;
+        }
+        i = lt + 1;
+    }
+    false
 }
 
 impl<'a> Tokenizer<'a> {
@@ -709,6 +731,8 @@ impl<'a> Tokenizer<'a> {
             content: None,
             queued: None,
             form: false,
+            flat: !has_foreign(html.as_bytes()),
+            templates: 0,
         }
     }
 
@@ -755,6 +779,18 @@ impl<'a> Tokenizer<'a> {
         self_closing: bool,
     ) -> (Ns, Content, bool) {
         let lname = lower(name);
+        if self.flat {
+            if lname == "form" {
+                if self.form && self.templates == 0 {
+                    return (Ns::Html, Content::Data, true);
+                }
+                self.form |= self.templates == 0;
+            }
+            if lname == "template" {
+                self.templates += 1;
+            }
+            return (Ns::Html, self.content_for(&lname), false);
+        }
         loop {
             if self.start_as_html(&lname) {
                 if lname == "form" {
@@ -866,7 +902,17 @@ impl<'a> Tokenizer<'a> {
             }
             _ => {}
         }
-        let content = match name {
+        let content = self.content_for(name);
+        if c & class::VOID == 0 {
+            let f = flags(name, Ns::Html, false);
+            self.stack.push(lname, Ns::Html, f);
+        }
+        (Ns::Html, content)
+    }
+
+    /// How the content of an HTML element called `name` (lowercase) is tokenized.
+    fn content_for(&mut self, name: &str) -> Content {
+        match name {
             "title" | "textarea" => Content::RcData,
             "style" | "xmp" | "iframe" | "noembed" | "noframes" => Content::RawText,
             "noscript" => {
@@ -880,16 +926,20 @@ impl<'a> Tokenizer<'a> {
             "script" => Content::Script,
             "plaintext" => Content::PlainText,
             _ => Content::Data,
-        };
-        if c & class::VOID == 0 {
-            let f = flags(name, Ns::Html, false);
-            self.stack.push(lname, Ns::Html, f);
         }
-        (Ns::Html, content)
     }
 
     /// Tree construction for an end tag.
     fn end_tag(&mut self, name: &'a str) {
+        if self.flat {
+            if name.eq_ignore_ascii_case("template") && self.templates > 0 {
+                self.templates -= 1;
+            }
+            if name.eq_ignore_ascii_case("form") && self.templates == 0 {
+                self.form = false;
+            }
+            return;
+        }
         let lname = lower(name);
         let name = lname.as_ref();
         if self.in_foreign() {
