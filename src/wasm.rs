@@ -695,12 +695,27 @@ pub fn import_pack(
     options: JsValue,
 ) -> Result<JsValue, JsError> {
     let options = import_options(options)?;
+    refuse_long_pack(&text)?;
     let text = long_string_arg("text", &text)?;
     // what `to_js` does, the text written entry by entry as the import goes
     let json = crate::packs::import_pack_json(&text, &options).map_err(js_error)?;
     drop(text);
     js_sys::JSON::parse(&json)
         .map_err(|_| JsError::new("cannot hand the result to JavaScript: JSON.parse refused it"))
+}
+
+/// Refuses a pack longer than [`crate::packs::MAX_TEXT`] (counted in UTF-16 units, at most its
+/// UTF-8 bytes) before it is copied into wasm memory.
+fn refuse_long_pack(text: &JsValue) -> Result<(), JsError> {
+    match text
+        .dyn_ref::<js_sys::JsString>()
+        .map(|s| s.length() as usize)
+    {
+        Some(units) if units > crate::packs::MAX_TEXT => {
+            Err(js_error(crate::packs::too_long(units)))
+        }
+        _ => Ok(()),
+    }
 }
 
 #[wasm_bindgen]
@@ -781,8 +796,18 @@ pub fn glossary_terms(
     #[wasm_bindgen(unchecked_param_type = "string")] html: JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] page: JsValue,
 ) -> Result<JsValue, JsError> {
+    if let Some(units) = html
+        .dyn_ref::<js_sys::JsString>()
+        .map(|s| s.length() as usize)
+    {
+        // UTF-8 takes at least a byte per UTF-16 unit: refused before it is copied
+        if units > crate::packs::glossary::MAX_PAGE {
+            let page = page.as_string().unwrap_or_default();
+            return Err(js_error(crate::packs::glossary::too_long(units, &page)));
+        }
+    }
     let (html, page) = (string_arg("html", &html)?, string_arg("page", &page)?);
-    to_js(&crate::packs::glossary::terms(&html, &page))
+    to_js(&crate::packs::glossary::page_terms(&html, &page).map_err(js_error)?)
 }
 
 /// The glossary of a whole pack (any text `importPack` reads, e.g. `JSON.stringify` of the
@@ -796,6 +821,7 @@ pub fn glossary(
     options: JsValue,
 ) -> Result<JsValue, JsError> {
     let options = import_options(options)?;
+    refuse_long_pack(&text)?;
     let text = string_arg("text", &text)?;
     to_js(&crate::packs::glossary(&text, &options).map_err(js_error)?)
 }

@@ -256,11 +256,18 @@ fn a_hand_made_log_replays_with_full_accounting() {
     let log = hand_made_log();
     let imported = import_pack(&log, &options(Format::Nedb, false)).unwrap();
     let r = &imported.report;
-    // 12 non-blank lines: 7 document lines, 2 deletions, 2 index lines and 1 corrupt line (1 of
-    // 12 is under 10%). Document lines = documents + superseded + deleted: 7 = 3 + 2 + 2.
+    // 12 non-blank lines, each in one bucket (1 corrupt of 12 is under 10%): 3 documents, 4
+    // superseded (A v1, A v2, and C and D by their deletions), 2 deletions, 2 index lines, 1 bad
     assert_eq!(
-        (r.lines, r.documents, r.superseded, r.deleted),
-        (12, 3, 2, 2)
+        (
+            r.lines,
+            r.documents,
+            r.superseded,
+            r.deleted,
+            r.unknown_deletions,
+            r.index_lines
+        ),
+        (12, 3, 4, 2, 0, 2)
     );
     assert_eq!(r.bad.len(), 1);
     assert_eq!(
@@ -447,7 +454,22 @@ fn invalid_values_are_repaired_and_reported() {
 }
 
 /// Script-capable HTML and the kind the scanner reports for it.
-const XSS: [(&str, &str); 12] = [
+const XSS: [(&str, &str); 18] = [
+    (
+        r#"<div style="position:fixed;inset:0">x</div>"#,
+        "fixedOverlay",
+    ),
+    (
+        r#"<p style="color:red;POSITION:\66ixed">x</p>"#,
+        "fixedOverlay",
+    ),
+    (
+        "<meta http-equiv=refresh content=0;url=https://x>",
+        "metaRefresh",
+    ),
+    ("<base href=//evil/>", "base"),
+    ("<link rel=stylesheet href=//evil/x.css>", "link"),
+    ("<style>@import 'https://evil/x.css';</style>", "cssImport"),
     ("<script>alert(1)</script>", "script"),
     (r#"<img src="x" onerror="alert(1)">"#, "eventHandler"),
     ("<img src=x onerror=alert(1)>", "eventHandler"),
@@ -483,36 +505,48 @@ fn unsafe_html_is_reported_on_its_page() {
         {"_id": "iiiiiiiiiiiiiiib", "name": "Link", "type": "pdf", "src": "javascript:alert(1)"}
     ]});
     let imported = import_pack(&doc.to_string(), &auto()).unwrap();
-    let on = |page: &str| -> Vec<&str> {
+    let on = |page: &str| -> Vec<String> {
         imported
             .report
             .warnings
             .iter()
             .filter(|w| w.page_id.as_deref() == Some(page))
-            .map(|w| w.kind.as_str())
+            .map(|w| {
+                format!(
+                    "{} {}: {}",
+                    w.field.as_deref().unwrap_or("-"),
+                    w.kind,
+                    w.detail
+                )
+            })
             .collect()
     };
-    // one warning per item, in order; the iframe with srcdoc is both
+    // each finding once, in order, with its count; the iframe with srcdoc is both
     assert_eq!(
         on("iiiiiiiiiiiiiii9"),
         [
-            "script",
-            "eventHandler",
-            "eventHandler",
-            "javascriptUrl",
-            "javascriptUrl",
-            "javascriptUrl",
-            "iframe",
-            "srcdoc",
-            "eventHandler",
-            "eventHandler",
-            "object",
-            "embed",
-            "iframe"
+            "/text/content fixedOverlay: position: fixed in <div style> in the page HTML",
+            "/text/content fixedOverlay: position: fixed in <p style> in the page HTML",
+            "/text/content metaRefresh: <meta http-equiv=refresh> in the page HTML",
+            "/text/content base: <base> in the page HTML",
+            "/text/content link: <link href> in the page HTML",
+            "/text/content cssImport: @import in <style> in the page HTML",
+            "/text/content script: <script> in the page HTML",
+            "/text/content eventHandler: <img onerror> in the page HTML (2 times)",
+            "/text/content javascriptUrl: <a href> in the page HTML (3 times)",
+            "/text/content iframe: <iframe> in the page HTML (2 times)",
+            "/text/content srcdoc: <iframe srcdoc> in the page HTML",
+            "/text/content eventHandler: <svg onload> in the page HTML",
+            "/text/content eventHandler: <g onload> in the page HTML",
+            "/text/content object: <object> in the page HTML",
+            "/text/content embed: <embed> in the page HTML",
         ]
     );
     assert!(on("iiiiiiiiiiiiiiia").is_empty());
-    assert_eq!(on("iiiiiiiiiiiiiiib"), ["javascriptUrl"]);
+    assert_eq!(
+        on("iiiiiiiiiiiiiiib"),
+        ["/src javascriptUrl: the page source is a script URL"]
+    );
     // reported, not changed: cleanHTML does that in Foundry
     assert_eq!(
         imported.documents[0]["pages"][0]["text"]["content"],
@@ -737,4 +771,86 @@ fn the_text_handed_to_js_is_serde_jsons() {
             serde
         );
     }
+}
+
+#[test]
+fn every_field_foundry_renders_is_scanned() {
+    let doc = json!({"_id": "hhhhhhhhhhhhhhh8", "name": "<img src=x onerror=alert(1)>Entry",
+        "flags": {"some-module": {"note": "<a href='javascript:x'>n</a>", "list": ["ok", "javascript:alert(1)"]}},
+        "pages": [
+        {"_id": "iiiiiiiiiiiiiii9", "name": "<svg onload=alert(1)>", "text": {"format": 2, "content": "", "markdown": "# x\n<script>alert(1)</script>"},
+         "system": {"a/b": {"html": "<div style='position:fixed;inset:0'>"}}},
+        {"_id": "iiiiiiiiiiiiiiia", "name": "Img", "type": "image", "src": "x.webp", "image": {"caption": "<meta http-equiv=refresh content=0;url=https://x>"}}
+    ]});
+    let imported = import_pack(&doc.to_string(), &auto()).unwrap();
+    let got: Vec<(Option<&str>, Option<&str>, &str)> = imported
+        .report
+        .warnings
+        .iter()
+        .map(|w| (w.page_id.as_deref(), w.field.as_deref(), w.kind.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (None, Some("/name"), "eventHandler"),
+            (None, Some("/flags/some-module/list/1"), "javascriptUrl"),
+            (None, Some("/flags/some-module/note"), "javascriptUrl"),
+            (Some("iiiiiiiiiiiiiii9"), Some("/name"), "eventHandler"),
+            (Some("iiiiiiiiiiiiiii9"), Some("/text/markdown"), "script"),
+            (
+                Some("iiiiiiiiiiiiiii9"),
+                Some("/system/a~1b/html"),
+                "fixedOverlay"
+            ),
+            (
+                Some("iiiiiiiiiiiiiiia"),
+                Some("/image/caption"),
+                "metaRefresh"
+            ),
+        ]
+    );
+    let details: Vec<&str> = imported
+        .report
+        .warnings
+        .iter()
+        .map(|w| w.detail.as_str())
+        .collect();
+    assert_eq!(details[0], "<img onerror> in the entry name");
+    assert_eq!(details[1], "flags.some-module.list[1] is a script URL");
+    assert_eq!(details[2], "<a href> in flags.some-module.note");
+    assert_eq!(
+        details[5],
+        "position: fixed in <div style> in system.a/b.html"
+    );
+}
+
+#[test]
+fn pages_that_are_not_an_array_are_kept() {
+    let map = json!({"_id": "hhhhhhhhhhhhhhh8", "name": "Map", "pages": {
+        "iiiiiiiiiiiiiii9": {"_id": "iiiiiiiiiiiiiii9", "name": "P", "text": {"content": "<p>x</p>"}}}});
+    let imported = import_pack(&map.to_string(), &auto()).unwrap();
+    assert_eq!(page_names(&imported.documents[0]), ["P"]);
+    assert_eq!(imported.report.warnings[0].kind, "badPage");
+    let text = json!({"_id": "hhhhhhhhhhhhhhh8", "name": "Text", "pages": "the pages"});
+    let imported = import_pack(&text.to_string(), &auto()).unwrap();
+    let d = &imported.documents[0];
+    assert_eq!(d["pages"], json!([]));
+    assert_eq!(d["flags"]["icon-engine"]["unreadPages"], "the pages");
+    assert!(imported.report.warnings[0]
+        .detail
+        .contains("kept in flags.icon-engine.unreadPages"));
+}
+
+#[test]
+fn input_past_the_limits_is_refused_saying_the_limit() {
+    use icon_engine::packs::{migrate::MAX_FIELD, MAX_TEXT};
+    let e = import_pack(&" ".repeat(MAX_TEXT + 1), &auto()).unwrap_err();
+    assert_eq!(e.message(), "the pack is 64.0 MiB; at most 64 MiB is read");
+    let page = json!({"_id": "hhhhhhhhhhhhhhh8", "name": "Big", "pages": [
+        {"_id": "iiiiiiiiiiiiiii9", "name": "P", "text": {"content": "<a>".repeat(MAX_FIELD / 3 + 1)}}]});
+    let e = import_pack(&page.to_string(), &auto()).unwrap_err();
+    assert_eq!(
+        e.message(),
+        "the entry \"Big\" (\"hhhhhhhhhhhhhhh8\") has 16.0 MiB of text in /pages/0/text/content; at most 16 MiB is read in one field, so nothing was imported"
+    );
 }

@@ -1,4 +1,5 @@
-import { batches, planImport } from "../packs/import-plan.mjs";
+import { cleanImported } from "../packs/clean-html.mjs";
+import { UNSAFE, batches, planImport } from "../packs/import-plan.mjs";
 import readPack from "../packs/read-pack.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
@@ -72,20 +73,34 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
     const report = this.#read?.report ?? null;
     const all = /** @type {{type: string, id: string, name: string}[]} */ (/** @type {unknown} */ (game.folders?.contents ?? []));
     const folders = all.filter(f => f.type === "JournalEntry").map(f => ({ id: f.id, name: f.name }));
+    const stripped = report?.warnings.filter(w => UNSAFE.includes(w.kind)) ?? [];
+    const repaired = report?.warnings.filter(w => !UNSAFE.includes(w.kind)) ?? [];
+    const bad = report?.bad ?? [];
+    const shown = PackImportDialog.SHOWN;
     return {
       fileName: this.#fileName,
       error: this.#error,
       report,
       pages: this.#read?.documents.reduce((n, d) => n + /** @type {{pages: unknown[]}} */ (d).pages.length, 0) ?? 0,
-      stripped: report?.warnings.filter(w => PackImportDialog.UNSAFE.includes(w.kind)) ?? [],
-      repaired: report?.warnings.filter(w => !PackImportDialog.UNSAFE.includes(w.kind)) ?? [],
+      // long lists are cut: the counts say how many there are
+      bad: bad.slice(0, shown),
+      badMore: Math.max(0, bad.length - shown),
+      stripped: stripped.slice(0, shown),
+      strippedCount: stripped.length,
+      strippedMore: Math.max(0, stripped.length - shown),
+      repaired: repaired.slice(0, shown),
+      repairedCount: repaired.length,
+      repairedMore: Math.max(0, repaired.length - shown),
       folders,
       canImport: !!this.#read?.documents.length
     };
   }
 
-  /** Warning kinds that mean script-capable HTML, removed by cleanHTML on import. */
-  static UNSAFE = ["script", "eventHandler", "javascriptUrl", "iframe", "srcdoc", "object", "embed"];
+  /** At most this many lines of each list are shown. */
+  static SHOWN = 100;
+
+  /** Warning kinds that mean script-capable or page-hijacking content, removed on import. */
+  static UNSAFE = UNSAFE;
 
   /**
    * @override
@@ -130,7 +145,7 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
     const data = new FormData(form);
     const destination = String(data.get("destination") ?? "folder");
     const folder = String(data.get("folder") ?? "") || null;
-    const clean = (/** @type {string} */ html) => foundry.utils.cleanHTML(html);
+    const clean = (/** @type {string} */ html) => cleanImported(html);
     // the configured JournalEntry class, as other systems may extend it
     const JournalEntryClass = JournalEntry.implementation;
     /** @type {string|undefined} */
@@ -148,7 +163,8 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
         return entry ? { pages: entry.pages.map(p => p.id ?? "") } : undefined;
       };
     }
-    const plan = planImport(read.documents, clean, existing);
+    const users = new Set(game.users?.map(u => u.id ?? "") ?? []);
+    const plan = planImport(read.documents, read.report.warnings, clean, existing, users);
     const total = plan.create.length + plan.update.length;
     // v13 progress notifications: `update({pct})` moves the bar
     const progress = /** @type {{update?: (data: {pct: number}) => void} | undefined} */ (/** @type {unknown} */ (

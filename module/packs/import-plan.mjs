@@ -1,7 +1,10 @@
 /**
  * The pure half of importing a journal pack into Foundry: the core has already read the file
- * (`importPack`); this cleans every page's HTML and sorts the entries into creates and updates,
- * so re-importing the same pack updates entries by `_id` instead of duplicating them.
+ * (`importPack`) and reported what is unsafe, field by field; this cleans every field it
+ * reported (and every page's HTML), drops what belongs to the world the pack came from, and
+ * sorts the entries into creates and updates, so re-importing the same pack updates entries by
+ * `_id` instead of duplicating them.
+ * @import { ImportWarning } from "../types/core.js"
  */
 
 /**
@@ -17,23 +20,92 @@
  * @property {PlannedPage[]} pages
  */
 
+/** The warning kinds that mean script-capable or page-hijacking content (the core's `html::KINDS`). */
+export const UNSAFE = [
+  "script", "eventHandler", "javascriptUrl", "iframe", "srcdoc", "object", "embed",
+  "metaRefresh", "base", "link", "cssImport", "fixedOverlay"
+];
+
+/**
+ * The object holding the field a JSON pointer (RFC 6901) names, and the field's key.
+ * @param {any} root
+ * @param {string} pointer
+ * @returns {{holder: any, key: string} | null}
+ */
+function resolve(root, pointer) {
+  const keys = pointer.split("/").slice(1).map(k => k.replaceAll("~1", "/").replaceAll("~0", "~"));
+  const last = keys.pop();
+  if (last === undefined) return null;
+  let holder = root;
+  for (const key of keys) {
+    if (holder === null || typeof holder !== "object") return null;
+    holder = holder[key];
+  }
+  return holder !== null && typeof holder === "object" ? { holder, key: last } : null;
+}
+
+/**
+ * Drops the source world's bookkeeping: `_stats` but its `exportSource` (the world sets the rest,
+ * and a `compendiumSource` would point into the other world), and ownership by users this world
+ * does not have.
+ * @param {any} doc
+ * @param {Set<string>} users
+ */
+function dropForeign(doc, users) {
+  if (doc._stats && typeof doc._stats === "object") {
+    const { exportSource } = doc._stats;
+    if (exportSource) doc._stats = { exportSource };
+    else delete doc._stats;
+  }
+  if (doc.ownership && typeof doc.ownership === "object") {
+    for (const id of Object.keys(doc.ownership)) {
+      if (id !== "default" && !users.has(id)) delete doc.ownership[id];
+    }
+  }
+}
+
 /**
  * @param {object[]} documents                 The core's v13-shaped entries.
- * @param {(html: string) => string} clean     The HTML sanitiser (foundry.utils.cleanHTML).
+ * @param {ImportWarning[]} warnings           The core's report warnings: every field with an unsafe
+ *   finding is cleaned (a value without markup, which can only be a script URL, is emptied).
+ * @param {(html: string) => string} clean     The HTML sanitiser (module/packs/clean-html.mjs).
  * @param {(id: string) => {pages: string[]}|undefined} existing  What the destination already
  *   holds under an id (the ids of its pages), if anything.
+ * @param {Set<string>} [users]                 This world's user ids (ownership by others is dropped).
  * @returns {{create: PlannedEntry[], update: {entry: PlannedEntry, newPages: PlannedPage[], oldPages: PlannedPage[]}[]}}
  */
-export function planImport(documents, clean, existing) {
+export function planImport(documents, warnings, clean, existing, users = new Set()) {
+  /** @type {Map<string, ImportWarning[]>} */
+  const unsafe = new Map();
+  for (const w of warnings) {
+    if (!w.field || !w.documentId || !UNSAFE.includes(w.kind)) continue;
+    unsafe.set(w.documentId, [...(unsafe.get(w.documentId) ?? []), w]);
+  }
   /** @type {PlannedEntry[]} */
   const create = [];
   /** @type {{entry: PlannedEntry, newPages: PlannedPage[], oldPages: PlannedPage[]}[]} */
   const update = [];
   for (const raw of documents) {
     const entry = /** @type {PlannedEntry} */ (structuredClone(raw));
-    for (const page of entry.pages) {
-      if (typeof page.text?.content === "string") page.text.content = clean(page.text.content);
+    /** @type {Set<string>} every field cleaned once, however many findings it has */
+    const done = new Set();
+    for (const w of unsafe.get(entry._id) ?? []) {
+      const key = `${w.pageId ?? ""}${w.field}`;
+      if (done.has(key)) continue;
+      done.add(key);
+      const root = w.pageId ? entry.pages.find(p => p._id === w.pageId) : entry;
+      const at = root && resolve(root, /** @type {string} */ (w.field));
+      const value = at?.holder[at.key];
+      if (typeof value !== "string" || !at) continue;
+      at.holder[at.key] = value.includes("<") ? clean(value) : "";
     }
+    for (const page of entry.pages) {
+      if (typeof page.text?.content === "string" && !done.has(`${page._id}/text/content`)) {
+        page.text.content = clean(page.text.content);
+      }
+      dropForeign(page, users);
+    }
+    dropForeign(entry, users);
     const found = existing(entry._id);
     if (!found) create.push(entry);
     else {

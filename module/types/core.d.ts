@@ -92,14 +92,26 @@ export interface Rng {
   free(): void;
 }
 
-/** The accounting of a pack import. */
+/** A repair, a skipped value, or something unsafe in a field (`field`: a JSON pointer into the entry, or the page with `pageId`). */
+export interface ImportWarning {
+  documentId: string | null;
+  pageId: string | null;
+  field: string | null;
+  kind: string;
+  detail: string;
+}
+
+/** The accounting of a pack import: `lines` = documents + skipped + superseded + deleted + unknownDeletions + indexLines + bad.length. */
 export interface ImportReport {
   lines: number;
   documents: number;
+  skipped: number;
   superseded: number;
   deleted: number;
+  unknownDeletions: number;
+  indexLines: number;
   bad: { line: number; error: string }[];
-  warnings: { documentId: string | null; pageId: string | null; kind: string; detail: string }[];
+  warnings: ImportWarning[];
 }
 
 /** A printed chart's row: `id` for i18n keys, the seed's `label`, the chart's `value`. */

@@ -22,7 +22,8 @@
 use super::html::{decode_entities, tags, text, Tag};
 use serde::Serialize;
 use serde_json::Value;
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
 /// One glossary entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -56,8 +57,24 @@ struct Block {
     inner: (usize, usize),
     /// Index range of the tags inside.
     tags: (usize, usize),
-    /// The tags (by index) of the elements it sits in, outermost first.
-    ancestors: Vec<usize>,
+    /// The tag (by index) that opened it (for a rule, the `<hr>`).
+    opened: usize,
+    /// The tag (by index) of the innermost element it sits in.
+    parent: Option<usize>,
+}
+
+/// The blocks of a page, in order, and for every tag the index of the tag at which its element
+/// was closed (`usize::MAX` if never), so "does element `h` hold block `b`" is one comparison.
+struct Blocks {
+    list: Vec<Block>,
+    closed_at: Vec<usize>,
+}
+
+impl Blocks {
+    /// Whether the element opened by tag `h` was open when `block` opened.
+    fn holds(&self, h: usize, block: &Block) -> bool {
+        h < block.opened && self.closed_at.get(h).is_some_and(|&c| c > block.opened)
+    }
 }
 
 const BLOCKS: [&str; 10] = ["p", "li", "dt", "dd", "h1", "h2", "h3", "h4", "h5", "h6"];
@@ -70,15 +87,68 @@ fn is_heading(name: &str) -> bool {
     matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6")
 }
 
+/// The open elements while reading the blocks: tag indices, with each name's positions
+/// indexed, so no end tag walks the whole stack.
+struct Stack<'t> {
+    tags: Vec<usize>,
+    /// Name → index into `by_name` (the log replay's map type: one copy of its code in wasm).
+    ids: HashMap<Cow<'t, str>, usize>,
+    by_name: Vec<Vec<usize>>,
+    /// Stack position of each open tag (`usize::MAX` when not open).
+    position: Vec<usize>,
+    closed_at: Vec<usize>,
+}
+
+impl<'t> Stack<'t> {
+    fn push(&mut self, tag: usize, name: &'t str) {
+        self.position[tag] = self.tags.len();
+        let id = match self.ids.get(name) {
+            Some(&id) => id,
+            None => {
+                self.ids.insert(Cow::Borrowed(name), self.by_name.len());
+                self.by_name.push(Vec::new());
+                self.by_name.len() - 1
+            }
+        };
+        self.by_name[id].push(self.tags.len());
+        self.tags.push(tag);
+    }
+
+    /// The stack position of the innermost open element called `name`.
+    fn nearest(&self, name: &str) -> Option<usize> {
+        let id = *self.ids.get(name)?;
+        self.by_name.get(id)?.last().copied()
+    }
+
+    /// Pops to (and including) stack position `pos`, noting that the popped elements closed
+    /// at tag `now`.
+    fn truncate(&mut self, pos: usize, now: usize, all: &'t [Tag]) {
+        while self.tags.len() > pos {
+            let Some(j) = self.tags.pop() else { break };
+            self.closed_at[j] = now;
+            self.position[j] = usize::MAX;
+            if let Some(&id) = self.ids.get(all[j].name.as_str()) {
+                self.by_name[id].pop();
+            }
+        }
+    }
+}
+
 /// The blocks of a page, in order.
-fn blocks(html: &str, all: &[Tag]) -> Vec<Block> {
+fn blocks(html: &str, all: &[Tag]) -> Blocks {
     struct Open {
         tag: usize,
         start: usize,
-        ancestors: Vec<usize>,
+        parent: Option<usize>,
     }
     let mut out = Vec::new();
-    let mut stack: Vec<(usize, &str)> = Vec::new();
+    let mut stack = Stack {
+        tags: Vec::new(),
+        ids: HashMap::new(),
+        by_name: Vec::new(),
+        position: vec![usize::MAX; all.len()],
+        closed_at: vec![usize::MAX; all.len()],
+    };
     let mut open: Option<Open> = None;
     let finish = |o: Open, end: usize, at: usize, out: &mut Vec<Block>| {
         out.push(Block {
@@ -89,7 +159,8 @@ fn blocks(html: &str, all: &[Tag]) -> Vec<Block> {
             },
             inner: (o.start, end.max(o.start)),
             tags: (o.tag + 1, at),
-            ancestors: o.ancestors,
+            opened: o.tag,
+            parent: o.parent,
         })
     };
     for (i, t) in all.iter().enumerate() {
@@ -102,12 +173,12 @@ fn blocks(html: &str, all: &[Tag]) -> Vec<Block> {
                     open = Some(o);
                 }
             }
-            if let Some(pos) = stack.iter().rposition(|(_, n)| *n == name) {
-                stack.truncate(pos);
+            if let Some(pos) = stack.nearest(name) {
+                stack.truncate(pos, i, all);
             }
             // an unclosed block ends with the element around it
             if let Some(o) = open.take() {
-                if stack.iter().any(|(j, _)| *j == o.tag) {
+                if stack.position[o.tag] != usize::MAX {
                     open = Some(o);
                 } else {
                     finish(o, t.span.0, i, &mut out);
@@ -115,8 +186,9 @@ fn blocks(html: &str, all: &[Tag]) -> Vec<Block> {
             }
         } else if name == "hr" {
             if let Some(o) = open.take() {
-                if let Some(pos) = stack.iter().rposition(|(j, _)| *j == o.tag) {
-                    stack.truncate(pos);
+                let pos = stack.position[o.tag];
+                if pos != usize::MAX {
+                    stack.truncate(pos, i, all);
                 }
                 finish(o, t.span.0, i, &mut out);
             }
@@ -124,7 +196,8 @@ fn blocks(html: &str, all: &[Tag]) -> Vec<Block> {
                 kind: Kind::Rule,
                 inner: (t.span.0, t.span.0),
                 tags: (i, i),
-                ancestors: stack.iter().map(|(j, _)| *j).collect(),
+                opened: i,
+                parent: stack.tags.last().copied(),
             });
         } else if !VOID.contains(&name) {
             if BLOCKS.contains(&name) {
@@ -133,8 +206,9 @@ fn blocks(html: &str, all: &[Tag]) -> Vec<Block> {
                     // own text before a nested paragraph is left out
                     let holder = &all[o.tag].name;
                     if holder == "p" || is_heading(holder) {
-                        if let Some(pos) = stack.iter().rposition(|(j, _)| *j == o.tag) {
-                            stack.truncate(pos);
+                        let pos = stack.position[o.tag];
+                        if pos != usize::MAX {
+                            stack.truncate(pos, i, all);
                         }
                         finish(o, t.span.0, i, &mut out);
                     }
@@ -142,16 +216,19 @@ fn blocks(html: &str, all: &[Tag]) -> Vec<Block> {
                 open = Some(Open {
                     tag: i,
                     start: t.span.1,
-                    ancestors: stack.iter().map(|(j, _)| *j).collect(),
+                    parent: stack.tags.last().copied(),
                 });
             }
-            stack.push((i, name));
+            stack.push(i, name);
         }
     }
     if let Some(o) = open.take() {
         finish(o, html.len(), all.len(), &mut out);
     }
-    out
+    Blocks {
+        list: out,
+        closed_at: stack.closed_at,
+    }
 }
 
 /// A block's characters, each marked bold or not, white space folded to single spaces and
@@ -294,6 +371,29 @@ pub fn key(term: &str) -> String {
         .to_string()
 }
 
+/// The longest page HTML the glossary reads: 512 KiB (the glossary builds every tag with its
+/// attributes; the slowest page of this size, deeply nested lists, takes about 40 ms in wasm,
+/// bench/packs-hostile.mjs; the rules reference's pages are under 30 KB).
+pub const MAX_PAGE: usize = 512 * 1024;
+
+/// [`terms`], refusing HTML longer than [`MAX_PAGE`] before any work, saying so.
+pub fn page_terms(html: &str, page: &str) -> crate::error::Result<Vec<Term>> {
+    if html.len() > MAX_PAGE {
+        return Err(too_long(html.len(), page));
+    }
+    Ok(terms(html, page))
+}
+
+/// The error for a page of `len` bytes (or UTF-16 units) past [`MAX_PAGE`].
+pub fn too_long(len: usize, page: &str) -> crate::error::Error {
+    let page: String = page.chars().take(60).collect();
+    crate::error::Error::request(format!(
+        "the page {page:?} has {} KiB of HTML; the glossary reads at most {} KiB a page",
+        len.div_ceil(1024),
+        MAX_PAGE / 1024
+    ))
+}
+
 /// The terms defined in one page's HTML, in order. A key defined twice on the page with
 /// different text ("Chapter I" under every narrative action) is ambiguous and left out.
 pub fn terms(html: &str, page: &str) -> Vec<Term> {
@@ -307,7 +407,8 @@ pub fn terms(html: &str, page: &str) -> Vec<Term> {
             out.push(t);
         }
     };
-    for block in blocks(html, &all) {
+    let blocks = blocks(html, &all);
+    for block in &blocks.list {
         match block.kind {
             Kind::Rule => finish(&mut current, &mut out),
             Kind::Heading => {
@@ -318,7 +419,7 @@ pub fn terms(html: &str, page: &str) -> Vec<Term> {
                 }
             }
             Kind::Paragraph => {
-                let chars = characters(html, &block, &all);
+                let chars = characters(html, block, &all);
                 if chars.is_empty() {
                     continue;
                 }
@@ -332,7 +433,7 @@ pub fn terms(html: &str, page: &str) -> Vec<Term> {
                             page: page.to_string(),
                             section: section.clone(),
                         };
-                        current = Some((term, block.ancestors.last().copied()));
+                        current = Some((term, block.parent));
                     }
                     Line::Heading(heading) => {
                         finish(&mut current, &mut out);
@@ -340,7 +441,7 @@ pub fn terms(html: &str, page: &str) -> Vec<Term> {
                     }
                     Line::Text(more) => {
                         let inside = current.as_ref().is_some_and(|(_, holder)| {
-                            holder.is_none_or(|h| block.ancestors.contains(&h))
+                            holder.is_none_or(|h| blocks.holds(h, block))
                         });
                         match current.as_mut() {
                             Some((t, _)) if inside => {
@@ -356,29 +457,24 @@ pub fn terms(html: &str, page: &str) -> Vec<Term> {
     }
     finish(&mut current, &mut out);
     let mut definitions: HashMap<&str, &str> = HashMap::new();
-    let mut ambiguous: Vec<String> = Vec::new();
+    let mut ambiguous: HashSet<String> = HashSet::new();
     for t in &out {
         if let Some(d) = definitions.insert(&t.key, &t.definition) {
             if d != t.definition {
-                ambiguous.push(t.key.clone());
+                ambiguous.insert(t.key.clone());
             }
         }
     }
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     out.into_iter()
-        .filter(|t| {
-            if ambiguous.contains(&t.key) || seen.contains(&t.key) {
-                return false;
-            }
-            seen.push(t.key.clone());
-            true
-        })
+        .filter(|t| !ambiguous.contains(&t.key) && seen.insert(t.key.clone()))
         .collect()
 }
 
 /// The glossary of imported journal entries: the terms of every text page, in entry and page
-/// order; a key defined on more than one page keeps its first definition.
-pub fn from_documents(documents: &[Value]) -> Vec<Term> {
+/// order; a key defined on more than one page keeps its first definition. A page longer than
+/// [`MAX_PAGE`] is refused.
+pub fn from_documents(documents: &[Value]) -> crate::error::Result<Vec<Term>> {
     let mut out: Vec<Term> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for page in documents
@@ -396,13 +492,13 @@ pub fn from_documents(documents: &[Value]) -> Vec<Term> {
             .and_then(Value::as_str)
             .unwrap_or("");
         let name = page.get("name").and_then(Value::as_str).unwrap_or("");
-        for t in terms(html, name) {
+        for t in page_terms(html, name)? {
             if seen.insert(t.key.clone()) {
                 out.push(t);
             }
         }
     }
-    out
+    Ok(out)
 }
 
 #[cfg(test)]
@@ -533,13 +629,24 @@ mod tests {
     }
 
     #[test]
+    fn a_page_past_the_limit_is_refused_saying_so() {
+        let big = "<p>x</p>".repeat(MAX_PAGE / 8 + 1);
+        let e = page_terms(&big, "Big").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "the page \"Big\" has 513 KiB of HTML; the glossary reads at most 512 KiB a page"
+        );
+        assert!(page_terms(&big[..MAX_PAGE], "Fits").is_ok());
+    }
+
+    #[test]
     fn the_pack_glossary_keeps_the_first_definition_of_a_key() {
         let docs = serde_json::json!([{"pages": [
             {"name": "A", "type": "text", "text": {"content": "<p><strong>Cure</strong>: First.</p>"}},
             {"name": "Img", "type": "image", "src": "x.webp"},
             {"name": "B", "type": "text", "text": {"content": "<p><strong>Cure</strong>: Second.</p><p><strong>Fray</strong>: Damage.</p>"}}
         ]}]);
-        let g = from_documents(docs.as_array().unwrap());
+        let g = from_documents(docs.as_array().unwrap()).unwrap();
         let got: Vec<(&str, &str)> = g
             .iter()
             .map(|t| (t.definition.as_str(), t.page.as_str()))

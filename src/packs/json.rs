@@ -13,7 +13,7 @@ use std::fmt::Write;
 
 /// The documents of a JSON export, in order of first appearance.
 pub fn read(text: &str) -> Result<Replay> {
-    let value: Value = serde_json::from_str(text)
+    let value: Value = super::js_json::parse(text)
         .map_err(|e| Error::request(format!("the file is not valid JSON: {e}")))?;
     let items = match value {
         Value::Array(items) => items,
@@ -31,11 +31,19 @@ pub fn read(text: &str) -> Result<Replay> {
     let mut slots: Vec<Option<Map<String, Value>>> = Vec::new();
     let mut by_id: HashMap<String, usize> = HashMap::new();
     for (i, item) in items.into_iter().enumerate() {
-        let Value::Object(doc) = item else {
+        let Value::Object(mut doc) = item else {
             r.bad.push((i + 1, "not a JSON object".to_string()));
             continue;
         };
-        match doc.get("_id").and_then(Value::as_str).map(str::to_string) {
+        // ids as NeDB keys them (a number is its string); an unusable one is left to the
+        // migration, which replaces it
+        let id = super::nedb::id_of(&doc).ok().flatten();
+        if let Some(id) = &id {
+            if !doc.get("_id").is_some_and(Value::is_string) {
+                doc.insert("_id".into(), Value::String(id.clone()));
+            }
+        }
+        match id {
             Some(id) => match by_id.get(&id) {
                 Some(&slot) => {
                     slots[slot] = Some(doc);
@@ -206,7 +214,7 @@ mod tests {
                 report: Report {
                     lines: line,
                     bad: vec![BadLine { line, error: error.clone() }],
-                    warnings: vec![Warning { document_id: Some(error), page_id: None, kind: "x".into(), detail: "\"".into() }],
+                    warnings: vec![Warning { document_id: Some(error), page_id: None, field: Some("/x~1y".into()), kind: "x".into(), detail: "\"".into() }],
                     ..Report::default()
                 },
             };

@@ -17,10 +17,12 @@
 //! is dropped and a fractional sort is rounded. Documents that are not journal entries are
 //! reported and skipped.
 
-use super::html::{dangers, is_script_url};
+use super::html::{is_script_url, scan};
 use super::Warning;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 use std::collections::HashSet;
+use std::fmt::Write;
 
 /// Foundry ids: 16 ASCII letters and digits.
 pub fn valid_id(id: &str) -> bool {
@@ -68,9 +70,191 @@ fn warn(out: &mut Vec<Warning>, at: At, kind: &str, detail: String) {
     out.push(Warning {
         document_id: at.entry.map(str::to_string),
         page_id: at.page.map(str::to_string),
+        field: None,
         kind: kind.to_string(),
         detail,
     });
+}
+
+/// The longest string the scan reads in one field (16 MiB): a page of tags that long keeps a
+/// stack of about 90 MB in the scan; longer ones are refused before any work.
+pub const MAX_FIELD: usize = 16 * 1024 * 1024;
+
+/// The first string in `doc` longer than [`MAX_FIELD`], as an error naming the entry, the field
+/// and the limit. (The walk builds no path unless it finds one: it runs on every entry.)
+pub fn check_sizes(doc: &Map<String, Value>) -> Result<(), String> {
+    /// The path (reference tokens, innermost first) to the first oversized string.
+    fn find(v: &Value) -> Option<(Vec<String>, usize)> {
+        match v {
+            Value::String(s) if s.len() > MAX_FIELD => Some((Vec::new(), s.len())),
+            Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
+                find(item).map(|(mut path, len)| {
+                    path.push(i.to_string());
+                    (path, len)
+                })
+            }),
+            Value::Object(map) => map.iter().find_map(|(k, item)| {
+                find(item).map(|(mut path, len)| {
+                    path.push(pointer_token(k).into_owned());
+                    (path, len)
+                })
+            }),
+            _ => None,
+        }
+    }
+    let Some((path, len)) = doc.iter().find_map(|(k, v)| {
+        find(v).map(|(mut path, len)| {
+            path.push(pointer_token(k).into_owned());
+            (path, len)
+        })
+    }) else {
+        return Ok(());
+    };
+    let field: String = path.iter().rev().map(|t| format!("/{t}")).collect();
+    let name = doc.get("name").and_then(Value::as_str).unwrap_or("");
+    let name: String = name.chars().take(60).collect();
+    let id = doc.get("_id").map(Value::to_string).unwrap_or_default();
+    Err(format!(
+        "the entry {name:?} ({id}) has {:.1} MiB of text in {field}; at most {} MiB is read in one field, so nothing was imported",
+        len as f64 / 1_048_576.0,
+        MAX_FIELD / 1_048_576
+    ))
+}
+
+/// A JSON pointer's reference token (RFC 6901).
+fn pointer_token(key: &str) -> Cow<'_, str> {
+    if key.contains(['~', '/']) {
+        Cow::Owned(key.replace('~', "~0").replace('/', "~1"))
+    } else {
+        Cow::Borrowed(key)
+    }
+}
+
+/// Reports what in one string field could run script or take over the page, each finding once
+/// with its count. `html`: the field is rendered as HTML (else only a script URL is looked for,
+/// unless it holds markup).
+fn scan_field(out: &mut Vec<Warning>, at: At, field: &str, place: &str, value: &str, html: bool) {
+    let mut push = |kind: &str, detail: String| {
+        out.push(Warning {
+            document_id: at.entry.map(str::to_string),
+            page_id: at.page.map(str::to_string),
+            field: Some(field.to_string()),
+            kind: kind.to_string(),
+            detail,
+        })
+    };
+    if !html && is_script_url(value) {
+        push("javascriptUrl", format!("{place} is a script URL"));
+    }
+    // no tag without a `<` (a character reference never makes one)
+    if !value.contains('<') {
+        return;
+    }
+    let found = scan(value);
+    let last = found.found.len();
+    for (i, d) in found.found.into_iter().enumerate() {
+        let times = if d.count > 1 {
+            format!(" ({} times)", d.count)
+        } else {
+            String::new()
+        };
+        let more = if i + 1 == last && found.omitted > 0 {
+            format!("; {} more findings there are not listed", found.omitted)
+        } else {
+            String::new()
+        };
+        push(d.kind, format!("{} in {place}{times}{more}", d.detail));
+    }
+}
+
+/// [`scan_field`] over every string in `value` (flags, system data), which modules may render
+/// as HTML.
+fn scan_data(
+    out: &mut Vec<Warning>,
+    at: At,
+    pointer: &mut String,
+    path: &mut String,
+    value: &Value,
+) {
+    match value {
+        Value::String(s) => scan_field(out, at, pointer, path, s, false),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                let (p, q) = (pointer.len(), path.len());
+                let _ = write!(pointer, "/{i}");
+                let _ = write!(path, "[{i}]");
+                scan_data(out, at, pointer, path, item);
+                pointer.truncate(p);
+                path.truncate(q);
+            }
+        }
+        Value::Object(map) => {
+            for (k, item) in map {
+                let (p, q) = (pointer.len(), path.len());
+                pointer.push('/');
+                pointer.push_str(&pointer_token(k));
+                path.push('.');
+                path.push_str(k);
+                scan_data(out, at, pointer, path, item);
+                pointer.truncate(p);
+                path.truncate(q);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Scans every field of an entry or page that Foundry (or a module) renders: its name, the
+/// page's HTML, Markdown, image caption and source, and every string in `flags` and `system`.
+fn scan_fields(doc: &Map<String, Value>, at: At, out: &mut Vec<Warning>) {
+    let what = if at.page.is_some() {
+        "the page name"
+    } else {
+        "the entry name"
+    };
+    if let Some(name) = doc.get("name").and_then(Value::as_str) {
+        scan_field(out, at, "/name", what, name, true);
+    }
+    if let Some(text) = doc.get("text").and_then(Value::as_object) {
+        if let Some(html) = text.get("content").and_then(Value::as_str) {
+            scan_field(out, at, "/text/content", "the page HTML", html, true);
+        }
+        if let Some(md) = text.get("markdown").and_then(Value::as_str) {
+            scan_field(out, at, "/text/markdown", "the page Markdown", md, true);
+        }
+    }
+    if let Some(caption) = doc
+        .get("image")
+        .and_then(|i| i.get("caption"))
+        .and_then(Value::as_str)
+    {
+        scan_field(
+            out,
+            at,
+            "/image/caption",
+            "the image caption",
+            caption,
+            true,
+        );
+    }
+    if let Some(src) = doc.get("src").and_then(Value::as_str) {
+        scan_field(out, at, "/src", "the page source", src, false);
+    }
+    for key in ["flags", "system"] {
+        match doc.get(key) {
+            // most documents' flags are empty, or hold no string worth a path
+            Some(Value::Object(m)) if m.is_empty() => {}
+            Some(v) => {
+                let mut pointer = String::with_capacity(64);
+                pointer.push('/');
+                pointer.push_str(key);
+                let mut path = String::with_capacity(64);
+                path.push_str(key);
+                scan_data(out, at, &mut pointer, &mut path, v);
+            }
+            None => {}
+        }
+    }
 }
 
 /// `map.entry(key).or_insert_with(value)` without making a `String` of the key when it is there
@@ -237,10 +421,30 @@ fn export_source(v: &Value) -> Value {
     })
 }
 
-/// Whether `doc` is a journal entry: v10+ entries have `pages`, v9 entries `content` or `img`
-/// and no `type`; foundryvtt-cli files say so in `_key`.
+/// Keeps a value the import could not use in the entry's `flags["icon-engine"]`, so nothing is
+/// lost.
+fn keep_in_flags(doc: &mut Map<String, Value>, key: &str, value: Value) {
+    let flags = doc.entry("flags").or_insert_with(|| json!({}));
+    if !flags.is_object() {
+        *flags = json!({});
+    }
+    if let Some(flags) = flags.as_object_mut() {
+        let ours = flags.entry("icon-engine").or_insert_with(|| json!({}));
+        if !ours.is_object() {
+            *ours = json!({});
+        }
+        if let Some(ours) = ours.as_object_mut() {
+            ours.insert(key.to_string(), value);
+        }
+    }
+}
+
+/// Whether `doc` is a journal entry: v10+ entries have `pages` (an array, or anything else
+/// when they have no `type`), v9 entries `content` or `img` and no `type`; foundryvtt-cli files
+/// say so in `_key`.
 fn is_journal(doc: &Map<String, Value>) -> bool {
     doc.get("pages").is_some_and(Value::is_array)
+        || (doc.contains_key("pages") && !doc.contains_key("type"))
         || doc
             .get("_key")
             .and_then(Value::as_str)
@@ -375,9 +579,34 @@ pub fn journal_entry(
     or_insert(&mut doc, "folder", || Value::Null);
     fix_sort(&mut doc, at, out);
     fix_ownership(&mut doc, at, false, out);
+    scan_fields(&doc, at, out);
     let pages = match doc.remove("pages") {
         Some(Value::Array(p)) => p,
-        _ => Vec::new(),
+        None | Some(Value::Null) => Vec::new(),
+        // a map of pages (by id) is read as its pages
+        Some(Value::Object(map)) => {
+            warn(
+                out,
+                at,
+                "badPage",
+                format!(
+                    "pages was an object, not an array; its {} values were read as the pages",
+                    map.len()
+                ),
+            );
+            map.into_iter().map(|(_, p)| p).collect()
+        }
+        Some(other) => {
+            let kept = "flags.icon-engine.unreadPages";
+            warn(
+                out,
+                at,
+                "badPage",
+                format!("pages {other} is not an array; the entry has no pages, and the value is kept in {kept}"),
+            );
+            keep_in_flags(&mut doc, "unreadPages", other);
+            Vec::new()
+        }
     };
     let mut page_ids: HashSet<String> = pages
         .iter()
@@ -560,22 +789,8 @@ fn page(
                 format!("text format {format} is not 1 (HTML) or 2 (Markdown); it became {fixed}"),
             );
         }
-        if let Some(content) = text.get("content").and_then(Value::as_str) {
-            for d in dangers(content) {
-                warn(out, at, d.kind, format!("{} in the page HTML", d.detail));
-            }
-        }
     }
-    if let Some(src) = p.get("src").and_then(Value::as_str) {
-        if is_script_url(src) {
-            warn(
-                out,
-                at,
-                "javascriptUrl",
-                "the page source is a script URL".into(),
-            );
-        }
-    }
+    scan_fields(&p, at, out);
     fix_ownership(&mut p, at, true, out);
     fix_stats(&mut p);
     p

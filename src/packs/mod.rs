@@ -13,6 +13,7 @@
 
 pub mod glossary;
 pub mod html;
+pub mod js_json;
 pub mod json;
 pub mod migrate;
 pub mod nedb;
@@ -22,6 +23,19 @@ pub mod sanitize;
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+/// The largest pack read: 64 MiB of text (what the boundary takes as one argument). Longer ones
+/// are refused before any work, saying so.
+pub const MAX_TEXT: usize = 64 * 1024 * 1024;
+
+/// The error for a pack of `len` bytes (or UTF-16 units) past [`MAX_TEXT`].
+pub fn too_long(len: usize) -> Error {
+    Error::request(format!(
+        "the pack is {:.1} MiB; at most {} MiB is read",
+        len as f64 / 1_048_576.0,
+        MAX_TEXT / 1_048_576
+    ))
+}
 
 /// NeDB refuses a log with more than this share of corrupt lines (its `corruptAlertThreshold`),
 /// and so do we unless forced. We count non-blank lines only.
@@ -62,26 +76,35 @@ pub struct BadLine {
 pub struct Warning {
     pub document_id: Option<String>,
     pub page_id: Option<String>,
+    /// The field it is about, as a JSON pointer into the entry (or the page, with `page_id`):
+    /// `/text/content`, `/name`, `/flags/some-module/note`. Set for the unsafe-HTML kinds.
+    pub field: Option<String>,
     /// `notJournal`, `idReplaced`, `blankName`, `titleLevel`, `textFormat`, `ownership`, `sort`,
-    /// `badPage`, `v9`, and the unsafe-HTML kinds `script`, `eventHandler`, `javascriptUrl`,
-    /// `iframe`, `srcdoc`, `object`, `embed`.
+    /// `badPage`, `v9`, and the unsafe-HTML kinds ([`html::KINDS`]).
     pub kind: String,
     pub detail: String,
 }
 
-/// The accounting of an import. For a log, the document lines read equal
-/// `documents + superseded + deleted` plus the entries skipped as not journal entries.
+/// The accounting of an import: every non-blank line (item, for JSON) is counted in exactly one
+/// bucket, so `lines = documents + skipped + superseded + deleted + unknownDeletions +
+/// indexLines + bad.len()`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     /// Non-blank lines (items, for JSON).
     pub lines: usize,
-    /// Journal entries imported.
+    /// Journal entries imported (the winning line of each).
     pub documents: usize,
-    /// Earlier versions replaced by a later one with the same `_id`.
+    /// Winning lines that are not journal entries (reported as `notJournal`).
+    pub skipped: usize,
+    /// Lines replaced by a later line with the same `_id` (a revision or a deletion).
     pub superseded: usize,
-    /// Documents removed by a deletion line.
+    /// Deletion lines that removed a document.
     pub deleted: usize,
+    /// Deletion lines for an `_id` that was not there.
+    pub unknown_deletions: usize,
+    /// NeDB's `$$indexCreated` and `$$indexRemoved` lines.
+    pub index_lines: usize,
     pub bad: Vec<BadLine>,
     pub warnings: Vec<Warning>,
 }
@@ -126,6 +149,9 @@ fn import_each(
     options: &ImportOptions,
     mut entry: impl FnMut(serde_json::Map<String, Value>),
 ) -> Result<Report> {
+    if text.len() > MAX_TEXT {
+        return Err(too_long(text.len()));
+    }
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let format = match options.format {
         Format::Auto => detect(text),
@@ -150,10 +176,13 @@ fn import_each(
         }
     };
     let mut taken = taken;
+    let corrupt = replay.corrupt;
     let mut report = Report {
         lines: replay.lines,
         superseded: replay.superseded,
         deleted: replay.deleted,
+        unknown_deletions: replay.unknown_deletions,
+        index_lines: replay.index_lines,
         bad: replay
             .bad
             .into_iter()
@@ -161,8 +190,10 @@ fn import_each(
             .collect(),
         ..Report::default()
     };
-    // NeDB's rule, for logs: a JSON export either parses as a whole or not at all
-    let share = report.bad.len() as f64 / report.lines.max(1) as f64;
+    // NeDB's rule, for logs: more than 10% of lines that are not JSON refuses the file (lines
+    // that are JSON but not documents it skips, and so do we, reporting them); a JSON export
+    // either parses as a whole or not at all
+    let share = corrupt as f64 / report.lines.max(1) as f64;
     if format != Format::Json && share > BAD_LINE_LIMIT && !options.force {
         let example = report
             .bad
@@ -170,20 +201,23 @@ fn import_each(
             .map(|b| format!(" (line {}: {})", b.line, b.error))
             .unwrap_or_default();
         return Err(Error::request(format!(
-            "{} of {} lines are corrupt (more than 10%){example}, so nothing was imported; import with force to take the readable ones",
-            report.bad.len(),
+            "{corrupt} of {} lines are corrupt (more than 10%){example}, so nothing was imported; import with force to take the readable ones",
             report.lines
         )));
     }
     let mut late_bad = false;
     for doc in documents {
         match doc {
-            Ok(doc) => {
-                if let Some(e) = migrate::journal_entry(doc, &mut taken, &mut report.warnings) {
+            Ok(doc) => match migrate::check_sizes(&doc)
+                .map_err(Error::request)
+                .map(|()| migrate::journal_entry(doc, &mut taken, &mut report.warnings))?
+            {
+                Some(e) => {
                     report.documents += 1;
                     entry(e);
                 }
-            }
+                None => report.skipped += 1,
+            },
             Err((line, error)) => {
                 report.bad.push(BadLine { line, error });
                 late_bad = true;
@@ -198,30 +232,57 @@ fn import_each(
 
 /// The glossary of a pack (any input `import_pack` reads): the terms of every text page.
 pub fn glossary(text: &str, options: &ImportOptions) -> Result<Vec<glossary::Term>> {
-    Ok(glossary::from_documents(
-        &import_pack(text, options)?.documents,
-    ))
+    glossary::from_documents(&import_pack(text, options)?.documents)
 }
 
-/// A log has one object per line; an export is one JSON value. A text that starts like JSON but
-/// is not valid JSON as a whole is read as JSON (to say where it breaks) unless its first line is
-/// a complete object, as every line of a log is.
+/// A log has one object per line; an export is one JSON value. A text that is one JSON value
+/// (or starts with `[`) is an export. Otherwise, one that starts with `{` is a broken export
+/// (read as JSON, to say where it breaks) unless its lines read as a log's: the first line is a
+/// complete object, or at least half of the first 1,000 non-blank lines are. So a log whose
+/// first line is corrupt is still read as a log.
 fn detect(text: &str) -> Format {
     let t = text.trim_start();
     if t.starts_with('[') || serde_json::from_str::<serde::de::IgnoredAny>(t).is_ok() {
         return Format::Json;
     }
-    let first = t.lines().next().unwrap_or("");
-    if t.starts_with('{') && serde_json::from_str::<Value>(first).is_err() {
-        Format::Json
-    } else {
+    if !t.starts_with('{') {
+        return Format::Nedb;
+    }
+    let object = |line: &str| {
+        let line = line.trim();
+        nedb::top_level(line).is_some()
+            || matches!(js_json::parse(line), Ok(serde_json::Value::Object(_)))
+    };
+    let mut lines = t.lines().map(str::trim).filter(|l| !l.is_empty());
+    if lines.next().is_some_and(object) {
+        return Format::Nedb;
+    }
+    let (mut seen, mut objects) = (1usize, 0usize);
+    for line in lines.take(999) {
+        seen += 1;
+        objects += usize::from(object(line));
+    }
+    if objects * 2 >= seen {
         Format::Nedb
+    } else {
+        Format::Json
+    }
+}
+
+/// What belongs to the world a document came from, dropped for a pack source: `_stats` (its
+/// times, its user, a `compendiumSource` pointing into that world) and ownership by anyone but
+/// `default` (its users do not exist where the pack goes).
+fn drop_foreign(doc: &mut serde_json::Map<String, Value>) {
+    doc.remove("_stats");
+    if let Some(Value::Object(own)) = doc.get_mut("ownership") {
+        own.retain(|k, _| k == "default");
     }
 }
 
 /// The foundryvtt-cli source form of an imported entry: `_key`s on the entry
 /// (`!journal!<id>`) and its pages (`!journal.pages!<entry>.<page>`), as its `extractPack`
-/// writes them, and `clean` applied to every page's HTML (the CLI passes its sanitiser).
+/// writes them, `clean` applied to every page's HTML (the CLI passes its sanitiser), and the
+/// source world's stats and users dropped.
 pub fn source_form(mut entry: Value, clean: &dyn Fn(&str) -> String) -> Value {
     let id = entry
         .get("_id")
@@ -241,6 +302,7 @@ pub fn source_form(mut entry: Value, clean: &dyn Fn(&str) -> String) -> Value {
                 }
             }
             if let Some(p) = page.as_object_mut() {
+                drop_foreign(p);
                 p.insert(
                     "_key".into(),
                     Value::String(format!("!journal.pages!{id}.{page_id}")),
@@ -249,6 +311,7 @@ pub fn source_form(mut entry: Value, clean: &dyn Fn(&str) -> String) -> Value {
         }
     }
     if let Some(e) = entry.as_object_mut() {
+        drop_foreign(e);
         e.insert("_key".into(), Value::String(format!("!journal!{id}")));
     }
     entry
@@ -289,6 +352,11 @@ mod tests {
         );
         assert_eq!(detect("{\"_id\":\"a\"}\n{\"_id\":\"b\"}\n"), Format::Nedb);
         assert_eq!(detect("{\"_id\":\"a\"}\nnot json"), Format::Nedb);
+        // a corrupt first line: the rest reads as a log
+        assert_eq!(
+            detect("{\"_id\":\"a\",\n{\"_id\":\"b\"}\n{\"_id\":\"c\"}\n"),
+            Format::Nedb
+        );
         assert_eq!(detect("{\n  \"name\": \"broken\",\n"), Format::Json);
         assert_eq!(detect("not json at all"), Format::Nedb);
         assert_eq!(detect(""), Format::Nedb);
@@ -323,6 +391,22 @@ mod tests {
     }
 
     #[test]
+    fn a_corrupt_first_line_is_one_bad_line_of_a_log() {
+        let log = "{\"_id\":\"aaaaaaaaaaaaaaa0\",\"name\n{\"_id\":\"aaaaaaaaaaaaaaa1\",\"name\":\"A\",\"pages\":[]}\n{\"_id\":\"aaaaaaaaaaaaaaa2\",\"name\":\"B\",\"pages\":[]}";
+        let e = import_pack(log, &ImportOptions::default()).unwrap_err();
+        assert!(e.message().starts_with("1 of 3 lines are corrupt"), "{e}");
+        let r = import_pack(
+            log,
+            &ImportOptions {
+                force: true,
+                ..ImportOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!((r.report.documents, r.report.bad.len()), (2, 1));
+    }
+
+    #[test]
     fn a_byte_order_mark_is_not_a_bad_line() {
         let r = import_pack(
             "\u{feff}{\"_id\":\"aaaaaaaaaaaaaaa1\",\"name\":\"A\",\"pages\":[]}\n{\"_id\":\"aaaaaaaaaaaaaaa2\",\"name\":\"B\",\"pages\":[]}",
@@ -345,8 +429,12 @@ mod tests {
 
     #[test]
     fn the_source_form_keys_entries_and_pages_and_cleans_html() {
-        let entry = json!({"_id": "eeeeeeeeeeeeeee1", "name": "E", "pages": [
-            {"_id": "ppppppppppppppp1", "text": {"content": "<p>a</p>"}},
+        let entry = json!({"_id": "eeeeeeeeeeeeeee1", "name": "E",
+            "_stats": {"compendiumSource": "JournalEntry.Ww2NsTPXkqetekYC", "lastModifiedBy": "tXyJLVgERViy4mQ6"},
+            "ownership": {"default": 0, "tXyJLVgERViy4mQ6": 3},
+            "pages": [
+            {"_id": "ppppppppppppppp1", "text": {"content": "<p>a</p>"}, "_stats": {"createdTime": 1},
+             "ownership": {"default": -1, "tXyJLVgERViy4mQ6": 3}},
             {"_id": "ppppppppppppppp2", "type": "image", "src": "x.webp"}
         ]});
         let s = source_form(entry, &|h: &str| h.to_uppercase());
@@ -360,5 +448,9 @@ mod tests {
             "!journal.pages!eeeeeeeeeeeeeee1.ppppppppppppppp2"
         );
         assert_eq!(s["pages"][0]["text"]["content"], "<P>A</P>");
+        // the source world's stats and users are gone
+        assert!(s.get("_stats").is_none() && s["pages"][0].get("_stats").is_none());
+        assert_eq!(s["ownership"], json!({"default": 0}));
+        assert_eq!(s["pages"][0]["ownership"], json!({"default": -1}));
     }
 }

@@ -1,8 +1,15 @@
 //! NeDB logs (`.db`: v9–v10 compendia and world data): one JSON object per line, appended on every
-//! change (NeDB's `persistence.js`). Replaying the log gives the documents: the last line for an
-//! `_id` wins, `{"$$deleted": true, "_id"}` removes it, `$$indexCreated`/`$$indexRemoved` lines
-//! and blank lines are ignored, and a line that is not a JSON object with an `_id` is reported by
-//! its number.
+//! change (NeDB's `persistence.js`). Replaying the log gives the documents, as NeDB's
+//! `treatRawData` does: a line whose `_id` is truthy is a document (even with an index key), and
+//! the last line for an `_id` wins (ids are compared as JavaScript's `String(_id)`, so `5` and
+//! `"5"` are one document); `{"$$deleted": true, "_id"}` removes it; `$$indexCreated` and
+//! `$$indexRemoved` lines and blank lines are not documents. Lines are read as `JSON.parse`
+//! reads them ([`super::js_json`]: lone surrogates, numbers past the `f64` range). Any other line
+//! is reported by its number.
+//!
+//! Every non-blank line is counted in exactly one bucket: the winning line of a document, a line
+//! superseded by a later one with its `_id` (a revision or a deletion), a deletion that removed a
+//! document, a deletion of an id that was not there, an index line, or a bad line.
 //!
 //! Most lines of a long-lived log are superseded revisions, so the replay does not build every
 //! line: a scan ([`top_level`]) checks that a line is JSON `serde_json` would read, without
@@ -23,12 +30,18 @@ pub struct Replay {
     pub documents: Vec<Map<String, Value>>,
     /// Non-blank lines read (items, for JSON).
     pub lines: usize,
-    /// Earlier versions replaced by a later line with the same `_id`.
+    /// Lines replaced by a later line with the same `_id` (a revision or a deletion).
     pub superseded: usize,
-    /// Documents removed by a deletion line.
+    /// Deletion lines that removed a document.
     pub deleted: usize,
+    /// Deletion lines for an `_id` that was not there (never, or no longer).
+    pub unknown_deletions: usize,
+    /// `$$indexCreated` and `$$indexRemoved` lines.
+    pub index_lines: usize,
     /// `(line number, error)` for lines that could not be used.
     pub bad: Vec<(usize, String)>,
+    /// How many of the bad lines are not JSON at all (what NeDB counts as corrupt).
+    pub corrupt: usize,
 }
 
 /// A document the replay keeps: built already (a line the scan was not sure of), or its line
@@ -69,7 +82,7 @@ impl<'a> Lazy<'a> {
     ) {
         let documents = self.kept.into_iter().map(|kept| match kept {
             Kept::Built(doc) => Ok(doc),
-            Kept::Line(number, line, _) => match serde_json::from_str::<Value>(line) {
+            Kept::Line(number, line, _) => match super::js_json::parse(line) {
                 Ok(Value::Object(doc)) => Ok(doc),
                 Ok(_) => Err((number, "not a JSON object".to_string())),
                 Err(e) => Err((number, format!("not JSON ({e})"))),
@@ -145,21 +158,30 @@ impl<'a> State<'a> {
         let r = &mut self.r;
         r.lines += 1;
         let (id, deletion, doc) = match top {
-            Some(Top { index: true, .. }) => return,
-            Some(Top { id: None, .. }) => {
-                r.bad.push((number, NO_ID.to_string()));
-                return;
-            }
             Some(Top {
                 id: Some(id),
                 deleted,
                 ..
             }) => (Cow::Borrowed(id), deleted, Kept::Line(number, line, id)),
+            Some(Top { index: true, .. }) => {
+                r.index_lines += 1;
+                return;
+            }
+            Some(Top { id: None, .. }) => {
+                r.bad.push((number, NO_ID.to_string()));
+                return;
+            }
             None => match built(line) {
-                Ok(Some((id, deletion, doc))) => (Cow::Owned(id), deletion, Kept::Built(doc)),
-                Ok(None) => return,
-                Err(e) => {
+                Ok(Line::Document(id, deletion, doc)) => {
+                    (Cow::Owned(id), deletion, Kept::Built(doc))
+                }
+                Ok(Line::Index) => {
+                    r.index_lines += 1;
+                    return;
+                }
+                Err((e, corrupt)) => {
                     r.bad.push((number, e));
+                    r.corrupt += usize::from(corrupt);
                     return;
                 }
             },
@@ -170,15 +192,17 @@ impl<'a> State<'a> {
                     &mut self.slots[slot],
                     if deletion { None } else { Some(doc) },
                 );
-                if previous.is_some() {
-                    if deletion {
-                        r.deleted += 1;
-                    } else {
+                match (previous.is_some(), deletion) {
+                    (true, true) => {
                         r.superseded += 1;
+                        r.deleted += 1;
                     }
+                    (true, false) => r.superseded += 1,
+                    (false, true) => r.unknown_deletions += 1,
+                    (false, false) => {}
                 }
             }
-            None if deletion => {}
+            None if deletion => r.unknown_deletions += 1,
             None => {
                 self.by_id.insert(id, self.slots.len());
                 self.slots.push(Some(doc));
@@ -189,12 +213,36 @@ impl<'a> State<'a> {
 
 const NO_ID: &str = "a document without an _id";
 
-/// A line parsed in full: `Ok(None)` for an index line, else its `_id`, whether it deletes, and
-/// the document; `Err` says why the line cannot be used.
-#[allow(clippy::type_complexity)]
-fn built(line: &str) -> Result<Option<(String, bool, Map<String, Value>)>, String> {
-    let doc = match serde_json::from_str::<Value>(line) {
+/// What a line parsed in full is.
+enum Line {
+    /// `(_id as NeDB keys it, whether it deletes, the document)`.
+    Document(String, bool, Map<String, Value>),
+    Index,
+}
+
+/// The `_id` NeDB keys a document by, `String(_id)`, when it is truthy; `Ok(None)` when it is
+/// missing or falsy (`""`, `0`, `false`, `null`: NeDB does not take the line as a document);
+/// `Err` for an object or array id, which NeDB would key as `"[object Object]"` or a joined
+/// list, merging unrelated documents.
+pub fn id_of(doc: &Map<String, Value>) -> Result<Option<String>, String> {
+    match doc.get("_id") {
+        None | Some(Value::Null | Value::Bool(false)) => Ok(None),
+        Some(Value::String(id)) => Ok((!id.is_empty()).then(|| id.clone())),
+        Some(Value::Bool(true)) => Ok(Some("true".into())),
+        Some(Value::Number(n)) => {
+            let key = super::js_json::number_string(n);
+            Ok((key != "0").then_some(key))
+        }
+        Some(other) => Err(format!("the _id {other} is not a string or a number")),
+    }
+}
+
+/// A line parsed in full: a document or an index line; `Err` says why the line cannot be used
+/// and whether it is corrupt (not JSON, or `null`, which NeDB cannot read either).
+fn built(line: &str) -> Result<Line, (String, bool)> {
+    let mut doc = match super::js_json::parse(line) {
         Ok(Value::Object(doc)) => doc,
+        Ok(Value::Null) => return Err(("null, not a JSON object".into(), true)),
         Ok(other) => {
             let what = match other {
                 Value::Array(_) => "an array",
@@ -202,20 +250,32 @@ fn built(line: &str) -> Result<Option<(String, bool, Map<String, Value>)>, Strin
                 Value::Number(_) => "a number",
                 _ => "not an object",
             };
-            return Err(format!("{what}, not a JSON object"));
+            return Err((format!("{what}, not a JSON object"), false));
         }
-        Err(e) => return Err(format!("not JSON ({e})")),
+        Err(e) => return Err((format!("not JSON ({e})"), true)),
     };
-    if doc.contains_key("$$indexCreated") || doc.contains_key("$$indexRemoved") {
-        return Ok(None);
+    let id = match id_of(&doc) {
+        Ok(Some(id)) => id,
+        Ok(None) if doc.contains_key("$$indexCreated") || doc.contains_key("$$indexRemoved") => {
+            return Ok(Line::Index)
+        }
+        Ok(None) => {
+            return Err((
+                match doc.get("_id") {
+                    Some(v) => format!("the _id {v} is empty (NeDB skips such a line)"),
+                    None => NO_ID.to_string(),
+                },
+                false,
+            ))
+        }
+        Err(e) => return Err((e, false)),
+    };
+    // a number (or `true`) id becomes its string, as NeDB keys it
+    if !doc.get("_id").is_some_and(Value::is_string) {
+        doc.insert("_id".into(), Value::String(id.clone()));
     }
-    let id = match doc.get("_id") {
-        Some(Value::String(id)) if !id.is_empty() => id.clone(),
-        Some(other) => return Err(format!("the _id {other} is not a non-empty string")),
-        None => return Err(NO_ID.to_string()),
-    };
     let deletion = doc.get("$$deleted") == Some(&Value::Bool(true));
-    Ok(Some((id, deletion, doc)))
+    Ok(Line::Document(id, deletion, doc))
 }
 
 /// What the scan of a line found at its top level.
@@ -534,20 +594,61 @@ mod tests {
         );
         let r = replay(log);
         assert_eq!(names(&r), ["A2", "B2", "C1"]);
-        assert_eq!((r.lines, r.superseded, r.deleted), (9, 1, 1));
+        // A1 and B1 superseded (B1 by its deletion), one deletion of b, one of an unknown id,
+        // two index lines: 3 + 2 + 1 + 1 + 2 = 9
+        assert_eq!(
+            (
+                r.lines,
+                r.superseded,
+                r.deleted,
+                r.unknown_deletions,
+                r.index_lines
+            ),
+            (9, 2, 1, 1, 2)
+        );
         assert!(r.bad.is_empty());
+    }
+
+    #[test]
+    fn what_nedb_keeps_is_kept() {
+        let log = concat!(
+            // an _id makes a document even with an index key
+            "{\"_id\":\"a\",\"$$indexCreated\":{\"fieldName\":\"x\"},\"name\":\"A\"}\n",
+            // a number id is its string: the second line supersedes the first
+            "{\"_id\":5,\"name\":\"five\"}\n",
+            "{\"_id\":\"5\",\"name\":\"five again\"}\n",
+            // JSON.parse reads these
+            "{\"_id\":\"s\",\"name\":\"cut \\ud83d\",\"n\":1e400}\n",
+            // falsy ids: NeDB does not take the line (an index key makes it an index line)
+            "{\"_id\":\"\",\"$$indexRemoved\":\"x\"}\n",
+            "{\"_id\":0,\"name\":\"zero\"}\n",
+            "null\n",
+        );
+        let r = replay(log);
+        assert_eq!(names(&r), ["A", "five again", "cut \u{fffd}"]);
+        assert_eq!(r.documents[1]["_id"], "5");
+        assert!(r.documents[2]["n"].is_null());
+        assert_eq!((r.superseded, r.index_lines, r.corrupt), (1, 1, 1));
+        let bad: Vec<&str> = r.bad.iter().map(|(_, e)| e.as_str()).collect();
+        assert_eq!(
+            bad,
+            [
+                "the _id 0 is empty (NeDB skips such a line)",
+                "null, not a JSON object"
+            ]
+        );
     }
 
     #[test]
     fn unreadable_lines_are_reported_by_number() {
         let r = replay("{\"_id\":\"a\"}\n{oops\n[1]\n{\"name\":\"x\"}\n{\"_id\":5}\n\n\"s\"");
         let lines: Vec<usize> = r.bad.iter().map(|(n, _)| *n).collect();
-        assert_eq!(lines, [2, 3, 4, 5, 7]);
+        assert_eq!(lines, [2, 3, 4, 7]);
         assert!(r.bad[0].1.starts_with("not JSON (key must be a string"));
         assert_eq!(r.bad[1].1, "an array, not a JSON object");
         assert_eq!(r.bad[2].1, "a document without an _id");
-        assert_eq!(r.bad[3].1, "the _id 5 is not a non-empty string");
-        assert_eq!((r.lines, r.documents.len()), (6, 1));
+        assert_eq!(r.bad[3].1, "a string, not a JSON object");
+        assert_eq!((r.lines, r.documents.len(), r.corrupt), (6, 2, 1));
     }
 
     #[test]

@@ -61,3 +61,56 @@ test("a 10 MB log imports in a worker while the page keeps running", async () =>
   await writeFile(`${results}pack-import.json`, JSON.stringify(out, null, 2));
   assert.deepEqual(browser.errors, []);
 });
+
+// A small log and what the core makes of it, for the failure cases below.
+const LOG = '{"_id":"aaaaaaaaaaaaaaa1","name":"A","pages":[]}\n{"_id":"aaaaaaaaaaaaaaa1","name":"A2","pages":[]}';
+
+test("when a worker cannot be made (cross-origin hosting), the read happens on the main thread", async () => {
+  const out = await browser.page.evaluate(async log => {
+    const Real = globalThis.Worker;
+    globalThis.Worker = class { constructor() { throw new DOMException("cross-origin worker script", "SecurityError"); } };
+    try {
+      const { default: readPack } = await import("/module/packs/read-pack.mjs?case=throws");
+      const { documents, report } = await readPack(log);
+      return { names: documents.map(d => d.name), superseded: report.superseded };
+    } finally {
+      globalThis.Worker = Real;
+    }
+  }, LOG);
+  assert.deepEqual(out, { names: ["A2"], superseded: 1 });
+});
+
+test("a worker whose script does not load falls back to the main thread instead of hanging", async () => {
+  await browser.page.route("**/module/packs/import-worker.mjs*", route => route.fulfill({ status: 404, body: "" }));
+  try {
+    const out = await browser.page.evaluate(async log => {
+      const { default: readPack } = await import("/module/packs/read-pack.mjs?case=404");
+      const reads = await Promise.all([readPack(log), readPack(log, { format: "nedb" })]);
+      return reads.map(r => r.documents.map(d => d.name));
+    }, LOG);
+    assert.deepEqual(out, [["A2"], ["A2"]]);
+  } finally {
+    await browser.page.unroute("**/module/packs/import-worker.mjs*");
+  }
+});
+
+test("an answer the page cannot read rejects the pending read, and the next read works", async () => {
+  const out = await browser.page.evaluate(async log => {
+    const Real = globalThis.Worker;
+    const made = [];
+    globalThis.Worker = class extends Real { constructor(...args) { super(...args); made.push(this); } };
+    try {
+      const { default: readPack } = await import("/module/packs/read-pack.mjs?case=messageerror");
+      // the worker loads and answers once
+      await readPack(log);
+      const failing = readPack(log);
+      made[0].dispatchEvent(new MessageEvent("messageerror"));
+      const error = await failing.then(() => "resolved", e => e.message);
+      const again = await readPack(log);
+      return { error, again: again.documents.map(d => d.name), workers: made.length };
+    } finally {
+      globalThis.Worker = Real;
+    }
+  }, LOG);
+  assert.deepEqual(out, { error: "the pack import worker's answer could not be read", again: ["A2"], workers: 2 });
+});
