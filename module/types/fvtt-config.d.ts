@@ -9,6 +9,7 @@ import type IconCombat from "../documents/icon-combat.mjs";
 import type IconCombatant from "../documents/icon-combatant.mjs";
 import type IconRoll from "../dice/icon-roll.mjs";
 import type { OddsReportData } from "../dice/odds-report.mjs";
+import type { AppliedDamage } from "../dice/cards/icon-tactical.mjs";
 import type CharacterData from "../data/character-data.mjs";
 import type FoeData from "../data/foe-data.mjs";
 import type HeroData from "../data/hero-data.mjs";
@@ -51,14 +52,45 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
     "icon-engine.position": { risk: string; effect: string };
   }
 
+  namespace Hooks {
+    /** The system's own hooks, for other modules. */
+    interface HookConfig {
+      /** Party resolve changed (module/documents/combat-effects.mjs): the combat and the new value. */
+      "iconEngine.partyResolve": (combat: Combat.Implementation, partyResolve: number) => void;
+    }
+  }
+
   interface FlagConfig {
+    Actor: {
+      "icon-engine"?: {
+        /** Interrupts used since the start of the actor's turn ("interrupts refresh at the start of the owner's turn"). */
+        interruptsUsed?: number;
+      };
+    };
+    Token: {
+      "icon-engine"?: {
+        /** A summon, removed at the end of combat. */
+        summoned?: boolean;
+      };
+    };
+    /** Status effects (module/data/status-effects.mjs, health-changes.mjs). */
+    ActiveEffect: {
+      "icon-engine"?: {
+        /** "state" for the plain states the core adds (immune, fallen); ICON statuses have their group. */
+        kind?: string;
+        /** An ongoing status, which a save cannot remove. */
+        ongoing?: boolean;
+      };
+    };
     ChatMessage: {
       "icon-engine": {
         odds?: OddsReportData;
         /** Narrative card buttons already used (strain settled, clock ticked). */
         applied?: string[];
         /** Attack cards: damage applied per target key, with its breakdown and undo data. */
-        damageApplied?: Record<string, object>;
+        damageApplied?: Record<string, AppliedDamage>;
+        /** End-of-turn save cards (module/documents/combat-effects.mjs): whose statuses can be saved against. */
+        saves?: { actorUuid: string; statuses: string[] };
         /** Tactical messages: who attacked with what. */
         tactical?: { attacker?: string; ability?: string | null };
       };
