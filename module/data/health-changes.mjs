@@ -40,7 +40,7 @@ const bare = status => status.replace(/\+$/, "");
 
 /**
  * The change from an actor's current health to the core's new target.
- * @param {{system: any, effects: EffectLike[]}} actor
+ * @param {{system: {hp: {value: number}, vigor: {value: number}, wounds: number}, effects: EffectLike[]}} actor
  * @param {string[]} before  The core statuses the request was made with.
  * @param {{hp: number, vigor: number, wounds: number, statuses: string[]}} after  The core's new target.
  * @returns {HealthChange}
@@ -51,11 +51,11 @@ export function healthChange(actor, before, after) {
   const update = {};
   /** @type {Record<string, number>} */
   const previous = {};
-  for (const [key, old, now] of [
+  for (const [key, old, now] of /** @type {[string, number, number][]} */ ([
     ["system.hp.value", s.hp.value, after.hp],
     ["system.vigor.value", s.vigor.value, after.vigor],
     ["system.wounds", s.wounds, after.wounds]
-  ]) {
+  ])) {
     if (old !== now) {
       update[key] = now;
       previous[key] = old;
@@ -98,7 +98,7 @@ export function statusEffectData(id, localize) {
 /**
  * The effects that end with the current turn: the immunity Defiance grants "for the rest of the
  * turn" (the plain `immune` state effect {@link statusEffectData} creates, never an ICON status).
- * @param {Iterable<{id: string | null, statuses: Iterable<string>, flags?: any}>} effects
+ * @param {Iterable<{id: string | null, statuses: Iterable<string>, flags?: {[SYSTEM_ID]?: {kind?: unknown}}}>} effects
  * @returns {string[]}  Effect ids to delete.
  */
 export function endOfTurnEffectIds(effects) {
@@ -113,17 +113,19 @@ export function endOfTurnEffectIds(effects) {
 /**
  * Apply a dotted update to a plain copy of system data (what `Actor#update` does to the source);
  * for previews and tests.
- * @param {any} system
+ * @template {object} System
+ * @param {System} system
  * @param {Record<string, number>} update  `system.*` keys.
- * @returns {any}  A new object.
+ * @returns {System}  A new object.
  */
 export function applyToSystem(system, update) {
   const copy = structuredClone(system);
   for (const [path, value] of Object.entries(update)) {
     const parts = path.replace(/^system\./, "").split(".");
     const last = /** @type {string} */ (parts.pop());
-    let node = copy;
-    for (const part of parts) node = node[part];
+    // Plain nested data: each step down is another record.
+    let node = /** @type {Record<string, unknown>} */ (copy);
+    for (const part of parts) node = /** @type {Record<string, unknown>} */ (node[part]);
     node[last] = value;
   }
   return copy;
