@@ -14,6 +14,7 @@ import { rollCardFor } from "./roll-cards.mjs";
  * @property {CoreRequest} [request]  What the core is asked to resolve.
  * @property {Done|null} [outcome]    The core's final answer, set by evaluation.
  * @property {string} [flavor]
+ * @property {import("./cards/icon-tactical.mjs").TacticalOptions} [tactical]  Tactical rolls (module/dice/tactical-rolls.mjs).
  */
 
 /**

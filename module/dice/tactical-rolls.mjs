@@ -11,6 +11,7 @@ import { attackResult, attackerOf, coreTarget, damageOptions, damageRequest, hea
  * @import { AttackState } from "./tactical-requests.mjs"
  * @import { HealthChange, HealthUndo, EffectLike } from "../data/health-changes.mjs"
  * @import { Done } from "../types/core.js"
+ * @import { IconHealthActor } from "../types/system.js"
  */
 
 /**
@@ -21,13 +22,13 @@ import { attackResult, attackerOf, coreTarget, damageOptions, damageRequest, hea
 export default class TacticalRolls {
   /**
    * The actor's statuses as the core names them (`id+` for ongoing ones).
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @returns {string[]}
    */
   static statusesOf(actor) {
     // Plain reads: the flag is ours (status-effects.mjs), set when the status is created.
-    const effects = /** @type {any[]} */ ([...actor.appliedEffects]).map(effect => ({
-      statuses: /** @type {Set<string>} */ (effect.statuses),
+    const effects = [...actor.appliedEffects].map(effect => ({
+      statuses: effect.statuses,
       ongoing: !!effect.flags?.[SYSTEM_ID]?.ongoing
     }));
     return coreStatuses(effects);
@@ -35,14 +36,14 @@ export default class TacticalRolls {
 
   /**
    * The actor's own effects, for the health mapping.
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @returns {EffectLike[]}
    */
   static effectsOf(actor) {
-    return /** @type {any[]} */ (actor.effects.contents).map(effect => ({
+    return actor.effects.contents.map(effect => ({
       id: String(effect.id ?? ""),
-      statuses: [.../** @type {Set<string>} */ (effect.statuses)],
-      data: /** @type {object} */ (effect.toObject())
+      statuses: [...effect.statuses],
+      data: effect.toObject()
     }));
   }
 
@@ -53,15 +54,14 @@ export default class TacticalRolls {
    * @returns {Promise<IconRoll>}
    */
   static async roll(request, tactical) {
-    const options = /** @type {import("./icon-roll.mjs").IconRollOptions} */ (/** @type {unknown} */ ({ tactical }));
-    const roll = await IconRoll.fromRequest(request, options);
+    const roll = await IconRoll.fromRequest(request, { tactical });
     await roll.evaluate();
     return roll;
   }
 
   /**
    * Post rolls as one chat message in a roll mode.
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {IconRoll[]} rolls
    * @param {string} flavor
    * @param {string} rollMode
@@ -69,25 +69,26 @@ export default class TacticalRolls {
    */
   static async post(actor, rolls, flavor, rollMode, flags = {}) {
     const data = {
-      speaker: ChatMessage.implementation.getSpeaker({ actor: /** @type {any} */ (actor) }),
+      speaker: ChatMessage.implementation.getSpeaker({ actor }),
       flavor,
       rolls,
       flags: { [SYSTEM_ID]: { tactical: flags } }
     };
-    ChatMessage.implementation.applyRollMode(/** @type {any} */ (data), /** @type {any} */ (rollMode));
-    return ChatMessage.implementation.create(/** @type {any} */ (data));
+    // A key of CONFIG.Dice.rollModes: from the dialogs' roll-mode select or the core setting.
+    ChatMessage.implementation.applyRollMode(data, /** @type {ChatMessage.PassableRollMode} */ (rollMode));
+    return ChatMessage.implementation.create(data);
   }
 
   /**
    * Roll an attack: per target the Evasion d6 (if it has Evasion), the attack roll, then the
    * damage of its result; one message.
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {AttackState} state
-   * @param {{ability?: Item | null}} [options]
+   * @param {{ability?: Item.Implementation | null}} [options]
    */
   static async attack(actor, state, { ability = null } = {}) {
     const core = await loadCore();
-    const attacker = attackerOf(/** @type {any} */ (actor));
+    const attacker = attackerOf(/** @type {IconHealthActor} */ (actor)); // the sheets attack with characters and foes
     /** @type {IconRoll[]} */
     const rolls = [];
     for (const [key, part] of planAttack(core, state, attacker).entries()) {
@@ -120,7 +121,7 @@ export default class TacticalRolls {
 
   /**
    * Stunned ends after an ability (the core's rule).
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    */
   static async #afterAbility(actor) {
     const core = await loadCore();
@@ -134,7 +135,7 @@ export default class TacticalRolls {
   /**
    * A save (10+), optionally against one of the actor's statuses, which ends on a success. The
    * core refuses ongoing statuses and states (`iconSaveable`).
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {{status?: string | null, boons?: number, curses?: number, bonus?: number, rollMode?: string}} [options]
    */
   static async save(actor, { status = null, boons = 0, curses = 0, bonus = 0, rollMode } = {}) {
@@ -155,7 +156,7 @@ export default class TacticalRolls {
   /**
    * A healing rule (cure, rescue, rest, ...) through the core; a cure then saves against every
    * status the core lists, each ending on a success. One message.
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {"cure"|"regeneration"|"rescue"|"endCombat"|"rest"|"camp"} healing
    * @param {{rollMode?: string}} [options]
    */
@@ -165,7 +166,9 @@ export default class TacticalRolls {
     const heal = await TacticalRolls.roll(healRequest(coreTarget(/** @type {any} */ (actor), statuses), healing),
       { role: "heal", actor: who });
     const outcome = /** @type {Done & {target: any, saves: string[]}} */ (heal.outcome);
-    await TacticalRolls.applyHealth(actor, healthChange({ system: actor.system, effects: TacticalRolls.effectsOf(actor) }, statuses, outcome.target));
+    // coreTarget above has read ICON health from this actor.
+    const system = /** @type {import("../types/system.js").IconHealthSystem} */ (actor.system);
+    await TacticalRolls.applyHealth(actor, healthChange({ system, effects: TacticalRolls.effectsOf(actor) }, statuses, outcome.target));
     const rolls = [heal];
     /** @type {string[]} */
     const ended = [];
@@ -190,7 +193,7 @@ export default class TacticalRolls {
   /**
    * Write a health change to an actor: the update, the ended statuses' effects deleted, the new
    * statuses created. Returns the undo, completed with the created effects' ids.
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {HealthChange} change
    * @returns {Promise<HealthUndo>}
    */
@@ -206,7 +209,7 @@ export default class TacticalRolls {
 
   /**
    * Put an actor back as it was before a health change.
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {HealthUndo} undo
    */
   static async undoHealth(actor, undo) {

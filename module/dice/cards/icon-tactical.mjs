@@ -22,7 +22,7 @@ import { registerRollCard } from "../roll-cards.mjs";
  * @property {{uuid: string, name: string, img?: string, defense?: number} | null} [target]
  * @property {{uuid: string, name: string} | null} [actor]  Who saves or heals.
  * @property {{id: string, name: string} | null} [status]   The status a save is against.
- * @property {object} [apply]       icon.applyDamage options (source, pierce, divine, ...).
+ * @property {ReturnType<typeof import("../tactical-requests.mjs").damageOptions>} [apply]  icon.applyDamage options (source, pierce, divine, ...).
  */
 
 export const TEMPLATES = {
