@@ -33,24 +33,24 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
     footer: { template: "templates/generic/form-footer.hbs" }
   };
 
-  /** @type {Actor} */
+  /** @type {Actor.Implementation} */
   #actor;
 
-  /** @type {Item | null} */
+  /** @type {Item.Implementation | null} */
   #ability;
 
   /** @type {AttackState} */
   #state;
 
   /**
-   * @param {{actor: Actor, ability?: Item | null, heavy?: boolean} & Record<string, any>} options
+   * @param {{actor: Actor.Implementation, ability?: Item.Implementation | null, heavy?: boolean} & import("../types/sheets.js").DeepPartial<foundry.applications.api.ApplicationV2.Configuration>} options
    */
   constructor({ actor, ability = null, heavy = false, ...options }) {
     super(options);
     this.#actor = actor;
     this.#ability = ability;
     this.#state = initialAttackState({
-      ability: /** @type {any} */ (ability),
+      ability: /** @type {{system: Item.SystemOfType<"ability">} | null} */ (ability), // attacks come from ability items
       heavy,
       attackerStatuses: TacticalRolls.statusesOf(actor),
       targets: AttackDialog.userTargets(),
@@ -60,8 +60,8 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
 
   /**
    * Open the dialog for an actor (and an ability).
-   * @param {Actor} actor
-   * @param {{ability?: Item | null, heavy?: boolean}} [options]
+   * @param {Actor.Implementation} actor
+   * @param {{ability?: Item.Implementation | null, heavy?: boolean}} [options]
    */
   static async open(actor, options = {}) {
     await loadCore();

@@ -13,7 +13,7 @@ const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
  * @property {string} kind                      A request kind of the other rulesets.
  * @property {Record<string, unknown>} [values] Starting values (the rest are the kind's defaults).
  * @property {string} [label]                   What is rolled ("Prowess", "Move Roll"), for the card.
- * @property {Actor | null} [actor]             The speaker.
+ * @property {Actor.Implementation | null} [actor]             The speaker.
  */
 
 /**
@@ -46,7 +46,7 @@ export default class RulesetRollDialog extends HandlebarsApplicationMixin(Applic
   /** @type {string} */
   #label;
 
-  /** @type {Actor | null} */
+  /** @type {Actor.Implementation | null} */
   #actor;
 
   /**

@@ -8,7 +8,17 @@ import IconSocket from "../icon-socket.mjs";
 
 /**
  * @import { AppliedDamage, TacticalOptions } from "../dice/cards/icon-tactical.mjs"
+ * @typedef {AppliedDamage["after"] & {statuses: string[]}} AppliedTarget  The core's target after `icon.applyDamage`.
+ * @typedef {`Actor.${string}` | `Scene.${string}`} ActorUuid  An actor's uuid, or an unlinked token's synthetic actor's.
  */
+
+/**
+ * A message's flags by dotted key, as Foundry's setFlag/unsetFlag take them (foundry-vtt-types
+ * 13.345 types top-level keys only).
+ * @param {ChatMessage.Implementation} message
+ * @returns {{setFlag(scope: string, key: string, value: unknown): Promise<unknown>, unsetFlag(scope: string, key: string): Promise<unknown>}}
+ */
+const dottedFlags = message => message;
 
 /**
  * The Apply damage / Undo buttons of attack cards. The card shows an Apply button per target; once
@@ -26,27 +36,28 @@ export default class TacticalChat {
 
   /**
    * A socket handler that checks the asking user may act on the message.
-   * @param {(message: ChatMessage, key: number) => Promise<unknown>} action
+   * @param {(message: ChatMessage.Implementation, key: number) => Promise<unknown>} action
    * @returns {import("../icon-socket.mjs").SocketHandler}
    */
   static #fromSocket(action) {
     return async ({ messageId, key }, userId) => {
-      const message = /** @type {ChatMessage | undefined} */ (/** @type {unknown} */ (game.messages?.get(messageId)));
+      // foundry-vtt-types 13.345 types the collection's get() without the document's own members.
+      const message = /** @type {ChatMessage.Implementation | undefined} */ (/** @type {unknown} */ (game.messages?.get(messageId)));
       if (!message) return;
       const user = game.users?.get(userId);
-      if (!user?.isGM && /** @type {any} */ (message).author?.id !== userId) return;
+      if (!user?.isGM && message.author?.id !== userId) return;
       await action(message, Number(key));
     };
   }
 
   /**
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    * @param {HTMLElement} html
    */
   static #onRender(message, html) {
     // Private to this viewer (blind): Foundry rendered "???" cards, and nothing is added.
     if (!message.isContentVisible || !html.querySelector(".tactical-apply")) return;
-    const applied = /** @type {Record<string, AppliedDamage>} */ (/** @type {any} */ (message).getFlag(SYSTEM_ID, "damageApplied") ?? {});
+    const applied = message.getFlag(SYSTEM_ID, "damageApplied") ?? {};
     const canAct = !!game.user?.isGM || message.isAuthor;
     for (const block of html.querySelectorAll(".tactical-apply[data-key]")) {
       const key = Number(/** @type {HTMLElement} */ (block).dataset.key);
@@ -70,7 +81,7 @@ export default class TacticalChat {
 
   /**
    * @param {HTMLButtonElement} button
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    */
   static async #onAction(button, message) {
     const key = Number(button.dataset.key);
@@ -95,48 +106,53 @@ export default class TacticalChat {
 
   /**
    * The damage roll of a target in an attack message.
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    * @param {number} key
    * @returns {import("../dice/icon-roll.mjs").default | undefined}
    */
   static damageRoll(message, key) {
-    return /** @type {any[]} */ (message.rolls).find(roll => {
-      const tactical = /** @type {TacticalOptions | undefined} */ (roll.options?.tactical);
+    // Attack messages hold IconRolls (CONFIG.Dice.rolls has the class, so the rolls come back as such).
+    const rolls = /** @type {import("../dice/icon-roll.mjs").default[]} */ (message.rolls);
+    return rolls.find(roll => {
+      const tactical = roll.iconOptions.tactical;
       return tactical?.role === "damage" && tactical.key === key;
     });
   }
 
   /**
    * @param {import("../dice/icon-roll.mjs").default} roll
-   * @returns {Promise<Actor | null>}
+   * @returns {Promise<Actor.Implementation | null>}
    */
   static async #targetActor(roll) {
-    const tactical = /** @type {TacticalOptions} */ (/** @type {any} */ (roll.options).tactical);
-    const uuid = tactical.target?.uuid;
+    const tactical = roll.iconOptions.tactical;
+    const uuid = tactical?.target?.uuid;
     if (!uuid) return null;
-    const doc = /** @type {unknown} */ (await fromUuid(/** @type {any} */ (uuid)));
-    return doc instanceof Actor ? doc : null;
+    const doc = await fromUuid(/** @type {ActorUuid} */ (uuid));
+    // CONFIG.Actor.documentClass makes every actor an IconActor.
+    return doc instanceof Actor ? /** @type {Actor.Implementation} */ (doc) : null;
   }
 
   /**
    * Apply a target's damage through the core's `icon.applyDamage` and remember how to undo it.
    * Runs on a user who owns the target and may edit the message (the GM, via the socket, else).
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    * @param {number} key
    */
   static async applyDamage(message, key) {
-    if (/** @type {any} */ (message).getFlag(SYSTEM_ID, `damageApplied.${key}`)) return;
+    if (message.getFlag(SYSTEM_ID, "damageApplied")?.[key]) return;
     const roll = TacticalChat.damageRoll(message, key);
     if (!roll) return;
     const actor = await TacticalChat.#targetActor(roll);
     if (!actor) return;
-    const tactical = /** @type {TacticalOptions} */ (/** @type {any} */ (roll.options).tactical);
+    const tactical = /** @type {TacticalOptions} */ (roll.iconOptions.tactical);
     const core = await loadCore();
     const statuses = TacticalRolls.statusesOf(actor);
-    const request = applyDamageRequest(coreTarget(/** @type {any} */ (actor), statuses), roll.total ?? 0,
-      /** @type {any} */ (tactical.apply));
-    const answer = /** @type {import("../types/core.js").Done & {target: any, steps: any[]}} */ (core.resolve(request, []));
-    const change = healthChange({ system: actor.system, effects: TacticalRolls.effectsOf(actor) }, statuses, answer.target);
+    // Attacks target characters and foes: the actors with ICON health.
+    const target = /** @type {import("../types/system.js").IconHealthActor} */ (actor);
+    const request = applyDamageRequest(coreTarget(target, statuses), roll.total ?? 0,
+      /** @type {NonNullable<TacticalOptions["apply"]>} */ (tactical.apply)); // damage rolls carry it
+    const answer = /** @type {import("../types/core.js").Done & {target: AppliedTarget, steps: AppliedDamage["steps"]}} */ (core.resolve(request, []));
+    const change = healthChange({ system: target.system, effects: TacticalRolls.effectsOf(actor) }, statuses, answer.target);
     const undo = await TacticalRolls.applyHealth(actor, change);
     /** @type {AppliedDamage} */
     const applied = {
@@ -149,19 +165,19 @@ export default class TacticalChat {
       undo,
       userId: game.user?.id ?? ""
     };
-    await /** @type {any} */ (message).setFlag(SYSTEM_ID, `damageApplied.${key}`, applied);
+    await dottedFlags(message).setFlag(SYSTEM_ID, `damageApplied.${key}`, applied);
   }
 
   /**
    * Undo an applied damage: the actor's previous HP, vigor, wounds and statuses.
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    * @param {number} key
    */
   static async undoDamage(message, key) {
-    const applied = /** @type {AppliedDamage | undefined} */ (/** @type {any} */ (message).getFlag(SYSTEM_ID, `damageApplied.${key}`));
+    const applied = message.getFlag(SYSTEM_ID, "damageApplied")?.[key];
     if (!applied) return;
-    const actor = /** @type {unknown} */ (await fromUuid(/** @type {any} */ (applied.targetUuid)));
-    if (actor instanceof Actor) await TacticalRolls.undoHealth(actor, applied.undo);
-    await /** @type {any} */ (message).unsetFlag(SYSTEM_ID, `damageApplied.${key}`);
+    const actor = await fromUuid(/** @type {ActorUuid} */ (applied.targetUuid));
+    if (actor instanceof Actor) await TacticalRolls.undoHealth(/** @type {Actor.Implementation} */ (actor), applied.undo);
+    await dottedFlags(message).unsetFlag(SYSTEM_ID, `damageApplied.${key}`);
   }
 }
