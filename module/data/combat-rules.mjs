@@ -51,7 +51,7 @@ export function combatantEntry(facts) {
  * May this user send this event? The GM may send anything. A player may act, go slow or mark a
  * delay for a combatant they own, and end the open turn of one they own; everything else
  * (starting, undo, resolve, the roster, ending the combat) is the GM's.
- * @param {{type: string, id?: string}} event
+ * @param {{type: string, id?: string | null}} event
  * @param {{isGM: boolean, owns: (id: string) => boolean, currentId: string|null}} user
  * @returns {string|null}  null when allowed, else the i18n key of the reason.
  */

@@ -10,7 +10,7 @@ import { statusEffects } from "./status-effects.mjs";
  * @typedef {object} EffectLike  One of the actor's own ActiveEffects.
  * @property {string} id
  * @property {string[]} statuses
- * @property {object} data       Its full source (`toObject()`), to recreate it on Undo.
+ * @property {ActiveEffect.Source} data  Its full source (`toObject()`), to recreate it on Undo.
  */
 
 /**
@@ -25,7 +25,7 @@ import { statusEffects } from "./status-effects.mjs";
 /**
  * @typedef {object} HealthUndo
  * @property {Record<string, number>} update     The previous values of the changed keys.
- * @property {object[]} restoreEffects           Sources of the deleted effects.
+ * @property {ActiveEffect.Source[]} restoreEffects  Sources of the deleted effects.
  * @property {string[]} deleteEffects            Ids of the effects the change created.
  */
 

@@ -16,6 +16,8 @@ import type HeroData from "../data/hero-data.mjs";
 import type AbilityData from "../data/ability-data.mjs";
 import type RelicData from "../data/relic-data.mjs";
 import type TraitData from "../data/trait-data.mjs";
+import type IconCombatData from "../data/combat-data.mjs";
+import type IconCombatantData from "../data/combatant-data.mjs";
 
 declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
   interface AssumeHookRan {
@@ -43,6 +45,13 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
       ability: typeof AbilityData;
       relic: typeof RelicData;
       trait: typeof TraitData;
+    };
+    /** Every Combat and Combatant is of the core "base" type (module/data/combat-data.mjs). */
+    Combat: {
+      base: typeof IconCombatData;
+    };
+    Combatant: {
+      base: typeof IconCombatantData;
     };
   }
 
