@@ -163,9 +163,10 @@ export default class TacticalRolls {
   static async heal(actor, healing, { rollMode } = {}) {
     const statuses = TacticalRolls.statusesOf(actor);
     const who = { uuid: actor.uuid, name: actor.name ?? "" };
-    const heal = await TacticalRolls.roll(healRequest(coreTarget(/** @type {any} */ (actor), statuses), healing),
+    // Healing is for the actors with ICON health (the sheets' heal button, characters and foes).
+    const heal = await TacticalRolls.roll(healRequest(coreTarget(/** @type {IconHealthActor} */ (actor), statuses), healing),
       { role: "heal", actor: who });
-    const outcome = /** @type {Done & {target: any, saves: string[]}} */ (heal.outcome);
+    const outcome = /** @type {Done & {target: Parameters<typeof healthChange>[2], saves: string[]}} */ (heal.outcome);
     // coreTarget above has read ICON health from this actor.
     const system = /** @type {import("../types/system.js").IconHealthSystem} */ (actor.system);
     await TacticalRolls.applyHealth(actor, healthChange({ system, effects: TacticalRolls.effectsOf(actor) }, statuses, outcome.target));
@@ -198,11 +199,12 @@ export default class TacticalRolls {
    * @returns {Promise<HealthUndo>}
    */
   static async applyHealth(actor, change) {
-    if (Object.keys(change.update).length) await actor.update(/** @type {any} */ (change.update));
+    // Dotted `system.*` keys, which Foundry's update expands; the declared UpdateData has no dotted form.
+    if (Object.keys(change.update).length) await actor.update(/** @type {Actor.UpdateData} */ (/** @type {unknown} */ (change.update)));
     if (change.deleteEffects.length) await actor.deleteEmbeddedDocuments("ActiveEffect", change.deleteEffects);
     const localize = (/** @type {string} */ key) => game.i18n?.localize(key) ?? key;
     const created = change.createStatuses.length
-      ? await actor.createEmbeddedDocuments("ActiveEffect", /** @type {any} */ (change.createStatuses.map(id => statusEffectData(id, localize))))
+      ? await actor.createEmbeddedDocuments("ActiveEffect", change.createStatuses.map(id => statusEffectData(id, localize)))
       : [];
     return { ...change.undo, deleteEffects: (created ?? []).map(effect => String(effect.id ?? "")) };
   }
@@ -215,8 +217,9 @@ export default class TacticalRolls {
   static async undoHealth(actor, undo) {
     const existing = undo.deleteEffects.filter(id => actor.effects.has(id));
     if (existing.length) await actor.deleteEmbeddedDocuments("ActiveEffect", existing);
-    const missing = undo.restoreEffects.filter(data => !actor.effects.has(/** @type {any} */ (data)._id));
-    if (missing.length) await actor.createEmbeddedDocuments("ActiveEffect", /** @type {any} */ (missing), { keepId: true });
-    if (Object.keys(undo.update).length) await actor.update(/** @type {any} */ (undo.update));
+    const missing = undo.restoreEffects.filter(data => !actor.effects.has(data._id ?? ""));
+    if (missing.length) await actor.createEmbeddedDocuments("ActiveEffect", missing, { keepId: true });
+    // Dotted keys, as in applyHealth.
+    if (Object.keys(undo.update).length) await actor.update(/** @type {Actor.UpdateData} */ (/** @type {unknown} */ (undo.update)));
   }
 }
