@@ -1,7 +1,8 @@
 function defineCombatantSchema() {
   const { BooleanField, StringField } = foundry.data.fields;
   return {
-    side: new StringField({ required: true, blank: true, initial: "", choices: ["party", "foes"] }),
+    // Typed as string: blank ("", the side follows the actor) is valid too.
+    side: new StringField({ required: true, blank: true, initial: "", choices: /** @type {string[]} */ (["party", "foes"]) }),
     canSlow: new BooleanField({ initial: false })
   };
 }

@@ -66,6 +66,12 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
     interface HookConfig {
       /** Party resolve changed (module/documents/combat-effects.mjs): the combat and the new value. */
       "iconEngine.partyResolve": (combat: Combat.Implementation, partyResolve: number) => void;
+      /**
+       * Foundry v13's: the scene controls by name, each with its tools by name
+       * (SceneControls#_getControlButtons). foundry-vtt-types 13.345 leaves it commented out
+       * ("needs individual attention"); module/applications/narrative/clock-panel.mjs adds a tool.
+       */
+      getSceneControlButtons: (controls: Record<string, foundry.applications.ui.SceneControls.Control>) => void;
     }
   }
 

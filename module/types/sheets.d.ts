@@ -52,3 +52,15 @@ export type DeepPartial<T extends object> = import("@league-of-foundry-developer
 /** What `_prepareContext` gets: the render options so far, and whether this is the first render. */
 export type ActorSheetContextOptions = DeepPartial<HandlebarsActorSheetRenderOptions> & { isFirstRender: boolean };
 export type ItemSheetContextOptions = DeepPartial<HandlebarsItemSheetRenderOptions> & { isFirstRender: boolean };
+
+/** The same for a plain ApplicationV2 (the dialogs, the clock panel). */
+export type ApplicationContextOptions = DeepPartial<foundry.applications.api.ApplicationV2.RenderOptions> & { isFirstRender: boolean };
+/**
+ * What a plain ApplicationV2's `_prepareContext` returns: Foundry's (all optional) context plus
+ * the template's own fields (without the index signature, TypeScript's weak-type check refuses a
+ * context that shares no field with Foundry's).
+ */
+export type ApplicationContext = foundry.applications.api.ApplicationV2.RenderContext & Record<string, unknown>;
+/** `_onRender`/`_onFirstRender`'s arguments of a plain ApplicationV2. */
+export type ApplicationRenderContext = DeepPartial<foundry.applications.api.ApplicationV2.RenderContext>;
+export type ApplicationRenderOptions = DeepPartial<foundry.applications.api.ApplicationV2.RenderOptions>;

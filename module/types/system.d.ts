@@ -37,3 +37,6 @@ export type IconHealthActor = Actor.Implementation & { system: IconHealthSystem 
 
 /** The system data of ICON's own actor types (the ICON sheets are registered for these only). */
 export type IconActorSystem = CharacterData | FoeData | HeroData;
+
+/** A character's system data as the narrative rules read it: action ratings by name. */
+export type CharacterNarrative = Omit<CharacterSource, "actions"> & { actions: Record<string, number> };
