@@ -73,14 +73,21 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
    * @returns {import("../dice/tactical-requests.mjs").AttackTarget[]}
    */
   static userTargets() {
-    const tokens = /** @type {any[]} */ ([...(game.user?.targets ?? [])]);
-    return tokens.filter(token => token.actor).map(token => attackTargetOf({
-      uuid: token.actor.uuid,
-      name: token.name ?? token.actor.name,
-      img: token.document?.texture?.src ?? token.actor.img,
-      system: token.actor.system,
-      statuses: [...token.actor.statuses]
-    }));
+    /** @type {import("../dice/tactical-requests.mjs").AttackTarget[]} */
+    const targets = [];
+    for (const token of game.user?.targets ?? []) {
+      const actor = token.actor;
+      if (!actor) continue;
+      targets.push(attackTargetOf({
+        uuid: actor.uuid,
+        name: token.name ?? actor.name,
+        img: token.document?.texture?.src ?? actor.img ?? "",
+        // Targets are characters and foes, whose defense the attack reads.
+        system: /** @type {import("../types/system.js").IconHealthSystem} */ (actor.system),
+        statuses: [...actor.statuses]
+      }));
+    }
+    return targets;
   }
 
   /** @override */
@@ -91,14 +98,14 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
 
   /**
    * @override
-   * @param {any} options
-   * @returns {Promise<any>}
+   * @param {import("../types/sheets.js").ApplicationContextOptions} options
+   * @returns {Promise<import("../types/sheets.js").ApplicationContext>}
    */
   async _prepareContext(options) {
     const core = await loadCore();
     const modes = /** @type {Record<string, {label: string} | string>} */ (CONFIG.Dice.rollModes);
     return {
-      ...attackDialogContext(core, this.#state, attackerOf(/** @type {any} */ (this.#actor))),
+      ...attackDialogContext(core, this.#state, attackerOf(/** @type {import("../types/system.js").IconHealthActor} */ (this.#actor))),
       rollModes: Object.entries(modes).map(([value, mode]) => ({
         value, label: typeof mode === "string" ? mode : mode.label, selected: value === this.#state.rollMode
       })),
@@ -108,8 +115,8 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
 
   /**
    * @override
-   * @param {any} context
-   * @param {any} options
+   * @param {import("../types/sheets.js").ApplicationRenderContext} context
+   * @param {import("../types/sheets.js").ApplicationRenderOptions} options
    */
   async _onFirstRender(context, options) {
     await super._onFirstRender(context, options);
@@ -129,7 +136,7 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
    * @this {AttackDialog}
    * @param {Event | SubmitEvent} event
    * @param {HTMLFormElement} form
-   * @param {any} formData
+   * @param {foundry.applications.ux.FormDataExtended} formData
    */
   static async #onSubmit(event, form, formData) {
     this.#state = readAttackForm(this.#state, formData.object);

@@ -42,7 +42,7 @@ export default class TacticalChat {
   static #fromSocket(action) {
     return async ({ messageId, key }, userId) => {
       // foundry-vtt-types 13.345 types the collection's get() without the document's own members.
-      const message = /** @type {ChatMessage.Implementation | undefined} */ (/** @type {unknown} */ (game.messages?.get(messageId)));
+      const message = /** @type {ChatMessage.Implementation | undefined} */ (/** @type {unknown} */ (game.messages?.get(/** @type {string} */ (messageId)))); // not a string: finds nothing
       if (!message) return;
       const user = game.users?.get(userId);
       if (!user?.isGM && message.author?.id !== userId) return;

@@ -213,7 +213,8 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    */
   static async #heal(event, target) {
     const choice = /** @type {HTMLSelectElement | null} */ (target.parentElement?.querySelector(".healing-choice") ?? null);
-    const healing = /** @type {any} */ (target.dataset.healing ?? choice?.value ?? "cure");
+    // The button's or the select's value: "cure" or one of HEALINGS (tactical-context.mjs).
+    const healing = /** @type {"cure" | typeof import("./tactical-context.mjs").HEALINGS[number]} */ (target.dataset.healing ?? choice?.value ?? "cure");
     try {
       await TacticalRolls.heal(this.document, healing);
     } catch (error) {
