@@ -250,19 +250,21 @@ export default class IconCombat extends Combat {
   /*  The roster follows the Combat's combatants   */
   /* -------------------------------------------- */
 
-  /** @override @param {any[]} args */
+  /** @override @param {Combat.OnCreateDescendantDocumentsArgs} args */
   _onCreateDescendantDocuments(...args) {
-    /** @type {Function} */ (super._onCreateDescendantDocuments).apply(this, args);
+    super._onCreateDescendantDocuments(...args);
     const [parent, collection, documents] = args;
     if (parent !== this || collection !== "combatants") return;
     const known = () => new Set(this.iconState?.combatants.map(c => c.id));
-    this.#follow(() => /** @type {any[]} */ (documents).filter(c => !known().has(c.id))
+    // foundry-vtt-types 13.345's stored-document type does not resolve the configured class.
+    const created = /** @type {import("./icon-combatant.mjs").default[]} */ (/** @type {unknown} */ (documents));
+    this.#follow(() => created.filter(c => !known().has(c.id ?? ""))
       .map(c => ({ type: "addCombatant", combatant: c.iconEntry() })));
   }
 
-  /** @override @param {any[]} args */
+  /** @override @param {Combat.OnDeleteDescendantDocumentsArgs} args */
   _onDeleteDescendantDocuments(...args) {
-    /** @type {Function} */ (super._onDeleteDescendantDocuments).apply(this, args);
+    super._onDeleteDescendantDocuments(...args);
     const [parent, collection, , ids] = args;
     if (parent !== this || collection !== "combatants") return;
     this.#follow(() => {
@@ -271,13 +273,13 @@ export default class IconCombat extends Combat {
     });
   }
 
-  /** @override @param {any[]} args */
+  /** @override @param {Combat.OnUpdateDescendantDocumentsArgs} args */
   _onUpdateDescendantDocuments(...args) {
-    /** @type {Function} */ (super._onUpdateDescendantDocuments).apply(this, args);
+    super._onUpdateDescendantDocuments(...args);
     const [parent, collection, documents] = args;
     if (parent !== this || collection !== "combatants") return;
-    const ids = new Set(/** @type {Combatant.Implementation[]} */ (documents).map(c => c.id));
-    this.#follow(() => this.#defeatedEvents(c => ids.has(c.id)));
+    const ids = new Set(documents.map(c => c.id));
+    this.#follow(() => this.#defeatedEvents(c => ids.has(c.id ?? "")));
   }
 
   /** Roster updates in flight, one after another. */

@@ -21,7 +21,7 @@ export default class IconCombatant extends Combatant {
       actorType: actor?.type ?? null,
       template: template ?? "",
       disposition: this.token?.disposition ?? -1,
-      side: system.side ?? "",
+      side: /** @type {import("../data/combat-rules.mjs").CombatantFacts["side"]} */ (system.side ?? ""), // the field's choices, or blank
       canSlow: !!system.canSlow
     };
   }
