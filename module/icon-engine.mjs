@@ -80,7 +80,8 @@ Hooks.once("init", () => {
     console.log(`${SYSTEM_ID} | Rules core ${api.version()} loaded`);
     // Actors prepared before the core loaded have no derived values yet: prepare them again.
     const refresh = () => {
-      for (const actor of /** @type {any[]} */ (game.actors?.contents ?? [])) {
+      // foundry-vtt-types 13.345's stored-document type does not resolve the configured class.
+      for (const actor of /** @type {Actor.Implementation[]} */ (/** @type {unknown} */ (game.actors?.contents ?? []))) {
         actor.reset();
         if (actor.sheet?.rendered) actor.sheet.render();
       }

@@ -2,7 +2,7 @@ import { SYSTEM_ID } from "./config.mjs";
 
 /**
  * @callback SocketHandler
- * @param {any} payload
+ * @param {Record<string, unknown>} payload  As the asking client sent it: unchecked.
  * @param {string} userId  Who asked (the handler checks they may).
  * @returns {Promise<unknown>}
  */
@@ -36,7 +36,7 @@ export default class IconSocket {
   /**
    * Run a request as the GM: directly when this user is a GM, else through the socket.
    * @param {string} type
-   * @param {object} payload
+   * @param {Record<string, unknown>} payload
    * @returns {Promise<unknown>}
    * @throws {Error} when no GM is connected.
    */
@@ -51,7 +51,7 @@ export default class IconSocket {
   }
 
   /**
-   * @param {{type: string, payload: object, userId: string}} message
+   * @param {{type: string, payload: Record<string, unknown>, userId: string}} message
    */
   static async #onMessage({ type, payload, userId }) {
     // Only the active GM answers, so a request is carried out once.
