@@ -73,7 +73,7 @@ function resultKey(result) {
  * @param {Record<string, unknown>} options
  */
 export function attackContext(outcome, request, options) {
-  const req = /** @type {Record<string, any>} */ (request);
+  const req = /** @type {Record<string, unknown>} */ (request);
   const { target = null, key = 0 } = tacticalOf(options);
   const die = outcome.boonDie ?? outcome.curseDie ?? null;
   const extra = outcome.boonDie != null ? "boon" : outcome.curseDie != null ? "curse" : null;
@@ -116,7 +116,7 @@ export function evasionContext(outcome, request, options) {
  * @param {Record<string, unknown>} options
  */
 export function damageContext(outcome, request, options) {
-  const req = /** @type {Record<string, any>} */ (request);
+  const req = /** @type {Record<string, unknown>} */ (request);
   const { target = null, key = 0 } = tacticalOf(options);
   const cls = `d${req.die}`;
   const kept = /** @type {number[]} */ (outcome.kept ?? []);
@@ -172,7 +172,7 @@ export function stepLines(steps) {
  * @param {Record<string, unknown>} options
  */
 export function healContext(outcome, request, options) {
-  const req = /** @type {Record<string, any>} */ (request);
+  const req = /** @type {Record<string, unknown>} */ (request);
   const { actor = null } = tacticalOf(options);
   const target = /** @type {{hp: number, vigor: number}} */ (outcome.target);
   return {
