@@ -14,6 +14,10 @@ import { rollCardFor } from "./roll-cards.mjs";
  * @property {CoreRequest} [request]  What the core is asked to resolve.
  * @property {Done|null} [outcome]    The core's final answer, set by evaluation.
  * @property {string} [flavor]
+ * @property {import("./cards/icon-tactical.mjs").TacticalOptions} [tactical]  Tactical rolls (module/dice/tactical-rolls.mjs).
+ * @property {string} [action]     Action rolls (module/applications/narrative): the action rolled.
+ * @property {string} [actorUuid]  Action rolls: whose.
+ * @property {{label: string, reaction: boolean}} [ruleset]  Rolls of the other rulesets (module/applications/ruleset-roll-dialog.mjs).
  */
 
 /**

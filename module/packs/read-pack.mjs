@@ -7,7 +7,9 @@
 /** @type {Worker|null} */
 let worker = null;
 let next = 0;
-/** @type {Map<number, {resolve: (value: any) => void, reject: (error: Error) => void}>} */
+/** @typedef {{documents: object[], report: ImportReport}} ReadResult  The core's importPack answer. */
+
+/** @type {Map<number, {resolve: (value: ReadResult) => void, reject: (error: Error) => void}>} */
 const pending = new Map();
 
 function getWorker() {
@@ -27,7 +29,7 @@ function getWorker() {
 /**
  * @param {string} text
  * @param {{format?: "auto" | "nedb" | "json", force?: boolean}} [options]
- * @returns {Promise<{documents: object[], report: ImportReport}>}
+ * @returns {Promise<ReadResult>}
  */
 export default function readPack(text, options = {}) {
   const id = ++next;

@@ -291,7 +291,7 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       const { default: IconRoll } = await import("../dice/icon-roll.mjs");
       const { actionRequest, defaultInputs, poolOf, DEFAULT_POSITION } = await import("../applications/narrative/action-roll.mjs");
       const { rollFortune } = await import("../applications/narrative/fortune.mjs");
-      const request = actionRequest(actor.system, "smash", defaultInputs(), DEFAULT_POSITION);
+      const request = actionRequest(/** @type {Actor.SystemOfType<"character">} */ (actor.system), "smash", defaultInputs(), DEFAULT_POSITION);
       const roll = await IconRoll.fromRequest(request);
       await roll.evaluate();
       const action = /** @type {ChatMessage} */ (await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }) }));

@@ -6,6 +6,11 @@
  * - foundry.applications.handlebars.loadTemplates, registering each template as a partial named by
  *   its path (as Foundry does), for the sheet partials
  * Template paths under systems/icon-engine/ map to the repo root, as Foundry serves them.
+ *
+ * Everything it provides is held to foundry-vtt-types by scripts/shim-conformance.mjs (run by
+ * `npm run typecheck`): a member Foundry does not declare, or one whose type does not fit the
+ * declaration, fails the build. What is not Foundry API (test plumbing) is marked on its
+ * statement with a comment `@shim-unchecked <reason>`.
  */
 
 /** Load a classic (UMD) script; Handlebars' browser build is not an ES module. */
@@ -52,17 +57,28 @@ async function renderTemplate(path, data) {
   return compiled.get(path)(data);
 }
 
-/** @param {string[]} paths */
+/**
+ * As Foundry's: paths (each partial named by its path) or `{partialId: path}`; resolves to the
+ * compiled templates.
+ * @param {string[] | Record<string, string>} paths
+ * @returns {Promise<((data: object) => string)[]>}
+ */
 async function loadTemplates(paths) {
-  for (const path of paths) {
+  const entries = Array.isArray(paths) ? paths.map(path => [path, path]) : Object.entries(paths);
+  const templates = [];
+  for (const [id, path] of entries) {
     const response = await fetch(`/${path.replace(/^systems\/icon-engine\//, "")}`);
     if (!response.ok) throw new Error(`template ${path}: HTTP ${response.status}`);
-    Handlebars.registerPartial(path, await response.text());
+    const text = await response.text();
+    Handlebars.registerPartial(id, text);
+    templates.push(Handlebars.compile(text));
   }
+  return templates;
 }
 
 globalThis.game = { i18n: { localize, format } };
 globalThis.foundry = { applications: { handlebars: { renderTemplate, loadTemplates } } };
+/** @shim-unchecked the page's ready flag for the tests, not Foundry API */
 globalThis.shimReady = true;
 
 /* ------------------------------------------------------------------------------------------ */
