@@ -159,7 +159,7 @@ export default class TacticalChat {
   /**
    * Vigilance: how many charges to spend (a prompt), then their d6s rolled through Foundry, the
    * highest counting (the card of a plain `Nd6kh1`). Null when cancelled.
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    * @returns {Promise<number | null>}
    */
   static async #rollVigilance(message) {
@@ -177,7 +177,7 @@ export default class TacticalChat {
     const roll = await IconRoll.fromRequest({ kind: "dice", formula: `${Math.min(n, MAX_VIGILANCE_CHARGES)}d6kh1` },
       { flavor: localize("ICONENGINE.Status.vigilance.name") });
     await roll.evaluate();
-    await roll.toMessage({ speaker: /** @type {any} */ (message).speaker, flavor: localize("ICONENGINE.Status.vigilance.name") });
+    await roll.toMessage({ speaker: message.speaker, flavor: localize("ICONENGINE.Status.vigilance.name") });
     return roll.total ?? 0;
   }
 
@@ -225,16 +225,17 @@ export default class TacticalChat {
   /**
    * Counter: the damaged target deals its Counter damage back to the attacker ("When damaged by an
    * ability, deal 2 damage back"), as damage that is no ability's; once per applied damage.
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    * @param {number} key
    */
   static async counterDamage(message, key) {
-    const applied = /** @type {AppliedDamage | undefined} */ (/** @type {any} */ (message).getFlag(SYSTEM_ID, `damageApplied.${key}`));
+    const applied = message.getFlag(SYSTEM_ID, "damageApplied")?.[key];
     if (!applied?.counter || applied.counterDone) return;
-    const attackerUuid = /** @type {any} */ (message).getFlag(SYSTEM_ID, "tactical")?.attacker;
-    const attacker = attackerUuid ? /** @type {unknown} */ (await fromUuid(attackerUuid)) : null;
+    const attackerUuid = message.getFlag(SYSTEM_ID, "tactical")?.attacker;
+    const attacker = attackerUuid ? await fromUuid(/** @type {ActorUuid} */ (attackerUuid)) : null;
     if (!(attacker instanceof Actor)) throw new Error(game.i18n?.localize("ICONENGINE.Tactical.NoTarget") ?? "No target");
-    await /** @type {any} */ (message).setFlag(SYSTEM_ID, `damageApplied.${key}.counterDone`, true);
+    await dottedFlags(message).setFlag(SYSTEM_ID, `damageApplied.${key}.counterDone`, true);
+    // CONFIG.Actor.documentClass makes every actor an IconActor.
     await TacticalRolls.damage(/** @type {Actor.Implementation} */ (attacker), applied.counter, { source: "effect", ability: false, fromFoe: true },
       { label: "ICONENGINE.Status.counter.name" });
   }

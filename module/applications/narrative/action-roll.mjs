@@ -98,7 +98,7 @@ export function actionRequest(system, action, inputs, position) {
  * The `icon.fortune` request of a character's action: "the same as a regular action roll, except
  * the table of outcomes is different", so the action's rating, burden ticks, boons and curses
  * (no risk, no strain, nothing bought with effort).
- * @param {any} system
+ * @param {import("../../types/system.js").CharacterNarrative} system  The character's system data.
  * @param {string} action
  * @param {ActionInputs} inputs
  * @returns {CoreRequest & {rating: number, boons: number, curses: number, burdenTicks: number}}
@@ -115,7 +115,7 @@ export function fortuneActionRequest(system, action, inputs) {
 
 /**
  * The request the dialog rolls: the action roll, or its fortune roll.
- * @param {any} system
+ * @param {import("../../types/system.js").CharacterNarrative} system  The character's system data.
  * @param {string} action
  * @param {ActionInputs} inputs
  * @param {Position} position
