@@ -121,7 +121,7 @@ export function checkShims(shims = [DEFAULT_SHIM], { root = ROOT } = {}) {
     const source = program.getSourceFile(path);
     const probe = program.getSourceFile(/** @type {string} */ (probes.get(path)));
     if (!source || !probe) throw new Error(`${path}: not in the program`);
-    reports.set(path, new ShimCheck(checker, source, probe, [...(roots.get(path) ?? [])]).run());
+    reports.set(path, new ShimCheck(checker, source, probe, [...(roots.get(path) ?? [])], program).run());
   }
   return { shims: reports, declarations: declarationProblems };
 }
@@ -201,20 +201,31 @@ function accessPath(node) {
   return null;
 }
 
+/**
+ * The checker's id of a type (every type object has one; the public API does not declare it).
+ * @param {ts.Type} type
+ * @returns {number}
+ */
+const typeId = type => /** @type {ts.Type & {id: number}} */ (type).id;
+
 class ShimCheck {
   /**
    * @param {ts.TypeChecker} checker
    * @param {ts.SourceFile} source  The shim.
    * @param {ts.SourceFile} probe   Its probe module (declared globals, hook and helper tables).
    * @param {string[]} roots        The globals named in the probe, in order.
+   * @param {ts.Program} program    Tells the language's lib files apart.
    */
-  constructor(checker, source, probe, roots) {
+  constructor(checker, source, probe, roots, program) {
     this.checker = checker;
+    this.program = program;
     this.source = source;
     this.probe = probe;
     this.declared = localNames(source);
     /** @type {ShimReport} */
     this.report = { checked: [], problems: [], unchecked: [] };
+    /** Shim types already held to a set of declared types (see #compare). @type {Set<string>} */
+    this.compared = new Set();
     /** @type {Map<string, ts.Type | null>} */
     this.rootTypes = new Map();
     for (const statement of probe.statements) {
@@ -403,13 +414,40 @@ class ShimCheck {
   #compare(path, type, candidates, node, seen = new Set()) {
     const checker = this.checker;
     const whole = this.#whole(candidates);
-    // Declared as anything (any/unknown): nothing to hold it to beyond existing.
-    if (whole.some(t => t.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown))) {
+    // Declared as anything (any/unknown), or as void (a result nobody reads): nothing to hold it to
+    // beyond existing.
+    const open = (/** @type {ts.Type} */ t) => !!(t.flags & (ts.TypeFlags.Any | ts.TypeFlags.Unknown | ts.TypeFlags.Void));
+    if (candidates.some(t => open(t) || (t.isUnion() && t.types.some(open)))) {
       this.report.checked.push(path);
+      return;
+    }
+    // The shim's `this` (a method returning it, a hook given it) is its class.
+    type = this.#resolved(type);
+    // `Actor | undefined`, `HTMLElement | null`: each part held on its own (null and undefined
+    // must be declared too).
+    if (type.isUnion() && type.types.some(t => this.#fromShim(t))) {
+      for (const part of type.types) {
+        if (part.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Null | ts.TypeFlags.Void)) {
+          if (!candidates.some(c => checker.isTypeAssignableTo(part, c))) this.#leaf(path, part, candidates, node);
+        } else this.#compare(path, part, candidates, node, seen);
+      }
       return;
     }
     if (seen.has(type)) return;
     seen = new Set(seen).add(type);
+    // The same shim class is reached by several paths (Actor, foundry.documents.Actor,
+    // CONFIG.Actor.documentClass): held to the same declarations once, its problems named once.
+    const key = `${typeId(type)}:${candidates.map(typeId).sort((a, b) => a - b).join(",")}`;
+    if (this.compared.has(key)) return;
+    this.compared.add(key);
+    // Only what the shim itself made is walked. A value of another type (a Set, a Promise, or a
+    // foundry-vtt-types type the shim got from a declared global, such as `game.users.get()`)
+    // must fit whole: walking it would hold the declarations to themselves, and foundry-vtt-types'
+    // documents reach one another endlessly (an iterator's map() returns yet another iterator).
+    if (!this.#fromShim(type)) {
+      this.#leaf(path, type, candidates, node);
+      return;
+    }
     const declared = this.#constituents(candidates);
     const constructs = checker.getSignaturesOfType(type, ts.SignatureKind.Construct);
     if (constructs.length) {
@@ -420,14 +458,14 @@ class ShimCheck {
         return;
       }
       for (const property of type.getProperties()) {
-        if (property.name === "prototype" || property.name.startsWith("__@") || property.name.startsWith("#")) continue;
+        if (property.name === "prototype" || this.#notWalked(property)) continue;
         this.#member(path, property, classes, node, seen, ".");
       }
       const instance = constructs[0].getReturnType();
       seen = new Set(seen).add(instance); // its methods returning `this` are not walked again
       const instances = classes.flatMap(t => checker.getSignaturesOfType(t, ts.SignatureKind.Construct).map(s => s.getReturnType()));
       for (const property of instance.getProperties()) {
-        if (property.name.startsWith("__@") || property.name.startsWith("#")) continue;
+        if (this.#notWalked(property)) continue;
         this.#member(path, property, instances, node, seen, "#");
       }
       this.#parameters(`${path} constructor`, constructs, classes.flatMap(t => checker.getSignaturesOfType(t, ts.SignatureKind.Construct)), node);
@@ -440,10 +478,12 @@ class ShimCheck {
     }
     const plain = (type.flags & ts.TypeFlags.Object) && !checker.isArrayType(type) && !checker.isTupleType(type);
     if (plain && type.getProperties().length) {
-      for (const property of type.getProperties()) this.#member(path, property, declared, node, seen, ".");
+      for (const property of type.getProperties()) {
+        if (!this.#notWalked(property)) this.#member(path, property, declared, node, seen, ".");
+      }
       return;
     }
-    this.#leaf(path, type, whole, node);
+    this.#leaf(path, type, candidates, node);
   }
 
   /**
@@ -467,8 +507,12 @@ class ShimCheck {
     }
     this.report.checked.push(path);
     this.#parameters(path, calls, signatures, node);
-    const returns = this.#whole(signatures.map(s => s.getReturnType()));
-    if (returns.some(t => t.flags & (ts.TypeFlags.Void | ts.TypeFlags.Any | ts.TypeFlags.Unknown))) return;
+    // Checked before #whole, which drops void (void & {} is never) and would leave nothing to hold.
+    const declaredReturns = signatures.map(s => s.getReturnType());
+    const open = (/** @type {ts.Type} */ t) => !!(t.flags & (ts.TypeFlags.Void | ts.TypeFlags.Any | ts.TypeFlags.Unknown));
+    if (declaredReturns.some(t => open(t) || (t.isUnion() && t.types.some(open)))) return;
+    const returns = this.#whole(declaredReturns);
+    if (!returns.length) return;
     const given = calls[0].getReturnType();
     const promised = returns.filter(t => this.#isPromise(t));
     if (promised.length === returns.length) {
@@ -511,6 +555,30 @@ class ShimCheck {
     this.report.problems.push(`${text.length > 300 ? `${text.slice(0, 297)}...` : text} (${this.#where(node)})`);
   }
 
+  /**
+   * Was a type made in the shim (its object literal, function or class is declared there)? For a
+   * union or intersection: any of its parts.
+   * @param {ts.Type} type
+   * @returns {boolean}
+   */
+  #fromShim(type) {
+    if (type.isUnionOrIntersection()) return type.types.some(t => this.#fromShim(t));
+    const declarations = type.getSymbol()?.getDeclarations() ?? [];
+    return declarations.some(d => d.getSourceFile() === this.source);
+  }
+
+  /**
+   * Members that are nobody's API: symbol-keyed ones (`[Symbol.iterator]`), #private ones, and
+   * those a shim class inherits from the language's own (a Collection's Map#set): Foundry's
+   * classes extend the same built-ins.
+   * @param {ts.Symbol} property
+   */
+  #notWalked(property) {
+    if (property.name.startsWith("__@") || property.name.startsWith("#")) return true;
+    const declarations = property.getDeclarations() ?? [];
+    return declarations.length > 0 && declarations.every(d => this.program.isSourceFileDefaultLibrary(d.getSourceFile()));
+  }
+
   /** @param {ts.Type} type */
   #isPromise(type) {
     const name = type.getSymbol()?.getName();
@@ -539,7 +607,7 @@ class ShimCheck {
   /**
    * @param {string} path
    * @param {ts.Type} type
-   * @param {ts.Type[]} declared  Whole (unsplit) declared types.
+   * @param {ts.Type[]} declared  Whole (unsplit) declared types, null and undefined included where declared.
    * @param {ts.Node} node
    */
   #leaf(path, type, declared, node) {
@@ -597,6 +665,10 @@ class ShimCheck {
    */
   #hook(node, method) {
     const [name, ...args] = node.arguments;
+    if (name && ts.isTemplateExpression(name)) {
+      this.#hookFamily(node, name, method);
+      return;
+    }
     if (!name || !ts.isStringLiteralLike(name)) {
       this.report.problems.push(`Hooks.${method} with a computed hook name: cannot be checked (${this.#where(node)})`);
       return;
@@ -631,10 +703,34 @@ class ShimCheck {
       if (!parameter) break;
       const expected = this.checker.getTypeOfSymbol(parameter);
       const given = this.checker.getTypeAtLocation(arg);
+      // A shim object (its ChatMessage, a context literal holding one) cannot be a whole Foundry
+      // document: held member by member, as everything the shim provides is.
+      if (this.#fromShim(given)) {
+        this.#compare(`${path} argument ${i + 1} (${parameter.name})`, given, [expected], arg);
+        continue;
+      }
       if (!this.checker.isTypeAssignableTo(given, expected)) {
         this.report.problems.push(`${path}: argument ${i + 1} (${parameter.name}) is ${this.#show([given])}, the hook takes ${this.#show([expected])} (${this.#where(node)})`);
       }
     }
+  }
+
+  /**
+   * A hook named by a template (`preCreate${documentName}`, `render${cls.name}`): Foundry's hooks
+   * named per document or application class. At least one hook foundry-vtt-types declares must
+   * have that shape (its arguments depend on which, so they are not checked).
+   * @param {ts.CallExpression} node
+   * @param {ts.TemplateExpression} name
+   * @param {string} method
+   */
+  #hookFamily(node, name, method) {
+    const escape = (/** @type {string} */ text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    const shape = `${name.head.text}${name.templateSpans.map(span => `*${span.literal.text}`).join("")}`;
+    const pattern = new RegExp(`^${escape(name.head.text)}${name.templateSpans.map(span => `[A-Za-z0-9]+${escape(span.literal.text)}`).join("")}$`);
+    const path = `hook family "${shape}" (Hooks.${method})`;
+    this.report.checked.push(path);
+    const declared = (this.hooks?.getProperties() ?? []).filter(hook => pattern.test(hook.name));
+    if (!declared.length) this.report.problems.push(`${path}: no hook foundry-vtt-types declares has this shape (${this.#where(node)})`);
   }
 
   /** @param {ts.Type[]} types */
