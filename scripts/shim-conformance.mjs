@@ -115,15 +115,44 @@ export function checkShims(shims = [DEFAULT_SHIM], { root = ROOT } = {}) {
     return `${where}: ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`;
   });
 
+  const extensions = declaredExtensions(checker, declarations.map(file => program.getSourceFile(file)).filter(f => !!f));
   /** @type {Map<string, ShimReport>} */
   const reports = new Map();
   for (const path of paths) {
     const source = program.getSourceFile(path);
     const probe = program.getSourceFile(/** @type {string} */ (probes.get(path)));
     if (!source || !probe) throw new Error(`${path}: not in the program`);
-    reports.set(path, new ShimCheck(checker, source, probe, [...(roots.get(path) ?? [])], program).run());
+    reports.set(path, new ShimCheck(checker, source, probe, [...(roots.get(path) ?? [])], program, extensions).run());
   }
   return { shims: reports, declarations: declarationProblems };
+}
+
+/**
+ * Members Foundry v13 has that foundry-vtt-types 13.345 lacks, as module/types declares them: a
+ * declared class there that extends a Foundry class (`RollWithChatContext extends
+ * foundry.dice.Roll`) adds its own members to that class, for the shim as for the module.
+ * @param {ts.TypeChecker} checker
+ * @param {ts.SourceFile[]} files  module/types/*.d.ts
+ * @returns {Map<ts.Symbol, {statics: ts.Type[], instances: ts.Type[]}>}  By the extended class's symbol.
+ */
+function declaredExtensions(checker, files) {
+  /** @type {Map<ts.Symbol, {statics: ts.Type[], instances: ts.Type[]}>} */
+  const found = new Map();
+  for (const file of files) {
+    for (const statement of file.statements) {
+      if (!ts.isClassDeclaration(statement) || !statement.name) continue;
+      const heritage = statement.heritageClauses?.find(h => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+      const own = checker.getSymbolAtLocation(statement.name);
+      if (!heritage || !own) continue;
+      const base = checker.getTypeAtLocation(heritage.expression).getSymbol();
+      if (!base) continue;
+      const entry = found.get(base) ?? { statics: [], instances: [] };
+      entry.statics.push(checker.getTypeOfSymbol(own));
+      entry.instances.push(checker.getDeclaredTypeOfSymbol(own));
+      found.set(base, entry);
+    }
+  }
+  return found;
 }
 
 /**
@@ -215,10 +244,12 @@ class ShimCheck {
    * @param {ts.SourceFile} probe   Its probe module (declared globals, hook and helper tables).
    * @param {string[]} roots        The globals named in the probe, in order.
    * @param {ts.Program} program    Tells the language's lib files apart.
+   * @param {ReturnType<typeof declaredExtensions>} [extensions]  What module/types adds to Foundry's classes.
    */
-  constructor(checker, source, probe, roots, program) {
+  constructor(checker, source, probe, roots, program, extensions = new Map()) {
     this.checker = checker;
     this.program = program;
+    this.extensions = extensions;
     this.source = source;
     this.probe = probe;
     this.declared = localNames(source);
@@ -226,6 +257,10 @@ class ShimCheck {
     this.report = { checked: [], problems: [], unchecked: [] };
     /** Shim types already held to a set of declared types (see #compare). @type {Set<string>} */
     this.compared = new Set();
+    /** The declared class each shim class is provided as, by the shim instance type's id (see run). @type {Map<number, ts.Type[]>} */
+    this.standsFor = new Map();
+    /** While run() first collects what the shim provides. @type {{path: string[], type: ts.Type}[] | null} */
+    this.collecting = null;
     /** @type {Map<string, ts.Type | null>} */
     this.rootTypes = new Map();
     for (const statement of probe.statements) {
@@ -248,8 +283,46 @@ class ShimCheck {
 
   /** @returns {ShimReport} */
   run() {
+    // First what each shim class stands for (the class the shim provides it as), so an instance
+    // met anywhere (Roll.parse() returning an OperatorTerm where RollTerm is declared) is held to
+    // its own class, checked where the class is provided, rather than to the declared base.
+    /** @type {{path: string[], type: ts.Type}[]} */
+    const provisions = [];
+    this.collecting = provisions;
+    this.#visit();
+    this.collecting = null;
+    /** @param {string[]} path @param {ts.Type} type @param {number} depth */
+    const register = (path, type, depth) => {
+      if (!this.#fromShim(type) || depth > 4) return;
+      const constructs = this.checker.getSignaturesOfType(type, ts.SignatureKind.Construct);
+      if (!constructs.length) {
+        // Classes inside provided namespaces (`foundry.dice = {Roll, terms: {Die}}`).
+        if (type.flags & ts.TypeFlags.Object && !this.checker.getSignaturesOfType(type, ts.SignatureKind.Call).length) {
+          for (const property of type.getProperties()) register([...path, property.name], this.checker.getTypeOfSymbol(property), depth + 1);
+        }
+        return;
+      }
+      const instances = this.#constituents(this.#lookup(path) ?? [])
+        .flatMap(t => this.checker.getSignaturesOfType(t, ts.SignatureKind.Construct).map(c => c.getReturnType()));
+      const shimInstance = typeId(constructs[0].getReturnType());
+      if (instances.length) this.standsFor.set(shimInstance, [...(this.standsFor.get(shimInstance) ?? []), ...instances]);
+    };
+    for (const { path, type } of provisions) register(path, type, 0);
+    this.#visit();
+    return this.report;
+  }
+
+  /** Walk the shim's statements: what it provides, the helpers it registers, the hooks it calls. */
+  #visit() {
     /** @param {ts.Node} node */
     const visit = node => {
+      if (this.collecting) {
+        if (this.#uncheckedReason(node) !== null) return;
+        if (ts.isBinaryExpression(node) && node.operatorToken.kind === ts.SyntaxKind.EqualsToken) this.#assignment(node);
+        if (ts.isCallExpression(node)) this.#call(node);
+        ts.forEachChild(node, visit);
+        return;
+      }
       const reason = this.#uncheckedReason(node);
       if (reason === "") this.report.problems.push(`@shim-unchecked without a reason (${this.#where(node)})`);
       if (reason) {
@@ -261,7 +334,6 @@ class ShimCheck {
       ts.forEachChild(node, visit);
     };
     visit(this.source);
-    return this.report;
   }
 
   /**
@@ -272,6 +344,20 @@ class ShimCheck {
     if (!ts.isStatement(node)) return null;
     const text = this.source.text;
     const range = ts.getLeadingCommentRanges(text, node.pos)?.at(-1);
+    const match = range ? UNCHECKED.exec(text.slice(range.pos, range.end)) : null;
+    return match ? match[1] : null;
+  }
+
+  /**
+   * The `@shim-unchecked` reason of a shim class member or object property (its own leading
+   * comment), or null.
+   * @param {ts.Symbol} property
+   */
+  #uncheckedMemberReason(property) {
+    const declaration = property.valueDeclaration;
+    if (!declaration || declaration.getSourceFile() !== this.source) return null;
+    const text = this.source.text;
+    const range = ts.getLeadingCommentRanges(text, declaration.pos)?.at(-1);
     const match = range ? UNCHECKED.exec(text.slice(range.pos, range.end)) : null;
     return match ? match[1] : null;
   }
@@ -320,6 +406,8 @@ class ShimCheck {
         : get ? this.checker.getSignaturesOfType(this.checker.getTypeOfSymbolAtLocation(get, descriptor), ts.SignatureKind.Call)[0]?.getReturnType()
           : undefined;
       if (type) this.#provide([...target.slice(1), key.text], type, node);
+    } else if (this.collecting) {
+      // The first pass only collects what is provided.
     } else if (callee.at(-1) === "registerHelper" && callee.at(-2) === "Handlebars") {
       this.#helpers(node);
     } else if (HOOK_METHODS.has(callee.at(-1) ?? "") && callee.at(-2) === "Hooks") {
@@ -334,11 +422,26 @@ class ShimCheck {
    * @param {ts.Node} node
    */
   #provide(path, type, node) {
+    if (this.collecting) {
+      this.collecting.push({ path, type });
+      return;
+    }
+    const candidates = this.#lookup(path, node);
+    if (candidates) this.#compare(path.join("."), type, candidates, node);
+  }
+
+  /**
+   * The declared types at a path from a global, or null (a problem, when `node` is given).
+   * @param {string[]} path
+   * @param {ts.Node} [node]
+   * @returns {ts.Type[] | null}
+   */
+  #lookup(path, node) {
     const [root, ...members] = path;
     const declared = this.rootTypes.get(root);
     if (!declared) {
-      this.report.problems.push(`${root}: the shim provides a global that foundry-vtt-types does not declare (${this.#where(node)})`);
-      return;
+      if (node) this.report.problems.push(`${root}: the shim provides a global that foundry-vtt-types does not declare (${this.#where(node)})`);
+      return null;
     }
     let candidates = [declared];
     const walked = [root];
@@ -346,12 +449,12 @@ class ShimCheck {
       const next = this.#members(candidates, member);
       walked.push(member);
       if (!next.length) {
-        this.report.problems.push(`${walked.join(".")}: no such member in foundry-vtt-types (${this.#where(node)})`);
-        return;
+        if (node) this.report.problems.push(`${walked.join(".")}: no such member in foundry-vtt-types (${this.#where(node)})`);
+        return null;
       }
       candidates = next;
     }
-    this.#compare(path.join("."), type, candidates, node);
+    return candidates;
   }
 
   /**
@@ -365,7 +468,8 @@ class ShimCheck {
     /** @type {ts.Type[]} */
     const found = [];
     for (const type of this.#constituents(types)) {
-      const property = type.getProperty(name) ?? this.checker.getPropertyOfType(this.checker.getApparentType(type), name);
+      const property = type.getProperty(name) ?? this.checker.getPropertyOfType(this.checker.getApparentType(type), name)
+        ?? this.#extensionMember(type, name);
       if (property) found.push(this.checker.getTypeOfSymbol(property));
       else {
         const index = type.getStringIndexType();
@@ -373,6 +477,34 @@ class ShimCheck {
       }
     }
     return found;
+  }
+
+  /**
+   * A member module/types declares on a Foundry class that foundry-vtt-types lacks (see
+   * declaredExtensions), static or instance as `type` is the class or an instance.
+   * @param {ts.Type} type
+   * @param {string} name
+   * @returns {ts.Symbol | undefined}
+   */
+  #extensionMember(type, name, depth = 0) {
+    const symbol = type.getSymbol();
+    const extension = symbol && this.extensions.get(symbol.flags & ts.SymbolFlags.Alias ? this.checker.getAliasedSymbol(symbol) : symbol);
+    if (!extension) {
+      // A declared subclass of the extended class (Roll.AnyConstructor's AnyRoll, a configured ChatLog).
+      if (depth > 5 || !type.isClassOrInterface()) return undefined;
+      for (const base of this.checker.getBaseTypes(type)) {
+        const member = this.#extensionMember(base, name, depth + 1);
+        if (member) return member;
+      }
+      return undefined;
+    }
+    const isClass = this.checker.getSignaturesOfType(type, ts.SignatureKind.Construct).length > 0;
+    for (const own of isClass ? extension.statics : extension.instances) {
+      const member = own.getProperty(name);
+      // Only what the extension itself declares, not what it inherits back from the class.
+      if (member?.getDeclarations()?.some(d => d.parent && ts.isClassDeclaration(d.parent) && d.parent.name?.text === own.getSymbol()?.getName())) return member;
+    }
+    return undefined;
   }
 
   /**
@@ -388,8 +520,15 @@ class ShimCheck {
 
   /** @param {ts.Type} type */
   #resolved(type) {
-    if (!(type.flags & ts.TypeFlags.TypeParameter)) return type;
-    return this.checker.getBaseConstraintOfType(type) ?? this.checker.getUnknownType();
+    // A type parameter (`D`, `this`), or a type built on one (`NonNullable<AssignmentType>` of a
+    // generic field): its constraint.
+    const generic = (type.flags & ts.TypeFlags.Instantiable)
+      || (type.isIntersection() && type.types.some(t => t.flags & ts.TypeFlags.Instantiable));
+    if (!generic) return type;
+    // A class's own type parameter with a default (DocumentSheetV2's RenderContext) stands for
+    // that default, which is what the class is used as; otherwise for its constraint.
+    const fallback = (type.flags & ts.TypeFlags.TypeParameter) ? this.checker.getDefaultFromTypeParameter(type) : undefined;
+    return fallback ?? this.checker.getBaseConstraintOfType(type) ?? this.checker.getUnknownType();
   }
 
   /**
@@ -435,11 +574,27 @@ class ShimCheck {
     }
     if (seen.has(type)) return;
     seen = new Set(seen).add(type);
+    // An instance of a shim class held where its class is provided: it fits wherever that
+    // declared class does.
+    const standsFor = this.standsFor.get(typeId(type));
+    if (standsFor?.some(d => candidates.some(c => checker.isTypeAssignableTo(d, c)))) {
+      this.report.checked.push(path);
+      return;
+    }
     // The same shim class is reached by several paths (Actor, foundry.documents.Actor,
     // CONFIG.Actor.documentClass): held to the same declarations once, its problems named once.
     const key = `${typeId(type)}:${candidates.map(typeId).sort((a, b) => a - b).join(",")}`;
     if (this.compared.has(key)) return;
     this.compared.add(key);
+    // An array of shim objects (CONFIG.Dice.rolls, Roll#terms): its elements held to the declared elements.
+    if (checker.isArrayType(type)) {
+      const element = checker.getTypeArguments(/** @type {ts.TypeReference} */ (type))[0];
+      const elements = whole.filter(d => checker.isArrayType(d) || checker.isTupleType(d)).flatMap(d => checker.getTypeArguments(/** @type {ts.TypeReference} */ (d)));
+      if (element && elements.length && this.#fromShim(element)) {
+        this.#compare(`${path}[]`, element, elements, node, seen);
+        return;
+      }
+    }
     // Only what the shim itself made is walked. A value of another type (a Set, a Promise, or a
     // foundry-vtt-types type the shim got from a declared global, such as `game.users.get()`)
     // must fit whole: walking it would hold the declarations to themselves, and foundry-vtt-types'
@@ -477,6 +632,13 @@ class ShimCheck {
       return;
     }
     const plain = (type.flags & ts.TypeFlags.Object) && !checker.isArrayType(type) && !checker.isTupleType(type);
+    // An empty registry (`sheetClasses: {}`, `PARTS = {}`) where Foundry declares an object: it
+    // provides no member, so it invents none (Foundry's own start empty and are filled at init).
+    if (plain && !type.getProperties().length && !checker.getSignaturesOfType(type, ts.SignatureKind.Call).length
+      && whole.some(d => (d.flags & ts.TypeFlags.Object) && !checker.getSignaturesOfType(d, ts.SignatureKind.Call).length)) {
+      this.report.checked.push(path);
+      return;
+    }
     if (plain && type.getProperties().length) {
       for (const property of type.getProperties()) {
         if (!this.#notWalked(property)) this.#member(path, property, declared, node, seen, ".");
@@ -515,12 +677,24 @@ class ShimCheck {
     if (!returns.length) return;
     const given = calls[0].getReturnType();
     const promised = returns.filter(t => this.#isPromise(t));
+    // Foundry's `RollTerm | Promise<RollTerm>` (sync or async): an async shim is held to the promised side.
+    const either = this.#constituents(returns).filter(t => this.#isPromise(t));
+    if (either.length && either.length < this.#constituents(returns).length && this.#isPromise(given)) {
+      const awaited = either.map(t => this.#promised(t));
+      this.#compare(`${path}()`, checker.getAwaitedType(given) ?? given, awaited, node, seen);
+      return;
+    }
+    if (promised.length && promised.length < returns.length && this.#isPromise(given)) {
+      const awaited = promised.map(t => this.#promised(t));
+      this.#compare(`${path}()`, checker.getAwaitedType(given) ?? given, awaited, node, seen);
+      return;
+    }
     if (promised.length === returns.length) {
       if (!this.#isPromise(given)) {
         this.report.problems.push(`${path}: returns ${this.#show([given])}, Foundry's returns a Promise (${this.#where(node)})`);
         return;
       }
-      const awaited = /** @type {ts.Type[]} */ (promised.map(t => checker.getAwaitedType(t)).filter(Boolean));
+      const awaited = promised.map(t => this.#promised(t));
       this.#compare(`${path}()`, checker.getAwaitedType(given) ?? given, awaited, node, seen);
       return;
     }
@@ -563,6 +737,8 @@ class ShimCheck {
    */
   #fromShim(type) {
     if (type.isUnionOrIntersection()) return type.types.some(t => this.#fromShim(t));
+    // Readonly<{...}> of an Object.freeze'd shim literal is the shim's literal.
+    if (type.aliasTypeArguments?.some(t => this.#fromShim(t))) return true;
     const declarations = type.getSymbol()?.getDeclarations() ?? [];
     return declarations.some(d => d.getSourceFile() === this.source);
   }
@@ -577,6 +753,28 @@ class ShimCheck {
     if (property.name.startsWith("__@") || property.name.startsWith("#")) return true;
     const declarations = property.getDeclarations() ?? [];
     return declarations.length > 0 && declarations.every(d => this.program.isSourceFileDefaultLibrary(d.getSourceFile()));
+  }
+
+  /**
+   * A branded type without its brand (`0 & Branded<...>` is `0`); anything else as it is.
+   * @param {ts.Type} type
+   * @returns {ts.Type}
+   */
+  #unbranded(type) {
+    if (!type.isIntersection()) return type;
+    const rest = type.types.filter(t => t.getSymbol()?.getName() !== "Branded");
+    return rest.length === 1 ? rest[0] : type;
+  }
+
+  /**
+   * What a declared promise resolves to: its own type argument (`Promise<RenderContext>` is the
+   * class's RenderContext, which #resolved reads as its default), not `Awaited<RenderContext>`.
+   * @param {ts.Type} type
+   * @returns {ts.Type}
+   */
+  #promised(type) {
+    const [argument] = this.checker.getTypeArguments(/** @type {ts.TypeReference} */ (type));
+    return argument ?? this.checker.getAwaitedType(type) ?? type;
   }
 
   /** @param {ts.Type} type */
@@ -595,6 +793,14 @@ class ShimCheck {
    */
   #member(path, property, declared, node, seen, separator) {
     const name = `${path}${separator}${property.name}`;
+    const reason = this.#uncheckedMemberReason(property);
+    if (reason !== null) {
+      if (reason === "") this.report.problems.push(`@shim-unchecked without a reason (${name})`);
+      else if (!this.report.unchecked.some(line => line.endsWith(`: ${property.name}: ${reason}`))) {
+        this.report.unchecked.push(`${this.#where(/** @type {ts.Node} */ (property.valueDeclaration))}: ${property.name}: ${reason}`);
+      }
+      return;
+    }
     const found = this.#members(declared, property.name);
     if (!found.length) {
       this.report.problems.push(`${name}: no such member in foundry-vtt-types (${this.#where(node)})`);
@@ -613,6 +819,11 @@ class ShimCheck {
   #leaf(path, type, declared, node) {
     this.report.checked.push(path);
     if (declared.some(d => this.checker.isTypeAssignableTo(type, d))) return;
+    // foundry-vtt-types brands its constants (`0 & Branded<"constants.USER_ROLES">`), a type no
+    // JavaScript value has: the shim's value is held to the constant itself.
+    const unbranded = this.#constituents(declared).map(d => this.#unbranded(d));
+    const parts = type.isUnion() ? type.types : [type];
+    if (parts.every(part => unbranded.some(d => this.checker.isTypeAssignableTo(part, d)))) return;
     this.report.problems.push(`${path}: the shim's ${this.#show([type])} does not fit foundry-vtt-types' ${this.#show(declared)} (${this.#where(node)})`);
   }
 
