@@ -68,8 +68,7 @@ Hooks.once("init", () => {
     CONFIG.statusEffects);
 
   const { DocumentSheetConfig } = foundry.applications.apps;
-  // The sheet classes are typed loosely (see sheets/icon-actor-sheet.mjs), so registerSheet takes them as any.
-  const sheets = /** @type {Record<string, any>} */ (applications.sheets);
+  const sheets = applications.sheets;
   DocumentSheetConfig.registerSheet(Actor, SYSTEM_ID, sheets.CharacterSheet,
     { types: ["character"], makeDefault: true, label: "ICONENGINE.Sheet.character" });
   DocumentSheetConfig.registerSheet(Actor, SYSTEM_ID, sheets.FoeSheet,

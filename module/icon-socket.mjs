@@ -2,7 +2,7 @@ import { SYSTEM_ID } from "./config.mjs";
 
 /**
  * @callback SocketHandler
- * @param {any} payload
+ * @param {Record<string, unknown>} payload  As the asking client sent it: unchecked.
  * @param {string} userId  Who asked, as Foundry's server reports the sender (the handler checks
  *   they may). Never read from the payload: a client can write anything there.
  * @returns {Promise<unknown>}
@@ -60,7 +60,7 @@ export default class IconSocket {
    * Run a request as the GM: directly when this user is a GM, else through the socket, resolving
    * with the GM's result or rejecting with the GM's reason for refusing.
    * @param {string} type
-   * @param {object} payload
+   * @param {Record<string, unknown>} payload
    * @returns {Promise<unknown>}
    * @throws {Error} when no GM is connected, the GM refuses, or no answer comes.
    */
@@ -101,7 +101,11 @@ export default class IconSocket {
       const handler = IconSocket.#handlers.get(String(type));
       if (!handler) throw new Error(t("ICONENGINE.Socket.Unknown", { type: String(type) }));
       if (!game.users.get(senderId)) throw new Error(t("ICONENGINE.Socket.NoSender"));
-      reply.result = await handler(payload, senderId);
+      // The payload is whatever the client sent: handlers read named fields of a record.
+      if (typeof payload !== "object" || payload === null || Array.isArray(payload)) {
+        throw new Error(t("ICONENGINE.Socket.BadPayload", { type: String(type) }));
+      }
+      reply.result = await handler(/** @type {Record<string, unknown>} */ (payload), senderId);
       reply.ok = true;
     } catch (error) {
       console.warn(`${SYSTEM_ID} | socket request "${type}" from ${senderId} refused`, error);

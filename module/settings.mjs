@@ -25,7 +25,7 @@ export function registerRulesetSettings() {
   const t = key => `ICONENGINE.Settings.${key}`;
   // Hero sheets show the world's ruleset: draw them again when it changes.
   const rerender = () => {
-    for (const actor of /** @type {Actor[]} */ (/** @type {unknown} */ (game.actors ?? []))) {
+    for (const actor of /** @type {Actor.Implementation[]} */ (/** @type {unknown} */ (game.actors ?? []))) {
       if (actor.type === "hero" && actor.sheet?.rendered) actor.sheet.render();
     }
   };

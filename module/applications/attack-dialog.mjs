@@ -34,24 +34,24 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
     footer: { template: "templates/generic/form-footer.hbs" }
   };
 
-  /** @type {Actor} */
+  /** @type {Actor.Implementation} */
   #actor;
 
-  /** @type {Item | null} */
+  /** @type {Item.Implementation | null} */
   #ability;
 
   /** @type {AttackState} */
   #state;
 
   /**
-   * @param {{actor: Actor, ability?: Item | null, heavy?: boolean} & Record<string, any>} options
+   * @param {{actor: Actor.Implementation, ability?: Item.Implementation | null, heavy?: boolean} & import("../types/sheets.js").DeepPartial<foundry.applications.api.ApplicationV2.Configuration>} options
    */
   constructor({ actor, ability = null, heavy = false, ...options }) {
     super(options);
     this.#actor = actor;
     this.#ability = ability;
     this.#state = initialAttackState({
-      ability: /** @type {any} */ (ability),
+      ability: /** @type {{system: Item.SystemOfType<"ability">} | null} */ (ability), // attacks come from ability items
       heavy,
       attackerStatuses: TacticalRolls.statusesOf(actor),
       targets: AttackDialog.userTargets(),
@@ -61,8 +61,8 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
 
   /**
    * Open the dialog for an actor (and an ability).
-   * @param {Actor} actor
-   * @param {{ability?: Item | null, heavy?: boolean}} [options]
+   * @param {Actor.Implementation} actor
+   * @param {{ability?: Item.Implementation | null, heavy?: boolean}} [options]
    */
   static async open(actor, options = {}) {
     await loadCore();
@@ -74,14 +74,21 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
    * @returns {import("../dice/tactical-requests.mjs").AttackTarget[]}
    */
   static userTargets() {
-    const tokens = /** @type {any[]} */ ([...(game.user?.targets ?? [])]);
-    return tokens.filter(token => token.actor).map(token => attackTargetOf({
-      uuid: token.actor.uuid,
-      name: token.name ?? token.actor.name,
-      img: token.document?.texture?.src ?? token.actor.img,
-      system: token.actor.system,
-      statuses: [...token.actor.statuses]
-    }));
+    /** @type {import("../dice/tactical-requests.mjs").AttackTarget[]} */
+    const targets = [];
+    for (const token of game.user?.targets ?? []) {
+      const actor = token.actor;
+      if (!actor) continue;
+      targets.push(attackTargetOf({
+        uuid: actor.uuid,
+        name: token.name ?? actor.name,
+        img: token.document?.texture?.src ?? actor.img ?? "",
+        // Targets are characters and foes, whose defense the attack reads.
+        system: /** @type {import("../types/system.js").IconHealthSystem} */ (actor.system),
+        statuses: [...actor.statuses]
+      }));
+    }
+    return targets;
   }
 
   /** @override */
@@ -92,13 +99,13 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
 
   /**
    * @override
-   * @param {any} options
-   * @returns {Promise<any>}
+   * @param {import("../types/sheets.js").ApplicationContextOptions} options
+   * @returns {Promise<import("../types/sheets.js").ApplicationContext>}
    */
   async _prepareContext(options) {
     const core = await loadCore();
     return {
-      ...attackDialogContext(core, this.#state, attackerOf(/** @type {any} */ (this.#actor))),
+      ...attackDialogContext(core, this.#state, attackerOf(/** @type {import("../types/system.js").IconHealthActor} */ (this.#actor))),
       rollModes: modeChoices(this.#state.rollMode),
       buttons: [{ type: "submit", icon: "fa-solid fa-dice-d20", label: "ICONENGINE.Tactical.Dialog.roll" }]
     };
@@ -106,8 +113,8 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
 
   /**
    * @override
-   * @param {any} context
-   * @param {any} options
+   * @param {import("../types/sheets.js").ApplicationRenderContext} context
+   * @param {import("../types/sheets.js").ApplicationRenderOptions} options
    */
   async _onFirstRender(context, options) {
     await super._onFirstRender(context, options);
@@ -127,7 +134,7 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
    * @this {AttackDialog}
    * @param {Event | SubmitEvent} event
    * @param {HTMLFormElement} form
-   * @param {any} formData
+   * @param {foundry.applications.ux.FormDataExtended} formData
    */
   static async #onSubmit(event, form, formData) {
     this.#state = readAttackForm(this.#state, formData.object);

@@ -12,7 +12,7 @@ export default class ChatCards {
   }
 
   /**
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    * @param {HTMLElement} html
    */
   static #onRender(message, html) {
@@ -25,7 +25,7 @@ export default class ChatCards {
 
   /**
    * @param {Event} event
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    */
   static async #onAction(event, message) {
     const button = /** @type {HTMLButtonElement} */ (event.currentTarget);
@@ -44,7 +44,7 @@ export default class ChatCards {
 
   /**
    * Roll the request an odds card describes.
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    */
   static async #rollFromOdds(message) {
     const { request, formula } = /** @type {import("../dice/odds-report.mjs").OddsReportData} */ (

@@ -26,8 +26,8 @@ export default class MnsChartsConfig extends HandlebarsApplicationMixin(Applicat
 
   /**
    * @override
-   * @param {any} options
-   * @returns {Promise<any>}
+   * @param {import("../types/sheets.js").ApplicationContextOptions} options
+   * @returns {Promise<import("../types/sheets.js").ApplicationContext>}
    */
   async _prepareContext(options) {
     return mnsChartsContext(game.settings.get(SYSTEM_ID, "mnsCharts"));
@@ -37,10 +37,10 @@ export default class MnsChartsConfig extends HandlebarsApplicationMixin(Applicat
    * @this {MnsChartsConfig}
    * @param {SubmitEvent | Event} event
    * @param {HTMLFormElement} form
-   * @param {any} formData
+   * @param {foundry.applications.ux.FormDataExtended} formData
    */
   static async #onSubmit(event, form, formData) {
-    const { charts, bad } = chartsFromForm(/** @type {Record<string, unknown>} */ (formData.object));
+    const { charts, bad } = chartsFromForm(formData.object);
     for (const [chart, lines] of Object.entries(bad)) {
       ui.notifications?.warn(format("ICONENGINE.Mns.charts.badLines",
         { chart: localize(`ICONENGINE.Mns.charts.${chart}`), lines: lines.join(", ") }));

@@ -66,8 +66,8 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
 
   /**
    * @override
-   * @param {any} options
-   * @returns {Promise<any>}
+   * @param {import("../types/sheets.js").ApplicationContextOptions} options
+   * @returns {Promise<import("../types/sheets.js").ApplicationContext>}
    */
   async _prepareContext(options) {
     const report = this.#read?.report ?? null;
@@ -104,8 +104,8 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
 
   /**
    * @override
-   * @param {any} context
-   * @param {any} options
+   * @param {import("../types/sheets.js").ApplicationRenderContext} context
+   * @param {import("../types/sheets.js").ApplicationRenderOptions} options
    */
   async _onRender(context, options) {
     await super._onRender(context, options);
@@ -173,7 +173,8 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
     const step = () => progress?.update?.({ pct: total ? done / total : 1 });
     for (const batch of batches(plan.create, PackImportDialog.BATCH)) {
       const docs = batch.map(entry => (folder && !packId ? { ...entry, folder } : entry));
-      await JournalEntryClass.createDocuments(/** @type {any} */ (docs), { keepId: true, pack: packId });
+      // The plan's entries are the core's v13 JournalEntry sources (docs/js-contract.md, importPack).
+      await JournalEntryClass.createDocuments(/** @type {JournalEntry.CreateData[]} */ (docs), { keepId: true, pack: packId });
       done += batch.length;
       step();
     }
@@ -181,9 +182,10 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
       const doc = game.journal?.get(entry._id);
       if (!doc) continue;
       const { pages, ...fields } = entry;
-      await doc.update(/** @type {any} */ (fields));
-      if (oldPages.length) await doc.updateEmbeddedDocuments("JournalEntryPage", /** @type {any} */ (oldPages));
-      if (newPages.length) await doc.createEmbeddedDocuments("JournalEntryPage", /** @type {any} */ (newPages), { keepId: true });
+      // Sources as above: the entry's fields and its pages'.
+      await doc.update(/** @type {JournalEntry.UpdateData} */ (fields));
+      if (oldPages.length) await doc.updateEmbeddedDocuments("JournalEntryPage", /** @type {JournalEntryPage.UpdateData[]} */ (oldPages));
+      if (newPages.length) await doc.createEmbeddedDocuments("JournalEntryPage", /** @type {JournalEntryPage.CreateData[]} */ (newPages), { keepId: true });
       done += 1;
       step();
     }

@@ -13,7 +13,7 @@ const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
  * @property {string} kind                      A request kind of the other rulesets.
  * @property {Record<string, unknown>} [values] Starting values (the rest are the kind's defaults).
  * @property {string} [label]                   What is rolled ("Prowess", "Move Roll"), for the card.
- * @property {Actor | null} [actor]             The speaker.
+ * @property {Actor.Implementation | null} [actor]             The speaker.
  */
 
 /**
@@ -46,7 +46,7 @@ export default class RulesetRollDialog extends HandlebarsApplicationMixin(Applic
   /** @type {string} */
   #label;
 
-  /** @type {Actor | null} */
+  /** @type {Actor.Implementation | null} */
   #actor;
 
   /**
@@ -68,8 +68,8 @@ export default class RulesetRollDialog extends HandlebarsApplicationMixin(Applic
 
   /**
    * @override
-   * @param {any} options
-   * @returns {Promise<any>}
+   * @param {Partial<import("../types/sheets.js").ApplicationContextOptions>} [options]  None when #roll asks.
+   * @returns {Promise<foundry.applications.api.ApplicationV2.RenderContext & ReturnType<typeof rollDialogContext>>}
    */
   async _prepareContext(options) {
     const core = await loadCore();
@@ -82,7 +82,7 @@ export default class RulesetRollDialog extends HandlebarsApplicationMixin(Applic
    * @this {RulesetRollDialog}
    * @param {SubmitEvent | Event} event
    * @param {HTMLFormElement} form
-   * @param {any} formData
+   * @param {foundry.applications.ux.FormDataExtended} formData
    */
   static async #onChange(event, form, formData) {
     this.#values = { ...this.#values, ...formData.object };
@@ -98,11 +98,9 @@ export default class RulesetRollDialog extends HandlebarsApplicationMixin(Applic
     this.#values = { ...this.#values, ...new foundry.applications.ux.FormDataExtended(form).object };
     const context = await this._prepareContext({});
     if (!context.request) return;
-    const options = /** @type {import("../dice/icon-roll.mjs").IconRollOptions} */ (/** @type {unknown} */ (
-      { ruleset: { label: this.#label, reaction: Boolean(context.values.reaction) } }));
-    const roll = await IconRoll.fromRequest(context.request, options);
+    const roll = await IconRoll.fromRequest(context.request, { ruleset: { label: this.#label, reaction: Boolean(context.values.reaction) } });
     await roll.evaluate();
-    await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor: /** @type {any} */ (this.#actor) ?? undefined }) });
+    await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor: this.#actor ?? undefined }) });
     await this.close();
   }
 }

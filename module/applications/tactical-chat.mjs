@@ -9,6 +9,8 @@ import IconSocket from "../icon-socket.mjs";
 
 /**
  * @import { AppliedDamage, TacticalOptions } from "../dice/cards/icon-tactical.mjs"
+ * @typedef {AppliedDamage["after"] & {statuses: string[]}} AppliedTarget  The core's target after `icon.applyDamage`.
+ * @typedef {`Actor.${string}` | `Scene.${string}`} ActorUuid  An actor's uuid, or an unlinked token's synthetic actor's.
  */
 
 /**
@@ -19,6 +21,14 @@ import IconSocket from "../icon-socket.mjs";
 
 /** Vigilance charges one spend rolls at most (d6 each, highest counts). */
 const MAX_VIGILANCE_CHARGES = 10;
+
+/**
+ * A message's flags by dotted key, as Foundry's setFlag/unsetFlag take them (foundry-vtt-types
+ * 13.345 types top-level keys only).
+ * @param {ChatMessage.Implementation} message
+ * @returns {{setFlag(scope: string, key: string, value: unknown): Promise<unknown>, unsetFlag(scope: string, key: string): Promise<unknown>}}
+ */
+const dottedFlags = message => message;
 
 /**
  * The Apply damage / Undo buttons of attack cards. The card shows an Apply button per target; once
@@ -37,16 +47,17 @@ export default class TacticalChat {
 
   /**
    * A socket handler that checks the asking user may act on the message.
-   * @param {(message: ChatMessage, key: number, choice: ApplyChoice) => Promise<unknown>} action
+   * @param {(message: ChatMessage.Implementation, key: number, choice: ApplyChoice) => Promise<unknown>} action
    * @returns {import("../icon-socket.mjs").SocketHandler}
    */
   static #fromSocket(action) {
     return async ({ messageId, key, saved = false, vigilance = 0 }, userId) => {
-      const message = /** @type {ChatMessage | undefined} */ (/** @type {unknown} */ (game.messages?.get(messageId)));
+      // foundry-vtt-types 13.345 types the collection's get() without the document's own members.
+      const message = /** @type {ChatMessage.Implementation | undefined} */ (/** @type {unknown} */ (game.messages?.get(/** @type {string} */ (messageId)))); // not a string: finds nothing
       if (!message) return;
       const user = game.users?.get(userId);
       // Thrown, so the socket answers the asker with the reason.
-      if (!user?.isGM && /** @type {any} */ (message).author?.id !== userId) {
+      if (!user?.isGM && message.author?.id !== userId) {
         throw new Error(game.i18n?.localize("ICONENGINE.Socket.NotAllowed") ?? "Not allowed");
       }
       await action(message, Number(key), { saved: saved === true, vigilance: Number(vigilance) || 0 });
@@ -54,13 +65,13 @@ export default class TacticalChat {
   }
 
   /**
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    * @param {HTMLElement} html
    */
   static #onRender(message, html) {
     // Private to this viewer (blind): Foundry rendered "???" cards, and nothing is added.
     if (!message.isContentVisible || !html.querySelector(".tactical-apply")) return;
-    const applied = /** @type {Record<string, AppliedDamage>} */ (/** @type {any} */ (message).getFlag(SYSTEM_ID, "damageApplied") ?? {});
+    const applied = message.getFlag(SYSTEM_ID, "damageApplied") ?? {};
     const canAct = !!game.user?.isGM || message.isAuthor;
     for (const block of html.querySelectorAll(".tactical-apply[data-key]")) {
       const key = Number(/** @type {HTMLElement} */ (block).dataset.key);
@@ -85,7 +96,7 @@ export default class TacticalChat {
 
   /**
    * @param {HTMLButtonElement} button
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    */
   static async #onAction(button, message) {
     const key = Number(button.dataset.key);
@@ -119,33 +130,36 @@ export default class TacticalChat {
 
   /**
    * The damage roll of a target in an attack message.
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    * @param {number} key
    * @returns {import("../dice/icon-roll.mjs").default | undefined}
    */
   static damageRoll(message, key) {
-    return /** @type {any[]} */ (message.rolls).find(roll => {
-      const tactical = /** @type {TacticalOptions | undefined} */ (roll.options?.tactical);
+    // Attack messages hold IconRolls (CONFIG.Dice.rolls has the class, so the rolls come back as such).
+    const rolls = /** @type {import("../dice/icon-roll.mjs").default[]} */ (message.rolls);
+    return rolls.find(roll => {
+      const tactical = roll.iconOptions.tactical;
       return tactical?.role === "damage" && tactical.key === key;
     });
   }
 
   /**
    * @param {import("../dice/icon-roll.mjs").default} roll
-   * @returns {Promise<Actor | null>}
+   * @returns {Promise<Actor.Implementation | null>}
    */
   static async #targetActor(roll) {
-    const tactical = /** @type {TacticalOptions} */ (/** @type {any} */ (roll.options).tactical);
-    const uuid = tactical.target?.uuid;
+    const tactical = roll.iconOptions.tactical;
+    const uuid = tactical?.target?.uuid;
     if (!uuid) return null;
-    const doc = /** @type {unknown} */ (await fromUuid(/** @type {any} */ (uuid)));
-    return doc instanceof Actor ? doc : null;
+    const doc = await fromUuid(/** @type {ActorUuid} */ (uuid));
+    // CONFIG.Actor.documentClass makes every actor an IconActor.
+    return doc instanceof Actor ? /** @type {Actor.Implementation} */ (doc) : null;
   }
 
   /**
    * Vigilance: how many charges to spend (a prompt), then their d6s rolled through Foundry, the
    * highest counting (the card of a plain `Nd6kh1`). Null when cancelled.
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    * @returns {Promise<number | null>}
    */
   static async #rollVigilance(message) {
@@ -163,33 +177,35 @@ export default class TacticalChat {
     const roll = await IconRoll.fromRequest({ kind: "dice", formula: `${Math.min(n, MAX_VIGILANCE_CHARGES)}d6kh1` },
       { flavor: localize("ICONENGINE.Status.vigilance.name") });
     await roll.evaluate();
-    await roll.toMessage({ speaker: /** @type {any} */ (message).speaker, flavor: localize("ICONENGINE.Status.vigilance.name") });
+    await roll.toMessage({ speaker: message.speaker, flavor: localize("ICONENGINE.Status.vigilance.name") });
     return roll.total ?? 0;
   }
 
   /**
    * Apply a target's damage through the core's `icon.applyDamage` and remember how to undo it.
    * Runs on a user who owns the target and may edit the message (the GM, via the socket, else).
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    * @param {number} key
    * @param {ApplyChoice} [choice]  A successful save against a save-for-half attack, a Vigilance roll.
    */
   static async applyDamage(message, key, { saved = false, vigilance = 0 } = {}) {
-    if (/** @type {any} */ (message).getFlag(SYSTEM_ID, `damageApplied.${key}`)) return;
+    if (message.getFlag(SYSTEM_ID, "damageApplied")?.[key]) return;
     const roll = TacticalChat.damageRoll(message, key);
     if (!roll) return;
     const actor = await TacticalChat.#targetActor(roll);
     if (!actor) return;
-    const tactical = /** @type {TacticalOptions} */ (/** @type {any} */ (roll.options).tactical);
+    const tactical = /** @type {TacticalOptions} */ (roll.iconOptions.tactical);
     const core = await loadCore();
     const statuses = TacticalRolls.statusesOf(actor);
-    const base = /** @type {import("../dice/tactical-requests.mjs").DamageOptions} */ (tactical.apply);
+    // Attacks target characters and foes: the actors with ICON health.
+    const target = /** @type {import("../types/system.js").IconHealthActor} */ (actor);
+    const base = /** @type {NonNullable<TacticalOptions["apply"]>} */ (tactical.apply); // damage rolls carry it
     /** @type {Record<string, unknown>} */
     const options = saved && tactical.saveForHalf ? savedOptions(base) : { ...base };
     if (vigilance > 0) options.vigilance = vigilance;
-    const request = applyDamageRequest(coreTarget(/** @type {any} */ (actor), statuses), roll.total ?? 0, options);
-    const answer = /** @type {import("../types/core.js").Done & {target: any, steps: any[], counter?: number}} */ (core.resolve(request, []));
-    const change = healthChange({ system: actor.system, effects: TacticalRolls.effectsOf(actor) }, statuses, answer.target);
+    const request = applyDamageRequest(coreTarget(target, statuses), roll.total ?? 0, options);
+    const answer = /** @type {import("../types/core.js").Done & {target: AppliedTarget, steps: AppliedDamage["steps"], counter?: number}} */ (core.resolve(request, []));
+    const change = healthChange({ system: target.system, effects: TacticalRolls.effectsOf(actor) }, statuses, answer.target);
     const undo = await TacticalRolls.applyHealth(actor, change);
     /** @type {AppliedDamage} */
     const applied = {
@@ -203,36 +219,37 @@ export default class TacticalChat {
       undo,
       userId: game.user?.id ?? ""
     };
-    await /** @type {any} */ (message).setFlag(SYSTEM_ID, `damageApplied.${key}`, applied);
+    await dottedFlags(message).setFlag(SYSTEM_ID, `damageApplied.${key}`, applied);
   }
 
   /**
    * Counter: the damaged target deals its Counter damage back to the attacker ("When damaged by an
    * ability, deal 2 damage back"), as damage that is no ability's; once per applied damage.
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    * @param {number} key
    */
   static async counterDamage(message, key) {
-    const applied = /** @type {AppliedDamage | undefined} */ (/** @type {any} */ (message).getFlag(SYSTEM_ID, `damageApplied.${key}`));
+    const applied = message.getFlag(SYSTEM_ID, "damageApplied")?.[key];
     if (!applied?.counter || applied.counterDone) return;
-    const attackerUuid = /** @type {any} */ (message).getFlag(SYSTEM_ID, "tactical")?.attacker;
-    const attacker = attackerUuid ? /** @type {unknown} */ (await fromUuid(attackerUuid)) : null;
+    const attackerUuid = message.getFlag(SYSTEM_ID, "tactical")?.attacker;
+    const attacker = attackerUuid ? await fromUuid(/** @type {ActorUuid} */ (attackerUuid)) : null;
     if (!(attacker instanceof Actor)) throw new Error(game.i18n?.localize("ICONENGINE.Tactical.NoTarget") ?? "No target");
-    await /** @type {any} */ (message).setFlag(SYSTEM_ID, `damageApplied.${key}.counterDone`, true);
-    await TacticalRolls.damage(attacker, applied.counter, { source: "effect", ability: false, fromFoe: true },
+    await dottedFlags(message).setFlag(SYSTEM_ID, `damageApplied.${key}.counterDone`, true);
+    // CONFIG.Actor.documentClass makes every actor an IconActor.
+    await TacticalRolls.damage(/** @type {Actor.Implementation} */ (attacker), applied.counter, { source: "effect", ability: false, fromFoe: true },
       { label: "ICONENGINE.Status.counter.name" });
   }
 
   /**
    * Undo an applied damage: the actor's previous HP, vigor, wounds and statuses.
-   * @param {ChatMessage} message
+   * @param {ChatMessage.Implementation} message
    * @param {number} key
    */
   static async undoDamage(message, key) {
-    const applied = /** @type {AppliedDamage | undefined} */ (/** @type {any} */ (message).getFlag(SYSTEM_ID, `damageApplied.${key}`));
+    const applied = message.getFlag(SYSTEM_ID, "damageApplied")?.[key];
     if (!applied) return;
-    const actor = /** @type {unknown} */ (await fromUuid(/** @type {any} */ (applied.targetUuid)));
-    if (actor instanceof Actor) await TacticalRolls.undoHealth(actor, applied.undo);
-    await /** @type {any} */ (message).unsetFlag(SYSTEM_ID, `damageApplied.${key}`);
+    const actor = await fromUuid(/** @type {ActorUuid} */ (applied.targetUuid));
+    if (actor instanceof Actor) await TacticalRolls.undoHealth(/** @type {Actor.Implementation} */ (actor), applied.undo);
+    await dottedFlags(message).unsetFlag(SYSTEM_ID, `damageApplied.${key}`);
   }
 }

@@ -27,11 +27,11 @@ function defineAbilitySchema() {
 /**
  * System data of the `ability` Item type. `description` holds the effects (HTML); `roll` the
  * structured attack data (hit: `hitDice`[D], fray on a miss, bonus damage dice, pierce, divine).
- * @extends {BaseItemData}
+ * @extends {BaseItemData<ReturnType<typeof defineAbilitySchema>>}
  */
 export default class AbilityData extends BaseItemData {
   /** @override */
   static defineSchema() {
-    return /** @type {any} */ (defineAbilitySchema());
+    return defineAbilitySchema();
   }
 }

@@ -35,9 +35,13 @@ export function defineBaseActorSchema() {
  * @property {boolean} fallen
  */
 
+/** @typedef {ReturnType<typeof defineBaseActorSchema>} BaseActorSchema */
+
 /**
- * Fields every ICON actor has, and the derived health values from the core.
- * @extends {foundry.abstract.TypeDataModel<ReturnType<typeof defineBaseActorSchema>, Actor.Implementation>}
+ * Fields every ICON actor has, and the derived health values from the core. Generic in the
+ * schema so each actor type's own fields are typed.
+ * @template {BaseActorSchema} [Schema=BaseActorSchema]
+ * @extends {foundry.abstract.TypeDataModel<Schema, Actor.Implementation>}
  */
 export default class BaseActorData extends foundry.abstract.TypeDataModel {
   /** @override */
@@ -54,7 +58,7 @@ export default class BaseActorData extends foundry.abstract.TypeDataModel {
 
   /**
    * The max HP these numbers give. Subclasses override.
-   * @param {any} source  The system source.
+   * @param {{vit: number}} source  The system source (or the prepared data).
    * @returns {number}
    */
   static maxHpOf(source) {
@@ -75,9 +79,9 @@ export default class BaseActorData extends foundry.abstract.TypeDataModel {
   /**
    * Clamp HP into [0, max HP] before an update is saved (the rules never let HP exceed max).
    * @override
-   * @param {any} changes
-   * @param {any} options
-   * @param {any} user
+   * @param {import("@league-of-foundry-developers/foundry-vtt-types/utils").DeepPartial<foundry.abstract.TypeDataModel.ParentAssignmentType<Schema, Actor.Implementation>>} changes
+   * @param {foundry.abstract.Document.Database.PreUpdateOptions<foundry.abstract.types.DatabaseUpdateOperation>} options
+   * @param {User.Implementation} user
    */
   async _preUpdate(changes, options, user) {
     const allowed = await super._preUpdate(changes, options, user);

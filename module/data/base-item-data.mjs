@@ -8,9 +8,12 @@ export function defineBaseItemSchema() {
   };
 }
 
+/** @typedef {ReturnType<typeof defineBaseItemSchema>} BaseItemSchema */
+
 /**
- * Fields every ICON item has. Placeholder until the item rules land.
- * @extends {foundry.abstract.TypeDataModel<ReturnType<typeof defineBaseItemSchema>, Item.Implementation>}
+ * Fields every ICON item has. Generic in the schema so each item type's own fields are typed.
+ * @template {BaseItemSchema} [Schema=BaseItemSchema]
+ * @extends {foundry.abstract.TypeDataModel<Schema, Item.Implementation>}
  */
 export default class BaseItemData extends foundry.abstract.TypeDataModel {
   /** @override */

@@ -6,7 +6,8 @@ function defineCharacterSchema() {
   /** @param {number} [initial] @param {number} [min] @param {number} [max] */
   const integer = (initial = 0, min = 0, max = undefined) =>
     new NumberField({ required: true, nullable: false, integer: true, initial, min, max });
-  const actionChoice = () => new StringField({ required: true, blank: true, choices: [...ACTIONS] });
+  // Typed as string: blank ("" until picked) is valid too.
+  const actionChoice = () => new StringField({ required: true, blank: true, choices: /** @type {string[]} */ ([...ACTIONS]) });
   return {
     ...defineBaseActorSchema(),
     class: new StringField({ required: true, blank: true, choices: Object.keys(CLASSES) }),
@@ -15,7 +16,9 @@ function defineCharacterSchema() {
     range: integer(3),
     resolve: integer(0),
     xp: integer(0),
-    actions: new SchemaField(Object.fromEntries(ACTIONS.map(action => [action, integer(0, ...LIMITS.rating)]))),
+    // Typed per action: Object.fromEntries alone loses the keys.
+    actions: new SchemaField(/** @type {Record<typeof ACTIONS[number], ReturnType<typeof integer>>} */ (
+      Object.fromEntries(ACTIONS.map(action => [action, integer(0, ...LIMITS.rating)])))),
     strain: new SchemaField({ value: integer(0), max: integer(5, ...LIMITS.maxStrain) }),
     effort: integer(0),
     // Breaking, as the core's narrativeApply tracks it: broken this scene, for the whole expedition
@@ -37,15 +40,15 @@ function defineCharacterSchema() {
 
 /**
  * System data of the `character` Actor type (a player character).
- * @extends {BaseActorData}
+ * @extends {BaseActorData<ReturnType<typeof defineCharacterSchema>>}
  */
 export default class CharacterData extends BaseActorData {
   /** @override */
   static defineSchema() {
-    return /** @type {any} */ (defineCharacterSchema());
+    return defineCharacterSchema();
   }
 
-  /** @override @param {any} source */
+  /** @override @param {{vit: number}} source */
   static maxHpOf(source) {
     return characterMaxHp(source.vit);
   }
@@ -53,7 +56,7 @@ export default class CharacterData extends BaseActorData {
   /**
    * Cross-field rules (wounds, ratings, strain, burdens); Foundry calls this on every validation.
    * @override
-   * @param {any} data
+   * @param {Parameters<typeof validateCharacter>[0]} data
    */
   static validateJoint(data) {
     const [error] = validateCharacter(data);
@@ -62,6 +65,6 @@ export default class CharacterData extends BaseActorData {
 
   /** The chapter of the character's level (I = 1–4, II = 5–8, III = 9–12). */
   get chapter() {
-    return chapterOfLevel(/** @type {any} */ (this).level);
+    return chapterOfLevel(this.level);
   }
 }

@@ -1,3 +1,10 @@
+function defineCombatSchema() {
+  const { ObjectField } = foundry.data.fields;
+  // The reducer's plain JSON, written whole on every event (every key is always present, so an
+  // update's merge replaces it exactly); null before the combat starts.
+  return { state: new ObjectField({ required: false, nullable: true, initial: null }) };
+}
+
 /**
  * System data of every Combat: the ICON turn order's reducer state (`combatApply` in the core).
  *
@@ -6,14 +13,11 @@
  * "+" button, "toggle combat state" on a token) are all of type "base", so a model registered for
  * "base" covers every combat without a type picker or a migration, while the state stays a
  * schema-validated, documented part of the document instead of an untyped flag.
- * @extends {foundry.abstract.TypeDataModel<any, any>}
+ * @extends {foundry.abstract.TypeDataModel<ReturnType<typeof defineCombatSchema>, Combat.Implementation>}
  */
 export default class IconCombatData extends foundry.abstract.TypeDataModel {
   /** @override */
   static defineSchema() {
-    const { ObjectField } = foundry.data.fields;
-    // The reducer's plain JSON, written whole on every event (every key is always present, so an
-    // update's merge replaces it exactly); null before the combat starts.
-    return { state: new ObjectField({ required: false, nullable: true, initial: null }) };
+    return defineCombatSchema();
   }
 }

@@ -53,7 +53,7 @@ export function combatantEntry(facts) {
  * May this user send this event? The GM may send anything. A player may act, go slow or mark a
  * delay for a combatant they own, and end the open turn of one they own; everything else
  * (starting, undo, resolve, the roster, ending the combat) is the GM's.
- * @param {{type: string, id?: string}} event
+ * @param {{type: string, id?: string | null}} event
  * @param {{isGM: boolean, owns: (id: string) => boolean, currentId: string|null}} user
  * @returns {string|null}  null when allowed, else the i18n key of the reason.
  */
@@ -89,7 +89,7 @@ export function foundryTurn(state, turnIds) {
 /**
  * The core's healing target for an ICON actor's system data and its statuses (as `coreStatuses`
  * names them), or null for an actor without ICON health.
- * @param {any} system
+ * @param {{hp?: {value: number, max: number}, vigor?: {value: number}, armor?: number, wounds?: number} | null | undefined} system
  * @param {boolean} isPlayerCharacter
  * @param {string[]} statuses
  * @returns {{hp: number, maxHp: number, vigor: number, armor: number, wounds: number, isPlayerCharacter: boolean, statuses: string[]}|null}
@@ -106,7 +106,7 @@ export function healTarget(system, isPlayerCharacter, statuses) {
  * What the end of combat changes on one actor, from the core's `icon.heal` ("endCombat")
  * outcome: the system update (HP, vigor, and +1 personal resolve for a player character), and
  * the statuses the core cured (their effects are deleted).
- * @param {any} system                    The actor's system data before.
+ * @param {{hp: {value: number}, vigor?: {value: number}, resolve?: number}} system  The actor's system data before.
  * @param {{target: {hp: number, vigor: number, statuses: string[]}}} outcome
  * @param {string[]} statuses             What went in, as `coreStatuses` names them.
  * @param {boolean} gainsResolve          A player character the core listed for personal resolve.

@@ -19,20 +19,20 @@ function defineFoeSchema() {
 
 /**
  * System data of the `foe` Actor type. Foes cannot land critical hits unless `canCrit`.
- * @extends {BaseActorData}
+ * @extends {BaseActorData<ReturnType<typeof defineFoeSchema>>}
  */
 export default class FoeData extends BaseActorData {
   /** @override */
   static defineSchema() {
-    return /** @type {any} */ (defineFoeSchema());
+    return defineFoeSchema();
   }
 
-  /** @override @param {any} source */
+  /** @override @param {{vit: number, template: string, partySize: number}} source */
   static maxHpOf(source) {
     return foeMaxHp(source);
   }
 
-  /** @override @param {any} data */
+  /** @override @param {Parameters<typeof validateFoe>[0]} data */
   static validateJoint(data) {
     const [error] = validateFoe(data);
     if (error) throw new Error(game.i18n?.format(error.key, error.data) ?? error.key);
@@ -40,11 +40,11 @@ export default class FoeData extends BaseActorData {
 
   /** Turns this foe takes each round (Elite 2, Legend one per player character). */
   get turns() {
-    return foeTurns(/** @type {any} */ (this));
+    return foeTurns(this);
   }
 
   /** Mobs are immune to statuses. */
   get immuneToStatuses() {
-    return /** @type {any} */ (this).template === "mob";
+    return this.template === "mob";
   }
 }

@@ -10,7 +10,7 @@ import { statusEffects } from "./status-effects.mjs";
  * @typedef {object} EffectLike  One of the actor's own ActiveEffects.
  * @property {string} id
  * @property {string[]} statuses
- * @property {object} data       Its full source (`toObject()`), to recreate it on Undo.
+ * @property {ActiveEffect.Source} data  Its full source (`toObject()`), to recreate it on Undo.
  */
 
 /**
@@ -25,7 +25,7 @@ import { statusEffects } from "./status-effects.mjs";
 /**
  * @typedef {object} HealthUndo
  * @property {Record<string, number>} update     The previous values of the changed keys.
- * @property {object[]} restoreEffects           Sources of the deleted effects.
+ * @property {ActiveEffect.Source[]} restoreEffects  Sources of the deleted effects.
  * @property {string[]} deleteEffects            Ids of the effects the change created.
  */
 
@@ -41,7 +41,7 @@ const bare = status => status.replace(/\+$/, "");
 /**
  * The change from an actor's current health to the core's new target (and its personal resolve,
  * which camp resets, when the core was given one).
- * @param {{system: any, effects: EffectLike[]}} actor
+ * @param {{system: {hp: {value: number}, vigor: {value: number}, wounds: number, resolve?: unknown}, effects: EffectLike[]}} actor
  * @param {string[]} before  The core statuses the request was made with.
  * @param {{hp: number, vigor: number, wounds: number, statuses: string[], resolve?: number | null}} after  The core's new target.
  * @returns {HealthChange}
@@ -103,7 +103,7 @@ export function statusEffectData(id, localize) {
  * The effects that end with the current turn: the immunity Defiance grants "for the rest of the
  * turn" (the plain `immune` state effect {@link statusEffectData} creates, never an ICON status),
  * and Hatred ("End this status at the end of your turn"), unless it is ongoing (+).
- * @param {Iterable<{id: string | null, statuses: Iterable<string>, flags?: any}>} effects
+ * @param {Iterable<{id: string | null, statuses: Iterable<string>, flags?: {[SYSTEM_ID]?: {kind?: unknown, ongoing?: unknown}}}>} effects
  * @returns {string[]}  Effect ids to delete.
  */
 export function endOfTurnEffectIds(effects) {
@@ -121,17 +121,19 @@ export function endOfTurnEffectIds(effects) {
 /**
  * Apply a dotted update to a plain copy of system data (what `Actor#update` does to the source);
  * for previews and tests.
- * @param {any} system
+ * @template {object} System
+ * @param {System} system
  * @param {Record<string, number>} update  `system.*` keys.
- * @returns {any}  A new object.
+ * @returns {System}  A new object.
  */
 export function applyToSystem(system, update) {
   const copy = structuredClone(system);
   for (const [path, value] of Object.entries(update)) {
     const parts = path.replace(/^system\./, "").split(".");
     const last = /** @type {string} */ (parts.pop());
-    let node = copy;
-    for (const part of parts) node = node[part];
+    // Plain nested data: each step down is another record.
+    let node = /** @type {Record<string, unknown>} */ (copy);
+    for (const part of parts) node = /** @type {Record<string, unknown>} */ (node[part]);
     node[last] = value;
   }
   return copy;

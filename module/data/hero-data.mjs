@@ -14,7 +14,9 @@ export function defineHeroSchema() {
     ...defineBiography(),
     // ICONS: abilities on the 1–10 scale (3 is average) and a pool of Determination points.
     icons: new SchemaField({
-      abilities: new SchemaField(Object.fromEntries(ICONS_ABILITIES.map(a => [a, integer(3, 1, 10)]))),
+      // Typed per key: Object.fromEntries alone loses the keys.
+      abilities: new SchemaField(/** @type {Record<typeof ICONS_ABILITIES[number], ReturnType<typeof integer>>} */ (
+        Object.fromEntries(ICONS_ABILITIES.map(a => [a, integer(3, 1, 10)])))),
       powers: new ArrayField(new SchemaField({ name: name(), level: integer(5, 1, 10) })),
       determination: integer(0, 0)
     }),
@@ -34,7 +36,8 @@ export function defineHeroSchema() {
     // scores, and whether the character is Special (re-rolls 1s).
     mns: new SchemaField({
       special: new BooleanField({ initial: true }),
-      characteristics: new SchemaField(Object.fromEntries(MNS_CHARACTERISTICS.map(c => [c, integer(10)]))),
+      characteristics: new SchemaField(/** @type {Record<typeof MNS_CHARACTERISTICS[number], ReturnType<typeof integer>>} */ (
+        Object.fromEntries(MNS_CHARACTERISTICS.map(c => [c, integer(10)])))),
       height: new NumberField({ required: true, nullable: false, initial: 1.75, min: 0 }),
       targets: new ArrayField(new SchemaField({ name: name(), target: integer(14), bonus: integer(0) })),
       knowledge: new ArrayField(new SchemaField({ name: name(), score: integer(5, 0) }))
@@ -60,13 +63,12 @@ function defineBiography() {
 }
 
 /**
- * System data of the `hero` Actor type. The type checker sees only the biography (the sheet and
- * its pure context read the stats as plain data), which keeps foundry-vtt-types' Actor union small.
- * @extends {foundry.abstract.TypeDataModel<ReturnType<typeof defineBiography>, Actor.Implementation>}
+ * System data of the `hero` Actor type.
+ * @extends {foundry.abstract.TypeDataModel<ReturnType<typeof defineHeroSchema>, Actor.Implementation>}
  */
 export default class HeroData extends foundry.abstract.TypeDataModel {
   /** @override */
   static defineSchema() {
-    return /** @type {ReturnType<typeof defineBiography>} */ (/** @type {unknown} */ (defineHeroSchema()));
+    return defineHeroSchema();
   }
 }

@@ -237,7 +237,8 @@ function checkRange(path, value, [min, max]) {
  * The rules a character's data must satisfy beyond single fields: wounds 0–4 (a 5th is refused;
  * the 4th makes the character fallen), action ratings 0–4, strain within max strain, at most 3
  * burdens, each burden's filled segments within its clock, vigor not negative.
- * @param {any} system  A character's `system` source (possibly partial).
+ * @param {{wounds?: unknown, level?: unknown, actions?: Partial<Record<string, unknown>>, strain?: {value?: unknown, max?: unknown}, burdens?: unknown}} system
+ *   A character's `system` source, possibly partial or malformed (hence `unknown` fields).
  * @returns {RuleError[]}
  */
 export function validateCharacter(system) {
@@ -256,7 +257,7 @@ export function validateCharacter(system) {
   if (burdens.length > LIMITS.burdens[1]) {
     errors.push(rule("ICONENGINE.Validation.Burdens", { count: burdens.length, max: LIMITS.burdens[1] }));
   }
-  burdens.forEach((/** @type {any} */ burden, /** @type {number} */ index) => {
+  burdens.forEach((/** @type {{filled: number, clock: number} | null} */ burden, /** @type {number} */ index) => {
     if (burden && burden.filled > burden.clock) {
       errors.push(rule("ICONENGINE.Validation.BurdenClock", { index: index + 1, filled: burden.filled, clock: burden.clock }));
     }
@@ -266,7 +267,7 @@ export function validateCharacter(system) {
 
 /**
  * The cross-field rules of a foe: chapter and size 1–3.
- * @param {any} system
+ * @param {{chapter?: unknown, size?: unknown}} system
  * @returns {RuleError[]}
  */
 export function validateFoe(system) {

@@ -14,14 +14,21 @@ import { rollCardFor } from "./roll-cards.mjs";
  * @property {CoreRequest} [request]  What the core is asked to resolve.
  * @property {Done|null} [outcome]    The core's final answer, set by evaluation.
  * @property {string} [flavor]
+ * @property {import("./cards/icon-tactical.mjs").TacticalOptions} [tactical]  Tactical rolls (module/dice/tactical-rolls.mjs).
+ * @property {string} [action]     Action rolls (module/applications/narrative): the action rolled.
+ * @property {string} [actorUuid]  Action rolls: whose.
+ * @property {{label: string, reaction: boolean}} [ruleset]  Rolls of the other rulesets (module/applications/ruleset-roll-dialog.mjs).
  */
+
+/** Foundry's Roll, with the protected member 13.345's declarations lack (module/types/roll.d.ts). */
+const Roll = /** @type {typeof import("../types/roll.js").RollWithChatContext} */ (foundry.dice.Roll);
 
 /**
  * A roll whose rules live in the wasm core. Foundry rolls the physical dice (so Dice So Nice,
  * roll modes and manual dice entry keep working); the core reads the faces and decides the result,
  * asking for more dice (explosions, rerolls) until it is done.
  */
-export default class IconRoll extends foundry.dice.Roll {
+export default class IconRoll extends Roll {
   /** @override */
   static CHAT_TEMPLATE = ICONENGINE.templates.rollCard;
 
@@ -130,14 +137,13 @@ export default class IconRoll extends foundry.dice.Roll {
 
   /**
    * Add the core's outcome to the chat card, and show the formula as the user wrote it.
-   * Overrides Roll#_prepareChatRenderContext (Foundry v12+), which foundry-vtt-types does not declare.
+   * Overrides Roll#_prepareChatRenderContext (Foundry v12+; declared in module/types/roll.d.ts,
+   * which foundry-vtt-types 13.345 lacks).
+   * @override
    * @param {{flavor?: string, isPrivate?: boolean}} [options]
-   * @returns {Promise<Record<string, unknown>>}
    */
   async _prepareChatRenderContext(options = {}) {
-    const base = /** @type {{_prepareChatRenderContext(options: object): Promise<Record<string, unknown>>}} */ (
-      /** @type {unknown} */ (foundry.dice.Roll.prototype));
-    const context = await base._prepareChatRenderContext.call(this, options);
+    const context = await super._prepareChatRenderContext(options);
     const outcome = options.isPrivate ? null : this.outcome;
     const request = this.iconOptions.request;
     const card = rollCardFor(request?.kind);

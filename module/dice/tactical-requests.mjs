@@ -10,6 +10,17 @@
 
 /**
  * @import { CoreApi, CoreRequest, Done } from "../types/core.js"
+ * @import { AbilitySource } from "../types/system.js"
+ */
+
+/**
+ * @typedef {object} AttackRequest  An `icon.attack` request.
+ * @property {"icon.attack"} kind
+ * @property {number} boons
+ * @property {number} curses
+ * @property {number} bonus
+ * @property {boolean} canCrit
+ * @property {number} [defense]  The target's; none without a target.
  */
 
 /**
@@ -72,7 +83,7 @@ export function clampInt(value, min, max, fallback = min) {
 /**
  * The attacker's numbers from an actor's system data. Foes "cannot land critical hits unless
  * noted otherwise" (their `canCrit`); player characters always can.
- * @param {{type: string, name: string, uuid?: string, system: any}} actor
+ * @param {{type: string, name: string, uuid?: string, system: {damageDie: number, fray: number, canCrit?: boolean}}} actor
  * @returns {Attacker}
  */
 export function attackerOf(actor) {
@@ -80,7 +91,7 @@ export function attackerOf(actor) {
   return {
     uuid: actor.uuid,
     name: actor.name,
-    die: system.damageDie,
+    die: /** @type {Attacker["die"]} */ (system.damageDie),
     fray: system.fray,
     canCrit: actor.type === "foe" ? !!system.canCrit : true
   };
@@ -88,7 +99,7 @@ export function attackerOf(actor) {
 
 /**
  * A targeted token as the attack sees it: its actor's defense, and whether it has Evasion.
- * @param {{uuid: string, name: string, img: string, system: any, statuses: string[]}} token
+ * @param {{uuid: string, name: string, img: string, system: {defense: number}, statuses: string[]}} token
  * @returns {AttackTarget}
  */
 export function attackTargetOf({ uuid, name, img, system, statuses }) {
@@ -100,7 +111,7 @@ export function attackTargetOf({ uuid, name, img, system, statuses }) {
  * The state an attack dialog starts from: the ability's roll data (or a light/heavy basic attack),
  * the attacker's own statuses, and the targets.
  * @param {object} options
- * @param {{system: any} | null} [options.ability]  An ability item (its `system.roll`).
+ * @param {{system: Pick<AbilitySource, "roll" | "tags">} | null} [options.ability]  An ability item (its `system.roll` and `tags`).
  * @param {boolean} [options.heavy]   A basic heavy attack (2[D]) when there is no ability.
  * @param {string[]} [options.attackerStatuses]  The attacker's core status ids.
  * @param {AttackTarget[]} [options.targets]
@@ -179,7 +190,7 @@ export function readAttackForm(state, data) {
  * @param {AttackState} state
  * @param {Attacker} attacker
  * @param {AttackTarget | null} target
- * @returns {{request: CoreRequest, cover: boolean, situation: {boons: number, curses: number, cover: boolean}}}
+ * @returns {{request: AttackRequest, cover: boolean, situation: {boons: number, curses: number, cover: boolean}}}
  */
 export function attackRequest(core, state, attacker, target) {
   const situation = core.iconSituation({
@@ -190,7 +201,7 @@ export function attackRequest(core, state, attacker, target) {
     targetAdjacent: target?.adjacent ?? false,
     attackerDazed: state.dazed
   });
-  /** @type {CoreRequest & Record<string, any>} */
+  /** @type {AttackRequest} */
   const request = {
     kind: "icon.attack",
     boons: state.boons + situation.boons,
@@ -300,8 +311,8 @@ export function attackDialogContext(core, state, attacker) {
     const { request, cover } = attackRequest(core, state, attacker, target);
     const odds = core.odds(request);
     const exact = odds.exact?.outcomes ?? {};
-    const boons = Number(/** @type {any} */ (request).boons);
-    const curses = Number(/** @type {any} */ (request).curses);
+    const boons = Number(request.boons);
+    const curses = Number(request.curses);
     return {
       index,
       target,
@@ -353,7 +364,7 @@ export function planAttack(core, state, attacker) {
 /**
  * The core target of an actor: HP, vigor, armor, wounds, statuses (`id+` when ongoing) and, for a
  * player character, personal resolve (camp resets it).
- * @param {{type: string, system: any}} actor
+ * @param {{type: string, system: {hp: {value: number, max: number}, vigor: {value: number}, armor: number, wounds: number, resolve?: unknown}}} actor
  * @param {string[]} statuses  Core status ids (see `coreStatuses` in data/rules.mjs).
  */
 export function coreTarget(actor, statuses) {

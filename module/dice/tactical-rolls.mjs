@@ -24,6 +24,7 @@ export const SLASHED_DAMAGE = 4;
  * @import { AttackState } from "./tactical-requests.mjs"
  * @import { HealthChange, HealthUndo, EffectLike } from "../data/health-changes.mjs"
  * @import { Done } from "../types/core.js"
+ * @import { IconHealthActor } from "../types/system.js"
  */
 
 /**
@@ -34,13 +35,13 @@ export const SLASHED_DAMAGE = 4;
 export default class TacticalRolls {
   /**
    * The actor's statuses as the core names them (`id+` for ongoing ones).
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @returns {string[]}
    */
   static statusesOf(actor) {
     // Plain reads: the flag is ours (status-effects.mjs), set when the status is created.
-    const effects = /** @type {any[]} */ ([...actor.appliedEffects]).map(effect => ({
-      statuses: /** @type {Set<string>} */ (effect.statuses),
+    const effects = [...actor.appliedEffects].map(effect => ({
+      statuses: effect.statuses,
       ongoing: !!effect.flags?.[SYSTEM_ID]?.ongoing
     }));
     return coreStatuses(effects);
@@ -48,14 +49,14 @@ export default class TacticalRolls {
 
   /**
    * The actor's own effects, for the health mapping.
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @returns {EffectLike[]}
    */
   static effectsOf(actor) {
-    return /** @type {any[]} */ (actor.effects.contents).map(effect => ({
+    return actor.effects.contents.map(effect => ({
       id: String(effect.id ?? ""),
-      statuses: [.../** @type {Set<string>} */ (effect.statuses)],
-      data: /** @type {object} */ (effect.toObject())
+      statuses: [...effect.statuses],
+      data: effect.toObject()
     }));
   }
 
@@ -66,15 +67,14 @@ export default class TacticalRolls {
    * @returns {Promise<IconRoll>}
    */
   static async roll(request, tactical) {
-    const options = /** @type {import("./icon-roll.mjs").IconRollOptions} */ (/** @type {unknown} */ ({ tactical }));
-    const roll = await IconRoll.fromRequest(request, options);
+    const roll = await IconRoll.fromRequest(request, { tactical });
     await roll.evaluate();
     return roll;
   }
 
   /**
    * Post rolls as one chat message in a roll mode.
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {IconRoll[]} rolls
    * @param {string} flavor
    * @param {string} rollMode
@@ -82,27 +82,28 @@ export default class TacticalRolls {
    */
   static async post(actor, rolls, flavor, rollMode, flags = {}) {
     const data = {
-      speaker: ChatMessage.implementation.getSpeaker({ actor: /** @type {any} */ (actor) }),
+      speaker: ChatMessage.implementation.getSpeaker({ actor }),
       flavor,
       rolls,
       // Roll#toMessage plays it for its messages; these are created directly.
       sound: CONFIG.sounds.dice,
       flags: { [SYSTEM_ID]: { tactical: flags } }
     };
+    // A key of CONFIG.Dice.rollModes: from the dialogs' roll-mode select or the core setting.
     applyMode(data, rollMode);
-    return ChatMessage.implementation.create(/** @type {any} */ (data));
+    return ChatMessage.implementation.create(data);
   }
 
   /**
    * Roll an attack: per target the Evasion d6 (if it has Evasion), the attack roll, then the
    * damage of its result; one message.
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {AttackState} state
-   * @param {{ability?: Item | null}} [options]
+   * @param {{ability?: Item.Implementation | null}} [options]
    */
   static async attack(actor, state, { ability = null } = {}) {
     const core = await loadCore();
-    const attacker = attackerOf(/** @type {any} */ (actor));
+    const attacker = attackerOf(/** @type {IconHealthActor} */ (actor)); // the sheets attack with characters and foes
     /** @type {IconRoll[]} */
     const rolls = [];
     for (const [key, part] of planAttack(core, state, attacker).entries()) {
@@ -137,7 +138,7 @@ export default class TacticalRolls {
   /**
    * After any ability (basic attacks included): Stunned "Your next ability used ends your turn,
    * then end this status" ({@link abilityAftermath}); the actor's open ICON turn ends.
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @returns {Promise<{endsTurn: boolean}>}
    */
   static async abilityUsed(actor) {
@@ -151,7 +152,7 @@ export default class TacticalRolls {
   /**
    * End the actor's turn if it is the open turn of the ICON combat (the turn order is the combat
    * reducer's: this sends its `endTurn` event through the combat's own dispatch).
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    */
   static async #endTurnOf(actor) {
     const combat = /** @type {IconTurnOrder | null} */ (/** @type {unknown} */ (game.combat ?? null));
@@ -165,7 +166,7 @@ export default class TacticalRolls {
    * Slashed: "Take 4 damage after you or an ally uses an ability that moves you, but no more than
    * once a turn." Applies the core's slashed damage to the actor and posts the breakdown. (Once a
    * turn is the table's to keep.)
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {{rollMode?: string}} [options]
    */
   static async slashed(actor, { rollMode } = {}) {
@@ -176,7 +177,7 @@ export default class TacticalRolls {
   /**
    * Damage that is no attack's (Slashed, Counter): the core's `icon.applyDamage` applied to the
    * actor at once, and a card with its breakdown.
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {number} amount
    * @param {Record<string, unknown>} options  icon.applyDamage options (source, ability, fromFoe, ...).
    * @param {{label: string, rollMode?: string}} card  `label`: i18n key of the card's heading.
@@ -184,17 +185,19 @@ export default class TacticalRolls {
   static async damage(actor, amount, options, { label, rollMode }) {
     const statuses = TacticalRolls.statusesOf(actor);
     const who = { uuid: actor.uuid, name: actor.name ?? "" };
-    const request = applyDamageRequest(coreTarget(/** @type {any} */ (actor), statuses), amount, options);
+    // Damage is dealt to the actors with ICON health (Slashed and Counter hit characters and foes).
+    const target = /** @type {IconHealthActor} */ (actor);
+    const request = applyDamageRequest(coreTarget(target, statuses), amount, options);
     const roll = await TacticalRolls.roll(request, { role: "health", actor: who, label });
-    const outcome = /** @type {Done & {target: any}} */ (roll.outcome);
-    await TacticalRolls.applyHealth(actor, healthChange({ system: actor.system, effects: TacticalRolls.effectsOf(actor) }, statuses, outcome.target));
+    const outcome = /** @type {Done & {target: Parameters<typeof healthChange>[2]}} */ (roll.outcome);
+    await TacticalRolls.applyHealth(actor, healthChange({ system: target.system, effects: TacticalRolls.effectsOf(actor) }, statuses, outcome.target));
     return TacticalRolls.post(actor, [roll], game.i18n?.localize(label) ?? label, rollMode ?? TacticalRolls.#defaultRollMode());
   }
 
   /**
    * A save (10+), optionally against one of the actor's statuses, which ends on a success. The
    * core refuses ongoing statuses and states (`iconSaveable`).
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {{status?: string | null, boons?: number, curses?: number, bonus?: number, rollMode?: string}} [options]
    */
   static async save(actor, { status = null, boons = 0, curses = 0, bonus = 0, rollMode } = {}) {
@@ -215,17 +218,20 @@ export default class TacticalRolls {
   /**
    * A healing rule (cure, rescue, rest, ...) through the core; a cure then saves against every
    * status the core lists, each ending on a success. One message.
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {"cure"|"regeneration"|"rescue"|"endCombat"|"rest"|"camp"} healing
    * @param {{rollMode?: string}} [options]
    */
   static async heal(actor, healing, { rollMode } = {}) {
     const statuses = TacticalRolls.statusesOf(actor);
     const who = { uuid: actor.uuid, name: actor.name ?? "" };
-    const heal = await TacticalRolls.roll(healRequest(coreTarget(/** @type {any} */ (actor), statuses), healing),
+    // Healing is for the actors with ICON health (the sheets' heal button, characters and foes).
+    const heal = await TacticalRolls.roll(healRequest(coreTarget(/** @type {IconHealthActor} */ (actor), statuses), healing),
       { role: "heal", actor: who });
-    const outcome = /** @type {Done & {target: any, saves: string[]}} */ (heal.outcome);
-    await TacticalRolls.applyHealth(actor, healthChange({ system: actor.system, effects: TacticalRolls.effectsOf(actor) }, statuses, outcome.target));
+    const outcome = /** @type {Done & {target: Parameters<typeof healthChange>[2], saves: string[]}} */ (heal.outcome);
+    // coreTarget above has read ICON health from this actor.
+    const system = /** @type {import("../types/system.js").IconHealthSystem} */ (actor.system);
+    await TacticalRolls.applyHealth(actor, healthChange({ system, effects: TacticalRolls.effectsOf(actor) }, statuses, outcome.target));
     const rolls = [heal];
     /** @type {string[]} */
     const ended = [];
@@ -250,30 +256,32 @@ export default class TacticalRolls {
   /**
    * Write a health change to an actor: the update, the ended statuses' effects deleted, the new
    * statuses created. Returns the undo, completed with the created effects' ids.
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {HealthChange} change
    * @returns {Promise<HealthUndo>}
    */
   static async applyHealth(actor, change) {
-    if (Object.keys(change.update).length) await actor.update(/** @type {any} */ (change.update));
+    // Dotted `system.*` keys, which Foundry's update expands; the declared UpdateData has no dotted form.
+    if (Object.keys(change.update).length) await actor.update(/** @type {Actor.UpdateData} */ (/** @type {unknown} */ (change.update)));
     if (change.deleteEffects.length) await actor.deleteEmbeddedDocuments("ActiveEffect", change.deleteEffects);
     const localize = (/** @type {string} */ key) => game.i18n?.localize(key) ?? key;
     const created = change.createStatuses.length
-      ? await actor.createEmbeddedDocuments("ActiveEffect", /** @type {any} */ (change.createStatuses.map(id => statusEffectData(id, localize))))
+      ? await actor.createEmbeddedDocuments("ActiveEffect", change.createStatuses.map(id => statusEffectData(id, localize)))
       : [];
     return { ...change.undo, deleteEffects: (created ?? []).map(effect => String(effect.id ?? "")) };
   }
 
   /**
    * Put an actor back as it was before a health change.
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {HealthUndo} undo
    */
   static async undoHealth(actor, undo) {
     const existing = undo.deleteEffects.filter(id => actor.effects.has(id));
     if (existing.length) await actor.deleteEmbeddedDocuments("ActiveEffect", existing);
-    const missing = undo.restoreEffects.filter(data => !actor.effects.has(/** @type {any} */ (data)._id));
-    if (missing.length) await actor.createEmbeddedDocuments("ActiveEffect", /** @type {any} */ (missing), { keepId: true });
-    if (Object.keys(undo.update).length) await actor.update(/** @type {any} */ (undo.update));
+    const missing = undo.restoreEffects.filter(data => !actor.effects.has(data._id ?? ""));
+    if (missing.length) await actor.createEmbeddedDocuments("ActiveEffect", missing, { keepId: true });
+    // Dotted keys, as in applyHealth.
+    if (Object.keys(undo.update).length) await actor.update(/** @type {Actor.UpdateData} */ (/** @type {unknown} */ (undo.update)));
   }
 }

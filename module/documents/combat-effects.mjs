@@ -48,7 +48,7 @@ export async function runCombatEffects(combat, effects, workflows) {
           if (!combatant) break;
           // "Interrupts refresh at the start of the owner's turn": the count of interrupts used
           // since then is kept on the actor.
-          const actor = /** @type {any} */ (combatant.actor);
+          const actor = combatant.actor;
           if (actor?.getFlag(SYSTEM_ID, "interruptsUsed")) await actor.unsetFlag(SYSTEM_ID, "interruptsUsed");
           const context = { round: combat.round, turn: turnIndex(effect.id), skipped: false };
           await workflows.startTurn(combatant, context);
@@ -69,7 +69,7 @@ export async function runCombatEffects(combat, effects, workflows) {
           break;
         case "resolveChanged":
           // for other modules: party resolve is spent by limit breaks
-          /** @type {any} */ (Hooks).callAll("iconEngine.partyResolve", combat, effect.partyResolve ?? 0);
+          Hooks.callAll("iconEngine.partyResolve", combat, effect.partyResolve ?? 0);
           break;
         case "combatEnded":
           await endOfCombat(combat, new Set(effect.personalResolve ?? []));
@@ -87,10 +87,10 @@ export async function runCombatEffects(combat, effects, workflows) {
  * @param {Combat.Implementation} combat
  */
 async function endTurnImmunity(combat) {
-  for (const combatant of /** @type {any[]} */ ([...combat.combatants])) {
+  for (const combatant of combat.combatants) {
     const actor = combatant.actor;
     if (!actor) continue;
-    const ids = endOfTurnEffectIds(actor.effects.contents.map((/** @type {any} */ e) => ({ id: e.id, statuses: e.statuses, flags: e.flags })));
+    const ids = endOfTurnEffectIds(actor.effects.contents.map(e => ({ id: e.id, statuses: e.statuses, flags: e.flags })));
     if (ids.length) await actor.deleteEmbeddedDocuments("ActiveEffect", ids);
   }
 }
@@ -143,7 +143,7 @@ async function promptSaves(combatant) {
     text: format("ICONENGINE.Combat.saves", { name: combatant.name ?? "", statuses: names.map(s => s.name).join(", ") }),
     statuses: names.map(s => ({ ...s, label: format("ICONENGINE.Combat.saveButton", { status: s.name }) }))
   });
-  await ChatMessage.implementation.create(/** @type {any} */ ({
+  await ChatMessage.implementation.create(({
     content,
     speaker: ChatMessage.implementation.getSpeaker({ actor, token: combatant.token }),
     whisper: game.users?.filter(u => u.isGM || actor.testUserPermission(u, "OWNER")).map(u => u.id ?? "") ?? [],
@@ -181,15 +181,19 @@ async function endOfCombat(combat, personalResolve) {
     if (!actor || done.has(actor.uuid)) continue;
     done.add(actor.uuid);
     const statuses = TacticalRolls.statusesOf(actor);
-    const target = healTarget(actor.system, actor.type === "character", statuses);
+    // Any actor's system data: healTarget reads ICON health where there is some.
+    const system = /** @type {Parameters<typeof healTarget>[0]} */ (actor.system);
+    const target = healTarget(system, actor.type === "character", statuses);
     if (!target) continue;
-    const outcome = /** @type {any} */ (core.resolve({ kind: "icon.heal", target, healing: "endCombat" }, []));
-    const { update, cured } = endOfCombatChanges(actor.system, outcome, statuses, personalResolve.has(combatant.id ?? ""));
+    const outcome = /** @type {import("../types/core.js").Done & Parameters<typeof endOfCombatChanges>[1]} */ (
+      core.resolve({ kind: "icon.heal", target, healing: "endCombat" }, []));
+    const { update, cured } = endOfCombatChanges(/** @type {import("../types/system.js").IconHealthSystem} */ (actor.system), outcome, statuses,
+      personalResolve.has(combatant.id ?? ""));
     if (Object.keys(update).length) await actor.update(update);
     const gone = actor.temporaryEffects.filter(e => [...e.statuses].some(s => cured.includes(s))).map(e => e.id ?? "");
     if (gone.length) await actor.deleteEmbeddedDocuments("ActiveEffect", gone);
   }
-  const summoned = combat.scene?.tokens.filter(t => !!/** @type {any} */ (t).getFlag(SYSTEM_ID, "summoned")).map(t => t.id ?? "") ?? [];
+  const summoned = combat.scene?.tokens.filter(t => !!t.getFlag(SYSTEM_ID, "summoned")).map(t => t.id ?? "") ?? [];
   if (summoned.length) await combat.scene?.deleteEmbeddedDocuments("Token", summoned);
 }
 
@@ -199,8 +203,7 @@ async function endOfCombat(combat, personalResolve) {
  */
 export function registerSaveCards() {
   Hooks.on("renderChatMessageHTML", (message, html) => {
-    const saves = /** @type {{actorUuid: string, statuses: string[]} | undefined} */ (
-      /** @type {any} */ (message).getFlag(SYSTEM_ID, "saves"));
+    const saves = message.getFlag(SYSTEM_ID, "saves");
     if (!saves) return;
     for (const button of html.querySelectorAll("button[data-icon-save]")) {
       button.addEventListener("click", async event => {
@@ -213,7 +216,7 @@ export function registerSaveCards() {
         const roll = await IconRoll.fromRequest({ kind: "icon.save" }, { flavor: format("ICONENGINE.Combat.saveButton", { status: name }) });
         await roll.evaluate();
         await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }) });
-        if (/** @type {any} */ (roll.iconOptions.outcome)?.success) {
+        if (roll.iconOptions.outcome?.success) {
           await actor.toggleStatusEffect(status, { active: false });
           ui.notifications?.info(format("ICONENGINE.Combat.saved", { name: actor.name ?? "", status: name }));
         }

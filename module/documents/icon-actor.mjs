@@ -13,7 +13,8 @@ export default class IconActor extends Actor {
    * @returns {Promise<void>}
    */
   async syncBloodied() {
-    const system = /** @type {any} */ (this.system);
+    // ICON actors with health carry the core's derived values; others have none.
+    const system = /** @type {{derived?: import("../data/base-actor-data.mjs").IconDerived | null} | undefined} */ (this.system);
     const change = bloodiedChange(system?.derived ?? null, this.statuses.has("bloodied"));
     if (change !== null) await this.toggleStatusEffect("bloodied", { active: change });
   }
@@ -41,7 +42,12 @@ export default class IconActor extends Actor {
     return actors.size;
   }
 
-  /** @override @param {any} changed @param {any} options @param {string} userId */
+  /**
+   * @override
+   * @param {Actor.UpdateData} changed
+   * @param {Actor.Database.OnUpdateOperation} options
+   * @param {string} userId
+   */
   _onUpdate(changed, options, userId) {
     super._onUpdate(changed, options, userId);
     if (game.user?.id === userId && changed.system) this.syncBloodied();

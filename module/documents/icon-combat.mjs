@@ -13,6 +13,15 @@ const format = (key, data) => game.i18n?.format(key, data) ?? key;
 const REQUEST = "combatEvents";
 
 /**
+ * @typedef {import("../applications/combat/tracker-context.mjs").CombatState} CombatState
+ * @typedef {{type: string, id?: string | null, [field: string]: unknown}} CombatEvent  A reducer event (docs/js-contract.md).
+ * @typedef {[{round: number, turn: number}, {advanceTime: number, direction: number}]} TurnHookData
+ *   combatRound/combatTurn's data as declared; ICON's turn is null between turns (Combat#turn is
+ *   nullable) and no time advances, so what is passed is cast to it.
+ * @typedef {Parameters<typeof runCombatEffects>[1][number]} CombatEffect  A reducer effect.
+ */
+
+/**
  * The system's Combat: ICON has no initiative, so the turn order is the core's reducer
  * (`combatApply`), whose state lives in `system.state`. Every event runs on one GM (a player's
  * click travels over the system socket to the active GM), which stores the new state, keeps Foundry's
@@ -79,13 +88,13 @@ export default class IconCombat extends Combat {
   /**
    * Send a turn-order event. It is checked here first, so a refusal shows at once with the core's
    * reason; then the active GM applies it.
-   * @param {object} event
+   * @param {CombatEvent} event
    * @returns {Promise<void>}
    */
   async iconDispatch(event) {
     try {
       combatApply(this.iconState, event);
-      const reason = refusalFor(/** @type {any} */ (event), this.#userFacts(game.user));
+      const reason = refusalFor(event, this.#userFacts(game.user));
       if (reason) throw new Error(localize(reason));
       if (game.user?.isGM) return await this.iconCommit([event]);
       if (!game.users?.activeGM) throw new Error(localize("ICONENGINE.Combat.noGM"));
@@ -99,18 +108,19 @@ export default class IconCombat extends Combat {
   /**
    * Apply events as the GM: one Combat update, then the effects, on this client only. Throws
    * (and stores nothing) if the core refuses any of them.
-   * @param {object[]} events
+   * @param {CombatEvent[]} events
    * @param {User.Implementation | null} [user]  Who asked (null: the system itself).
    */
   async iconCommit(events, user = game.user) {
     if (!game.user?.isGM) throw new Error(localize("ICONENGINE.Combat.noGM"));
     let state = this.iconState;
-    /** @type {any[]} */
+    /** @type {CombatEffect[]} */
     const effects = [];
     for (const event of events) {
-      const reason = user ? refusalFor(/** @type {any} */ (event), this.#userFacts(user)) : null;
+      const reason = user ? refusalFor(event, this.#userFacts(user)) : null;
       if (reason) throw new Error(localize(reason));
-      const reduced = /** @type {{state: any, effects: any[]}} */ (combatApply(state, event));
+      // The reducer's answer, as docs/js-contract.md gives it.
+      const reduced = /** @type {{state: CombatState | null, effects: CombatEffect[]}} */ (combatApply(state, event));
       state = reduced.state;
       effects.push(...reduced.effects);
     }
@@ -119,10 +129,11 @@ export default class IconCombat extends Combat {
     // core's _onUpdate then calls _manageTurnEvents on every client (see there)
     const updateOptions = { direction: /** @type {const} */ (1) };
     // Foundry's hooks, fired once here (the GM) before the update, as core's nextRound/nextTurn do.
-    const hookArgs = /** @type {[any, any]} */ ([updateData, updateOptions]);
+    const hookArgs = /** @type {TurnHookData} */ (/** @type {unknown} */ ([updateData, updateOptions]));
     if (updateData.round !== this.round) Hooks.callAll("combatRound", this, ...hookArgs);
     else if (updateData.turn !== this.turn) Hooks.callAll("combatTurn", this, ...hookArgs);
-    await this.update(/** @type {any} */ (updateData), updateOptions);
+    // A dotted "system.state" key, which Foundry expands; the declared UpdateData has no dotted form.
+    await this.update(/** @type {Combat.UpdateData} */ (/** @type {unknown} */ (updateData)), updateOptions);
     await runCombatEffects(this, effects, {
       startTurn: (c, context) => this._onStartTurn(c, context),
       clearMovement: (c, context) => this._clearMovementHistoryOnStartTurn(c, context),
@@ -146,11 +157,12 @@ export default class IconCombat extends Combat {
 
   /** Players' events reach the active GM through the system socket; it checks and applies them. */
   static registerSocket() {
-    IconSocket.registerHandler(REQUEST, async (/** @type {any} */ payload, userId) => {
-      const combat = /** @type {IconCombat | undefined} */ (game.combats?.get(payload?.combatId));
+    IconSocket.registerHandler(REQUEST, async (payload, userId) => {
+      const combat = /** @type {IconCombat | undefined} */ (game.combats?.get(String(payload?.combatId)));
       const user = game.users?.get(userId) ?? null;
       if (!combat || !user || !Array.isArray(payload.events)) return;
-      await combat.iconCommit(payload.events, user);
+      // What a player sent: the reducer and refusalFor check each event.
+      await combat.iconCommit(/** @type {CombatEvent[]} */ (payload.events), user);
     });
   }
 
@@ -180,7 +192,7 @@ export default class IconCombat extends Combat {
   /**
    * setDefeated events for the chosen combatants whose defeated state the reducer has wrong.
    * @param {(c: Combatant.Implementation) => boolean} which
-   * @returns {object[]}
+   * @returns {CombatEvent[]}
    */
   #defeatedEvents(which) {
     const rows = new Map(Object.values(this.iconState?.combatants ?? {}).map(c => [c.id, c]));
@@ -200,12 +212,13 @@ export default class IconCombat extends Combat {
    */
   async startCombat() {
     const combatants = this.combatants.contents;
-    const entries = combatants.map(c => /** @type {any} */ (c).iconEntry());
-    /** @type {object[]} */
+    const entries = combatants.map(c => c.iconEntry());
+    /** @type {CombatEvent[]} */
     const events = [{ type: "start", combatants: entries }];
     for (const c of combatants) if (c.isDefeated) events.push({ type: "setDefeated", id: c.id, defeated: true });
     this._playCombatSound("startEncounter");
-    Hooks.callAll("combatStart", this, /** @type {any} */ ({ round: 1, turn: null }));
+    // Foundry passes turn 0; ICON has no open turn until one is picked (declared: a number).
+    Hooks.callAll("combatStart", this, /** @type {{round: number, turn: number}} */ (/** @type {unknown} */ ({ round: 1, turn: null })));
     await this.iconCommit(events);
     return this;
   }
@@ -273,19 +286,21 @@ export default class IconCombat extends Combat {
   /*  The roster follows the Combat's combatants   */
   /* -------------------------------------------- */
 
-  /** @override @param {any[]} args */
+  /** @override @param {Combat.OnCreateDescendantDocumentsArgs} args */
   _onCreateDescendantDocuments(...args) {
-    /** @type {Function} */ (super._onCreateDescendantDocuments).apply(this, args);
+    super._onCreateDescendantDocuments(...args);
     const [parent, collection, documents] = args;
     if (parent !== this || collection !== "combatants") return;
     const known = () => new Set(Object.values(this.iconState?.combatants ?? {}).map(c => c.id));
-    this.#follow(() => /** @type {any[]} */ (documents).filter(c => !known().has(c.id))
+    // foundry-vtt-types 13.345's stored-document type does not resolve the configured class.
+    const created = /** @type {import("./icon-combatant.mjs").default[]} */ (/** @type {unknown} */ (documents));
+    this.#follow(() => created.filter(c => !known().has(c.id ?? ""))
       .map(c => ({ type: "addCombatant", combatant: c.iconEntry() })));
   }
 
-  /** @override @param {any[]} args */
+  /** @override @param {Combat.OnDeleteDescendantDocumentsArgs} args */
   _onDeleteDescendantDocuments(...args) {
-    /** @type {Function} */ (super._onDeleteDescendantDocuments).apply(this, args);
+    super._onDeleteDescendantDocuments(...args);
     const [parent, collection, , ids] = args;
     if (parent !== this || collection !== "combatants") return;
     this.#follow(() => {
@@ -294,13 +309,13 @@ export default class IconCombat extends Combat {
     });
   }
 
-  /** @override @param {any[]} args */
+  /** @override @param {Combat.OnUpdateDescendantDocumentsArgs} args */
   _onUpdateDescendantDocuments(...args) {
-    /** @type {Function} */ (super._onUpdateDescendantDocuments).apply(this, args);
+    super._onUpdateDescendantDocuments(...args);
     const [parent, collection, documents] = args;
     if (parent !== this || collection !== "combatants") return;
-    const ids = new Set(/** @type {Combatant.Implementation[]} */ (documents).map(c => c.id));
-    this.#follow(() => this.#defeatedEvents(c => ids.has(c.id)));
+    const ids = new Set(documents.map(c => c.id));
+    this.#follow(() => this.#defeatedEvents(c => ids.has(c.id ?? "")));
   }
 
   /** Roster updates in flight, one after another. */
@@ -310,7 +325,7 @@ export default class IconCombat extends Combat {
    * Keep the reducer in step with the Combat's combatants during a running combat, on the active
    * GM only. The events are worked out when their turn in the queue comes, from the state as it
    * is then, so two notices of one change (Combatant update, then the status) apply it once.
-   * @param {() => object[]} events
+   * @param {() => CombatEvent[]} events
    */
   #follow(events) {
     if (!game.user?.isActiveGM) return;

@@ -12,14 +12,17 @@ export default class IconCombatant extends Combatant {
    * @returns {import("../data/combat-rules.mjs").CombatantFacts}
    */
   get iconFacts() {
-    const system = /** @type {any} */ (this.system) ?? {};
+    // Every Combatant is of the "base" type (module/data/combatant-data.mjs).
+    const system = /** @type {import("../data/combatant-data.mjs").default | undefined} */ (this.system) ?? { side: "", canSlow: false };
     const actor = this.actor;
+    // A foe's template (other actors have none).
+    const template = /** @type {{template?: string} | undefined} */ (actor?.system)?.template;
     return {
       id: this.id ?? "",
       actorType: actor?.type ?? null,
-      template: /** @type {any} */ (actor?.system)?.template ?? "",
+      template: template ?? "",
       disposition: this.token?.disposition ?? -1,
-      side: system.side ?? "",
+      side: /** @type {import("../data/combat-rules.mjs").CombatantFacts["side"]} */ (system.side ?? ""), // the field's choices, or blank
       canSlow: !!system.canSlow,
       summonerId: this.#summonerId()
     };

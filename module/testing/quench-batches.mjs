@@ -80,7 +80,7 @@ async function until(test, what, timeout = 5000) {
  */
 
 /**
- * @param {Actor} actor
+ * @param {Actor.Implementation} actor
  * @returns {ActorStats}
  */
 const stats = actor => /** @type {ActorStats} */ (/** @type {unknown} */ (actor.system));
@@ -93,16 +93,14 @@ const chatMessages = () => /** @type {ChatMessage.Implementation[]} */ (/** @typ
 
 /**
  * The damage applied to target `key` of an attack message, if any.
- * @param {ChatMessage} message
+ * @param {ChatMessage.Implementation} message
  * @param {number} key
- * @returns {{after: {hp: number}} | undefined}
  */
-const damageApplied = (message, key) =>
-  /** @type {Record<string, {after: {hp: number}}> | undefined} */ (message.getFlag(SYSTEM_ID, "damageApplied"))?.[key];
+const damageApplied = (message, key) => message.getFlag(SYSTEM_ID, "damageApplied")?.[key];
 
 /**
  * The rendered chat message element of a message (the chat log's copy).
- * @param {ChatMessage} message
+ * @param {ChatMessage.Implementation} message
  * @returns {HTMLElement | null}
  */
 function messageElement(message) {
@@ -260,7 +258,7 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       const { attackTargetOf, initialAttackState } = await import("../dice/tactical-requests.mjs");
       const state = initialAttackState({ targets: [attackTargetOf({ uuid: target.uuid, name: target.name ?? "", img: target.img ?? "",
         system: stats(target), statuses: [] })] });
-      const message = /** @type {ChatMessage} */ (await TacticalRolls.attack(attacker, state));
+      const message = /** @type {ChatMessage.Implementation} */ (await TacticalRolls.attack(attacker, state));
       const apply = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector('[data-tactical-action="apply"]')),
         "the Apply damage button");
       apply.click();
@@ -279,7 +277,7 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       rollHigh();
       const actor = await actorOf("character");
       const { default: TacticalRolls } = await import("../dice/tactical-rolls.mjs");
-      const message = /** @type {ChatMessage} */ (await TacticalRolls.save(actor));
+      const message = /** @type {ChatMessage.Implementation} */ (await TacticalRolls.save(actor));
       const element = await until(() => messageElement(message), "the save card");
       const outcome = /** @type {{outcome?: {success?: boolean}}} */ (/** @type {unknown} */ (message.rolls[0])).outcome;
       assert.equal(outcome?.success, true, "a natural 20 saves");
@@ -291,14 +289,14 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       const { default: IconRoll } = await import("../dice/icon-roll.mjs");
       const { actionRequest, defaultInputs, poolOf, DEFAULT_POSITION } = await import("../applications/narrative/action-roll.mjs");
       const { rollFortune } = await import("../applications/narrative/fortune.mjs");
-      const request = actionRequest(actor.system, "smash", defaultInputs(), DEFAULT_POSITION);
+      const request = actionRequest(/** @type {Actor.SystemOfType<"character">} */ (actor.system), "smash", defaultInputs(), DEFAULT_POSITION);
       const roll = await IconRoll.fromRequest(request);
       await roll.evaluate();
-      const action = /** @type {ChatMessage} */ (await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }) }));
+      const action = /** @type {ChatMessage.Implementation} */ (await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }) }));
       assert.equal(poolOf(request), 2, "a rating of 2 is a pool of 2");
       assert.equal(roll.dice.reduce((n, d) => n + d.results.length, 0), 2, "and Foundry rolled 2 dice");
       await until(() => messageElement(action), "the action card");
-      const fortune = /** @type {ChatMessage} */ (await rollFortune(3, { actor }));
+      const fortune = /** @type {ChatMessage.Implementation} */ (await rollFortune(3, { actor }));
       assert.equal(fortune.rolls[0]?.dice[0]?.results.length, 3);
       await until(() => messageElement(fortune), "the fortune card");
     });
@@ -308,8 +306,7 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       const handled = Hooks.call("chatMessage", ui.chat, "/odds 2d6", { speaker: ChatMessage.implementation.getSpeaker(), user: game.user?.id ?? "" });
       assert.equal(handled, false, "the system takes /odds");
       const message = await until(() => newMessage(m => m.getFlag(SYSTEM_ID, "odds")), "the odds card");
-      const odds = /** @type {{formula?: string}} */ (message.getFlag(SYSTEM_ID, "odds"));
-      assert.equal(odds.formula, "2d6");
+      assert.equal(message.getFlag(SYSTEM_ID, "odds")?.formula, "2d6");
       const element = await until(() => messageElement(message), "the odds card's HTML");
       const seven = element.querySelector('.odds-bar[data-from="7"]');
       assert.include(seven?.getAttribute("data-tooltip") ?? "", "1/6", "P(7) = 1/6, exactly");
@@ -328,7 +325,7 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       for (const request of requests) {
         const roll = await IconRoll.fromRequest(/** @type {import("../types/core.js").CoreRequest} */ (request));
         await roll.evaluate();
-        const message = /** @type {ChatMessage} */ (await roll.toMessage({}));
+        const message = /** @type {ChatMessage.Implementation} */ (await roll.toMessage({}));
         assert.ok(roll.outcome, `${request.kind}: the core decided`);
         assert.equal(roll.total, roll.outcome?.total, `${request.kind}: the roll's total is the core's`);
         await until(() => messageElement(message)?.querySelector(".message-content *"), `${request.kind}'s card`);

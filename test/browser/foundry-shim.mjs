@@ -6,6 +6,11 @@
  * - foundry.applications.handlebars.loadTemplates, registering each template as a partial named by
  *   its path (as Foundry does), for the sheet partials
  * Template paths under systems/icon-engine/ map to the repo root, as Foundry serves them.
+ *
+ * Everything it provides is held to foundry-vtt-types by scripts/shim-conformance.mjs (run by
+ * `npm run typecheck`): a member Foundry does not declare, or one whose type does not fit the
+ * declaration, fails the build. What is not Foundry API (test plumbing) is marked on its
+ * statement with a comment `@shim-unchecked <reason>`.
  */
 
 /** Load a classic (UMD) script; Handlebars' browser build is not an ES module. */
@@ -52,17 +57,28 @@ async function renderTemplate(path, data) {
   return compiled.get(path)(data);
 }
 
-/** @param {string[]} paths */
+/**
+ * As Foundry's: paths (each partial named by its path) or `{partialId: path}`; resolves to the
+ * compiled templates.
+ * @param {string[] | Record<string, string>} paths
+ * @returns {Promise<((data: object) => string)[]>}
+ */
 async function loadTemplates(paths) {
-  for (const path of paths) {
+  const entries = Array.isArray(paths) ? paths.map(path => [path, path]) : Object.entries(paths);
+  const templates = [];
+  for (const [id, path] of entries) {
     const response = await fetch(`/${path.replace(/^systems\/icon-engine\//, "")}`);
     if (!response.ok) throw new Error(`template ${path}: HTTP ${response.status}`);
-    Handlebars.registerPartial(path, await response.text());
+    const text = await response.text();
+    Handlebars.registerPartial(id, text);
+    templates.push(Handlebars.compile(text));
   }
+  return templates;
 }
 
 globalThis.game = { i18n: { localize, format } };
 globalThis.foundry = { applications: { handlebars: { renderTemplate, loadTemplates } } };
+/** @shim-unchecked the page's ready flag for the tests, not Foundry API */
 globalThis.shimReady = true;
 
 /* ------------------------------------------------------------------------------------------ */
@@ -112,12 +128,17 @@ function expandObject(object) {
   return expanded;
 }
 
-/** foundry.utils.flattenObject: nested objects to dotted keys. */
-function flattenObject(object, prefix = "") {
+/** foundry.utils.flattenObject: nested objects to dotted keys (`_d`, the depth, as Foundry's). */
+function flattenObject(object, _d = 0) {
+  return flattenInto(object, "");
+}
+
+/** flattenObject's recursion, each key under its parent's prefix. */
+function flattenInto(object, prefix) {
   const flat = {};
   for (const [key, value] of Object.entries(object ?? {})) {
     if (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length) {
-      Object.assign(flat, flattenObject(value, `${prefix}${key}.`));
+      Object.assign(flat, flattenInto(value, `${prefix}${key}.`));
     } else flat[`${prefix}${key}`] = value;
   }
   return flat;
@@ -199,17 +220,19 @@ class WorldCollection extends Collection {
 class Hooks {
   static #events = new Map();
   static #ids = 0;
-  static on(hook, fn, { once = false } = {}) {
+  static on(hook, fn, { once = false } = {}) { return Hooks.#add(hook, fn, once); }
+  static once(hook, fn) { return Hooks.#add(hook, fn, true); }
+  static #add(hook, fn, once) {
     const id = ++Hooks.#ids;
     if (!Hooks.#events.has(hook)) Hooks.#events.set(hook, []);
     Hooks.#events.get(hook).push({ id, fn, once });
     return id;
   }
-  static once(hook, fn) { return Hooks.on(hook, fn, { once: true }); }
   static off(hook, fn) {
     const entries = Hooks.#events.get(hook) ?? [];
     Hooks.#events.set(hook, entries.filter(e => e.id !== fn && e.fn !== fn));
   }
+  /** @returns {true} */
   static callAll(hook, ...args) {
     for (const entry of [...(Hooks.#events.get(hook) ?? [])]) {
       if (entry.once) Hooks.off(hook, entry.id);
@@ -237,23 +260,36 @@ class Hooks {
 
 /* ---- Data models (common/abstract/data.d.mts, common/data/fields.d.mts) ---- */
 
+/**
+ * Each field's options (Foundry's DataField#options, kept aside: its declared type is each field
+ * class's own Options, which the shim's plain option objects are not).
+ * @type {WeakMap<object, Record<string, unknown>>}
+ */
+const FIELD_OPTIONS = new WeakMap();
+/** @param {object} field */
+const optionsOf = field => FIELD_OPTIONS.get(field) ?? {};
+
 class DataField {
   constructor(options = {}) {
-    this.options = options;
+    FIELD_OPTIONS.set(this, options);
     this.name = undefined;
   }
-  get initial() { return this.options.initial; }
-  get required() { return !!this.options.required; }
-  get nullable() { return !!this.options.nullable; }
+  get required() { return !!optionsOf(this).required; }
+  get nullable() { return !!optionsOf(this).nullable; }
   getInitialValue(data) {
-    const initial = this.options.initial;
+    const initial = optionsOf(this).initial;
     return typeof initial === "function" ? initial(data) : deepClone(initial);
   }
-  /** Cast then validate; throws an Error naming the field, as a DataModelValidationError does. */
-  clean(value, path) {
+  /**
+   * Cast then validate; throws an Error naming the field, as a DataModelValidationError does.
+   * @param {unknown} value
+   * @param {foundry.data.fields.DataField.CleanOptions & {path?: string}} [options]  Foundry's clean
+   *   options; `path` (the shim's) names the field in errors.
+   */
+  clean(value, { path = "" } = {}) {
     if (value === undefined) value = this.getInitialValue();
     if (value === null) {
-      if (this.nullable || this.options.initial === null) return null;
+      if (this.nullable || optionsOf(this).initial === null) return null;
       value = this.getInitialValue();
     }
     const cast = this._cast(value);
@@ -266,14 +302,16 @@ class DataField {
 }
 
 class NumberField extends DataField {
-  _cast(value) { return value === "" || value === null ? null : Number(value); }
+  /** An empty input is no number: null (then the field's nullable/initial rule). @param {unknown} value @param {foundry.data.fields.DataField.CleanOptions & {path?: string}} [options] */
+  clean(value, options) { return super.clean(value === "" ? null : value, options); }
+  _cast(value) { return Number(value); }
   _validateType(value) {
     if (value === null) return this.nullable ? undefined : "may not be null";
     if (!Number.isFinite(value)) return "must be a finite number";
-    if (this.options.integer && !Number.isInteger(value)) return "must be an integer";
-    if (this.options.min !== undefined && value < this.options.min) return `must be at least ${this.options.min}`;
-    if (this.options.max !== undefined && value > this.options.max) return `must be at most ${this.options.max}`;
-    if (this.options.choices && !this.options.choices.includes(value)) return `${value} is not a valid choice`;
+    if (optionsOf(this).integer && !Number.isInteger(value)) return "must be an integer";
+    if (optionsOf(this).min !== undefined && value < optionsOf(this).min) return `must be at least ${optionsOf(this).min}`;
+    if (optionsOf(this).max !== undefined && value > optionsOf(this).max) return `must be at most ${optionsOf(this).max}`;
+    if (optionsOf(this).choices && !optionsOf(this).choices.includes(value)) return `${value} is not a valid choice`;
     return undefined;
   }
 }
@@ -281,12 +319,12 @@ class NumberField extends DataField {
 class StringField extends DataField {
   getInitialValue(data) {
     const value = super.getInitialValue(data);
-    return value === undefined ? (this.options.blank === false ? undefined : "") : value;
+    return value === undefined ? (optionsOf(this).blank === false ? undefined : "") : value;
   }
   _cast(value) { return String(value); }
   _validateType(value) {
-    if (value === "" && this.options.blank === false) return "may not be a blank string";
-    const choices = this.options.choices;
+    if (value === "" && optionsOf(this).blank === false) return "may not be a blank string";
+    const choices = optionsOf(this).choices;
     const allowed = Array.isArray(choices) ? choices : choices && typeof choices === "object" ? Object.keys(choices) : null;
     if (value !== "" && allowed && !allowed.includes(value)) return `${value} is not a valid choice`;
     return undefined;
@@ -310,9 +348,10 @@ class ArrayField extends DataField {
     this.element = element;
   }
   getInitialValue(data) { return super.getInitialValue(data) ?? []; }
-  clean(value, path) {
+  /** @param {unknown} value @param {foundry.data.fields.DataField.CleanOptions & {path?: string}} [options] */
+  clean(value, { path = "" } = {}) {
     const array = value === undefined || value === null ? this.getInitialValue() : Object.values(value);
-    return array.map((item, i) => this.element.clean(item, `${path}.${i}`));
+    return array.map((item, i) => this.element.clean(item, { path: `${path}.${i}` }));
   }
 }
 
@@ -326,12 +365,16 @@ class SchemaField extends DataField {
     return Object.fromEntries(Object.entries(this.fields).map(([name, field]) =>
       [name, field instanceof SchemaField ? field.getInitialValue() : field.getInitialValue()]));
   }
-  clean(value, path = "") {
+  /** @param {unknown} value @param {foundry.data.fields.DataField.CleanOptions & {path?: string}} [options] */
+  clean(value, { path = "" } = {}) {
     const data = value && typeof value === "object" ? value : {};
     return Object.fromEntries(Object.entries(this.fields).map(([name, field]) =>
-      [name, field.clean(data[name], path ? `${path}.${name}` : name)]));
+      [name, field.clean(data[name], { path: path ? `${path}.${name}` : name })]));
   }
 }
+
+/** Each DataModel class's schema. @type {WeakMap<Function, SchemaField>} */
+const SCHEMAS = new WeakMap();
 
 /** foundry.abstract.DataModel: source cleaned against the schema, fields copied onto the instance. */
 class DataModel {
@@ -342,8 +385,10 @@ class DataModel {
   }
   static defineSchema() { return {}; }
   static get schema() {
-    if (!Object.hasOwn(this, "_schema")) this._schema = new SchemaField(this.defineSchema());
-    return this._schema;
+    // One schema per model class, built on first use.
+    let schema = SCHEMAS.get(this);
+    if (!schema) SCHEMAS.set(this, schema = new SchemaField(this.defineSchema()));
+    return schema;
   }
   get schema() { return this.constructor.schema; }
   static cleanData(source = {}) {
@@ -357,12 +402,7 @@ class DataModel {
   }
   reset() { this._initialize(); }
   toObject() { return deepClone(this._source); }
-  updateSource(changes = {}) {
-    const merged = mergeObject(this.toObject(), changes, { inplace: false });
-    this._source = this.constructor.cleanData(merged);
-    this._initialize();
-    return changes;
-  }
+
 }
 
 /** foundry.abstract.TypeDataModel: the `system` of a typed document. */
@@ -384,10 +424,15 @@ const OWNERSHIP = Object.freeze({ INHERIT: -1, NONE: 0, LIMITED: 1, OBSERVER: 2,
  */
 class ClientDocument {
   /** `Document.metadata` (common/abstract/document.d.mts): name, world collection, embedded collections by document name. */
-  static metadata = Object.freeze({ name: "Document", collection: null, embedded: {} });
+  static metadata = Object.freeze(/** @type {const} */ ({ name: "Document", collection: null, embedded: {} }));
   static get documentName() { return this.metadata.name; }
 
+  /**
+   * @param {object} [data]  The source.
+   * @param {{parent?: object | null}} [context]  The parent document of an embedded one.
+   */
   constructor(data = {}, { parent = null } = {}) {
+    /** @shim-unchecked Foundry types the parent per document class (an Actor's TokenDocument, an Item's Actor); the shim's one base keeps the parent its collection gave */
     this.parent = parent;
     this.apps = {};
     this._source = this.constructor.cleanData(data);
@@ -577,13 +622,26 @@ class ClientDocument {
   }
 }
 
+/**
+ * A document class with its `Document.metadata`: `documentName` and `collectionName` are read from
+ * it, typed as the literal names (common/abstract/document.d.mts).
+ * @template {{name: string, collection: string, embedded: Readonly<Record<string, string>>}} M
+ * @param {M} metadata
+ */
+function documentClass(metadata) {
+  return class extends ClientDocument {
+    static metadata = metadata;
+    /** @returns {M["name"]} */
+    static get documentName() { return metadata.name; }
+    /** @returns {M["collection"]} */
+    static get collectionName() { return metadata.collection; }
+  };
+}
+
 /** ActiveEffect (client/documents/active-effect.d.mts). */
-class ActiveEffect extends ClientDocument {
-  static metadata = Object.freeze({ name: "ActiveEffect", collection: "effects", embedded: {} });
-  _initialize() {
-    super._initialize();
-    this.statuses = new Set(this._source.statuses ?? []);
-  }
+class ActiveEffect extends documentClass(Object.freeze(/** @type {const} */ ({ name: "ActiveEffect", collection: "effects", embedded: {} }))) {
+  /** The statuses the effect applies (Foundry keeps them as a Set on the document). */
+  get statuses() { return new Set(/** @type {string[]} */ (this._source.statuses ?? [])); }
   get disabled() { return !!this._source.disabled; }
   get active() { return !this.disabled; }
   static async fromStatusEffect(statusId, options = {}) {
@@ -600,8 +658,7 @@ class ActiveEffect extends ClientDocument {
 }
 
 /** Item (client/documents/item.d.mts). */
-class Item extends ClientDocument {
-  static metadata = Object.freeze({ name: "Item", collection: "items", embedded: { ActiveEffect: "effects" } });
+class Item extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Item", collection: "items", embedded: { ActiveEffect: "effects" } }))) {
   get actor() { return this.parent instanceof Actor ? this.parent : null; }
   get isEmbedded() { return !!this.parent; }
   async deleteDialog(options = {}) {
@@ -611,12 +668,9 @@ class Item extends ClientDocument {
 }
 
 /** Actor (client/documents/actor.d.mts). */
-class Actor extends ClientDocument {
-  static metadata = Object.freeze({ name: "Actor", collection: "actors", embedded: { ActiveEffect: "effects", Item: "items" } });
-  _initialize() {
-    super._initialize();
-    this.statuses = new Set(this.appliedEffects.flatMap(effect => [...effect.statuses]));
-  }
+class Actor extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Actor", collection: "actors", embedded: { ActiveEffect: "effects", Item: "items" } }))) {
+  /** The statuses of the actor's applied effects. */
+  get statuses() { return new Set(this.appliedEffects.flatMap(effect => [...effect.statuses])); }
   get appliedEffects() { return this.effects.filter(effect => effect.active); }
   get isToken() { return false; }
   get token() { return null; }
@@ -638,8 +692,7 @@ class Actor extends ClientDocument {
 }
 
 /** User (client/documents/user.d.mts). */
-class User extends ClientDocument {
-  static metadata = Object.freeze({ name: "User", collection: "users", embedded: {} });
+class User extends documentClass(Object.freeze(/** @type {const} */ ({ name: "User", collection: "users", embedded: {} }))) {
   _initialize() {
     super._initialize();
     this.targets ??= new Set();
@@ -652,8 +705,7 @@ class User extends ClientDocument {
 }
 
 /** ChatMessage (client/documents/chat-message.d.mts). */
-class ChatMessage extends ClientDocument {
-  static metadata = Object.freeze({ name: "ChatMessage", collection: "messages", embedded: {} });
+class ChatMessage extends documentClass(Object.freeze(/** @type {const} */ ({ name: "ChatMessage", collection: "messages", embedded: {} }))) {
   _initialize() {
     super._initialize();
     this.rolls = (this._source.rolls ?? []).map(data => foundry.dice.Roll.fromData(typeof data === "string" ? JSON.parse(data) : data));
@@ -664,7 +716,8 @@ class ChatMessage extends ClientDocument {
     source.whisper ??= [];
     source.blind ??= false;
     source.timestamp ??= Date.now();
-    source.rolls = (data.rolls ?? []).map(roll => (typeof roll === "string" ? JSON.parse(roll) : roll?.toJSON ? roll.toJSON() : roll));
+    // As v13 stores them: each roll serialized to a JSON string.
+    source.rolls = (data.rolls ?? []).map(roll => (typeof roll === "string" ? roll : JSON.stringify(roll)));
     return source;
   }
   get author() { return game.users.get(this._source.author) ?? null; }
@@ -710,7 +763,11 @@ class ChatMessage extends ClientDocument {
     body.classList.add("message-content");
     body.innerHTML = content;
     li.append(header, body);
-    Hooks.callAll("renderChatMessageHTML", this, li, { message: this, user: game.user, canDelete: game.user.isGM });
+    // ChatMessage.MessageData: the source, the viewer, the author and how the message is addressed.
+    const context = { message: this.toObject(), user: /** @type {NonNullable<typeof game.user>} */ (game.user), author: this.author, alias: this.speaker?.alias ?? "",
+      isWhisper: this.whisper.length, canDelete: game.user.isGM,
+      whisperTo: this.whisper.map(id => game.users.get(id)?.name).filter(Boolean).join(", ") };
+    Hooks.callAll("renderChatMessageHTML", this, li, context);
     return li;
   }
   _onCreate(data, options, userId) {
@@ -728,30 +785,29 @@ class ChatMessage extends ClientDocument {
 }
 
 /** Combat and Combatant: only extended by the system here (its tracker is tested elsewhere). */
-class Combat extends ClientDocument {
-  static metadata = Object.freeze({ name: "Combat", collection: "combats", embedded: { Combatant: "combatants" } });
+class Combat extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Combat", collection: "combats", embedded: { Combatant: "combatants" } }))) {
 }
-class Combatant extends ClientDocument {
-  static metadata = Object.freeze({ name: "Combatant", collection: "combatants", embedded: {} });
+class Combatant extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Combatant", collection: "combatants", embedded: {} }))) {
 }
-class Scene extends ClientDocument {
-  static metadata = Object.freeze({ name: "Scene", collection: "scenes", embedded: {} });
+class Scene extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: {} }))) {
 }
-class JournalEntryPage extends ClientDocument {
-  static metadata = Object.freeze({ name: "JournalEntryPage", collection: "pages", embedded: {} });
+class JournalEntryPage extends documentClass(Object.freeze(/** @type {const} */ ({ name: "JournalEntryPage", collection: "pages", embedded: {} }))) {
 }
-class JournalEntry extends ClientDocument {
-  static metadata = Object.freeze({ name: "JournalEntry", collection: "journal", embedded: { JournalEntryPage: "pages" } });
+class JournalEntry extends documentClass(Object.freeze(/** @type {const} */ ({ name: "JournalEntry", collection: "journal", embedded: { JournalEntryPage: "pages" } }))) {
 }
-class Folder extends ClientDocument {
-  static metadata = Object.freeze({ name: "Folder", collection: "folders", embedded: {} });
+class Folder extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Folder", collection: "folders", embedded: {} }))) {
 }
 
 /* ---- Dice (client/dice/roll.d.mts, client/dice/terms/*.d.mts) ---- */
 
 class RollTerm {
+  constructor() {
+    /** @type {boolean} */
+    this._evaluated = false;
+  }
   get total() { return this.number ?? 0; }
   async evaluate() { this._evaluated = true; return this; }
+  /** @returns {Record<string, unknown>} */
   toJSON() { return { class: this.constructor.name, ...this }; }
 }
 
@@ -763,7 +819,8 @@ class NumericTerm extends RollTerm {
 class OperatorTerm extends RollTerm {
   constructor({ operator = "+", options = {} } = {}) { super(); this.operator = operator; this.options = options; }
   get formula() { return this.operator; }
-  get total() { return undefined; }
+  /** v13's: the operator itself (Roll#_evaluate reads the operators apart). */
+  get total() { return this.operator; }
 }
 
 class Die extends RollTerm {
@@ -839,6 +896,10 @@ class Roll {
     return { formula: isPrivate ? "???" : this._formula, flavor: isPrivate ? null : flavor ?? this.options.flavor, user: game.user.id,
       tooltip: "", total: isPrivate ? "?" : Math.round(this.total * 100) / 100 };
   }
+  /**
+   * @param {object} [messageData]
+   * @param {{rollMode?: string | null, create?: boolean | null}} [options]
+   */
   async toMessage(messageData = {}, { rollMode, create = true } = {}) {
     if (!this._evaluated) await this.evaluate();
     const data = mergeObject({ author: game.user.id, content: String(this.total), sound: CONFIG.sounds.dice }, messageData, { inplace: false });
@@ -847,7 +908,8 @@ class Roll {
     return create ? ChatMessage.implementation.create(data) : data;
   }
   toJSON() {
-    return { class: this.constructor.name, options: deepClone(this.options), formula: this._formula, terms: this.terms.map(t => t.toJSON()),
+    // The terms as they are; JSON.stringify serializes each through its own toJSON, as Foundry's.
+    return { class: this.constructor.name, options: deepClone(this.options), formula: this._formula, terms: this.terms,
       total: this._total, evaluated: this._evaluated };
   }
   static fromData(data) {
@@ -878,8 +940,16 @@ class FormDataExtended {
   }
 }
 
+/** An application class and its ancestors, as ApplicationV2.inheritanceChain yields them. */
+function* inheritanceChain(cls) {
+  while (cls && cls !== Object && cls.prototype) {
+    yield cls;
+    cls = Object.getPrototypeOf(cls);
+  }
+}
+
 class ApplicationV2 {
-  static DEFAULT_OPTIONS = { id: "app-{id}", classes: [], tag: "div", window: { frame: true, title: "", icon: false, resizable: false },
+  static DEFAULT_OPTIONS = { id: "app-{id}", classes: [], tag: "div", window: { frame: true, title: "", icon: /** @type {false} */ (false), resizable: false },
     actions: {}, form: undefined, position: {} };
   static #count = 0;
   #element = null;
@@ -891,16 +961,9 @@ class ApplicationV2 {
     this.position = { ...this.options.position };
   }
 
-  static *inheritanceChain() {
-    let cls = this;
-    while (cls && cls !== Object && cls.prototype) {
-      yield cls;
-      cls = Object.getPrototypeOf(cls);
-    }
-  }
 
   _initializeApplicationOptions(options) {
-    const chain = [...this.constructor.inheritanceChain()].reverse();
+    const chain = [...inheritanceChain(this.constructor)].reverse();
     const merged = { classes: [], actions: {} };
     for (const cls of chain) {
       if (!Object.hasOwn(cls, "DEFAULT_OPTIONS")) continue;
@@ -920,10 +983,11 @@ class ApplicationV2 {
 
   get id() { return this.options.id; }
   get title() { return game.i18n.localize(this.options.window?.title ?? ""); }
-  get element() { return this.#element; }
+  /** Declared HTMLElement; null before the first render, as Foundry's is. */
+  get element() { return /** @type {HTMLElement} */ (this.#element); }
   get form() { return this.#element instanceof HTMLFormElement ? this.#element : this.#element?.querySelector("form") ?? null; }
   get rendered() { return this.#state === 2; }
-  get window() { return { title: this.#element?.querySelector(".window-title") ?? null, content: this.#element?.querySelector(".window-content") ?? null }; }
+  get window() { return { title: this.#element?.querySelector(".window-title") ?? null }; }
 
   async render(options = {}, _options = {}) {
     if (typeof options === "boolean") options = { ..._options, force: options };
@@ -937,12 +1001,13 @@ class ApplicationV2 {
       this.#element = await this._renderFrame(options);
       document.body.append(this.#element);
     }
-    this._replaceHTML(result, this.window.content ?? this.#element, options);
+    // The frame's content section (Foundry's `hasFrame` case).
+    this._replaceHTML(result, this.#element.querySelector(".window-content") ?? this.#element, options);
     this.#state = 2;
     foundry.applications.instances.set(this.id, this);
     if (isFirstRender) await this._onFirstRender(context, options);
     await this._onRender(context, options);
-    for (const cls of this.constructor.inheritanceChain()) Hooks.callAll(`render${cls.name}`, this, this.#element, context, options);
+    for (const cls of inheritanceChain(this.constructor)) Hooks.callAll(`render${cls.name}`, this, this.#element, context, options);
     return this;
   }
   _configureRenderOptions(options) {
@@ -965,7 +1030,8 @@ class ApplicationV2 {
       element.classList.toggle("active", element.dataset.tab === tab);
     }
   }
-  async _renderHTML() { return ""; }
+  /** Foundry's is abstract: each kind of application renders its own. */
+  async _renderHTML() { throw new Error("An ApplicationV2 subclass must implement _renderHTML"); }
   _replaceHTML(result, content) { content.innerHTML = String(result); }
   async _renderFrame() {
     const frame = document.createElement(this.options.tag ?? "div");
@@ -1026,7 +1092,7 @@ class ApplicationV2 {
     this.#state = 0;
     foundry.applications.instances.delete(this.id);
     this._onClose({});
-    for (const cls of this.constructor.inheritanceChain()) Hooks.callAll(`close${cls.name}`, this);
+    for (const cls of inheritanceChain(this.constructor)) Hooks.callAll(`close${cls.name}`, this);
     return this;
   }
 }
@@ -1074,17 +1140,19 @@ class DocumentSheetV2 extends ApplicationV2 {
     id: "{id}", tag: "form", classes: ["sheet"],
     form: { handler: DocumentSheetV2.#onSubmitDocumentForm, submitOnChange: false, closeOnSubmit: false },
     actions: { editImage: DocumentSheetV2.#onEditImage },
-    viewPermission: OWNERSHIP.LIMITED, editPermission: OWNERSHIP.OWNER, sheetConfig: true, canCreate: false
+    sheetConfig: true, canCreate: false
   };
   constructor(options = {}) {
     const { document: doc, ...rest } = options;
     super({ ...rest, id: `${new.target.name}-${doc.uuid.replaceAll(".", "-")}` });
-    this._document = doc;
+    this.#document = doc;
   }
-  get document() { return this._document; }
+  #document;
+  get document() { return this.#document; }
   get title() { return this.document.name; }
-  get isVisible() { return this.document.testUserPermission(game.user, this.options.viewPermission); }
-  get isEditable() { return this.document.testUserPermission(game.user, this.options.editPermission); }
+  // v13's defaults (DEFAULT_OPTIONS viewPermission LIMITED, editPermission OWNER) unless given.
+  get isVisible() { return this.document.testUserPermission(game.user, this.options.viewPermission ?? OWNERSHIP.LIMITED); }
+  get isEditable() { return this.document.testUserPermission(game.user, this.options.editPermission ?? OWNERSHIP.OWNER); }
   async render(options = {}, _options = {}) {
     const result = await super.render(options, _options);
     this.document.apps[this.id] = this;
@@ -1093,7 +1161,7 @@ class DocumentSheetV2 extends ApplicationV2 {
   async _prepareContext(options) {
     const context = await super._prepareContext(options);
     return Object.assign(context, { document: this.document, source: this.document._source, fields: this.document.system?.schema?.fields ?? {},
-      editable: this.isEditable, user: game.user, rootId: this.id });
+      editable: this.isEditable, rootId: this.id });
   }
   async _onRender(context, options) {
     await super._onRender(context, options);
@@ -1139,7 +1207,7 @@ class ItemSheetV2 extends DocumentSheetV2 {
 }
 
 /** FilePicker (client/applications/apps/file-picker.d.mts): here it only opens and remembers its request. */
-class FilePicker extends ApplicationV2 {
+class FilePicker extends HandlebarsApplicationMixin(ApplicationV2) {
   static get implementation() { return FilePicker; }
   constructor(options = {}) {
     super({ id: "file-picker-{id}", window: { title: "FILES.Browse" } });
@@ -1152,12 +1220,9 @@ class FilePicker extends ApplicationV2 {
 
 /** DialogV2 (client/applications/api/dialog.d.mts): answers as the user pressing the default button would. */
 class DialogV2 extends ApplicationV2 {
+  async _renderHTML() { return document.createElement("form"); }
   static async confirm() { return true; }
   static async prompt({ ok } = {}) { return ok?.callback ? ok.callback() : true; }
-  static async wait({ buttons = [] } = {}) {
-    const button = buttons.find(b => b.default) ?? buttons[0];
-    return button?.callback ? button.callback() : button?.action ?? null;
-  }
   static async input() { return {}; }
 }
 
@@ -1223,9 +1288,7 @@ class CombatTracker extends HandlebarsApplicationMixin(ApplicationV2) {
 /** The chat log's part the system relies on: messages appear in `#chat` as Foundry renders them. */
 class ChatLog {
   async postOne(message) {
-    const li = await message.renderHTML();
-    document.querySelector("#chat")?.append(li);
-    return li;
+    document.querySelector("#chat")?.append(await message.renderHTML());
   }
   async updateMessage(message) {
     const existing = document.querySelector(`#chat [data-message-id="${message.id}"]`);
@@ -1263,6 +1326,7 @@ class ClientSettings {
 
 /** Notifications (client/applications/ui/notifications.d.mts): kept, so tests can read them. */
 class Notifications {
+  /** @shim-unchecked what was shown, for the tests to read (Foundry's queue holds only what waits to be shown) */
   queue = [];
   #notify(type, message, { localize = false, format } = {}) {
     const text = format ? game.i18n.format(message, format) : localize ? game.i18n.localize(message) : String(message);
@@ -1315,12 +1379,12 @@ function fromUuidSync(uuid) {
  * @param {{as?: "gm"|"player", modules?: string[]}} [options]
  */
 export function installWorld({ as = "gm", modules = [] } = {}) {
-  const CONST = {
+  const CONST = /** @type {const} */ ({
     DOCUMENT_OWNERSHIP_LEVELS: OWNERSHIP,
     USER_ROLES: { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 },
     DICE_ROLL_MODES: { PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" },
     DEFAULT_TOKEN: "icons/svg/mystery-man.svg"
-  };
+  });
   const CONFIG = {
     Actor: { documentClass: Actor, dataModels: {}, sheetClasses: {} },
     Item: { documentClass: Item, dataModels: {}, sheetClasses: {} },
@@ -1328,11 +1392,11 @@ export function installWorld({ as = "gm", modules = [] } = {}) {
     ChatMessage: { documentClass: ChatMessage, dataModels: {}, sheetClasses: {} },
     Combat: { documentClass: Combat, dataModels: {}, sheetClasses: {} },
     Combatant: { documentClass: Combatant, dataModels: {}, sheetClasses: {} },
-    User: { documentClass: User, dataModels: {}, sheetClasses: {} },
-    Scene: { documentClass: Scene, dataModels: {}, sheetClasses: {} },
-    JournalEntry: { documentClass: JournalEntry, dataModels: {}, sheetClasses: {} },
+    User: { documentClass: User, sheetClasses: {} },
+    Scene: { documentClass: Scene, sheetClasses: {} },
+    JournalEntry: { documentClass: JournalEntry, sheetClasses: {} },
     JournalEntryPage: { documentClass: JournalEntryPage, dataModels: {}, sheetClasses: {} },
-    Folder: { documentClass: Folder, dataModels: {}, sheetClasses: {} },
+    Folder: { documentClass: Folder, sheetClasses: {} },
     Dice: { rolls: [Roll], randomUniform: Math.random, rollModes: {
       publicroll: { label: "CHAT.RollPublic", icon: "fa-solid fa-globe" }, gmroll: { label: "CHAT.RollPrivate", icon: "fa-solid fa-user-secret" },
       blindroll: { label: "CHAT.RollBlind", icon: "fa-solid fa-eye-slash" }, selfroll: { label: "CHAT.RollSelf", icon: "fa-solid fa-user" } } },
@@ -1369,12 +1433,16 @@ export function installWorld({ as = "gm", modules = [] } = {}) {
     journal: new Collection(),
     folders: new Collection(),
     packs: new Collection(),
-    modules: new Map(modules.map(id => [id, { id, active: true }])),
+    modules: new Collection(modules.map(id => [id, { id, active: true }])),
     settings: new ClientSettings(),
     release: { generation: 13, build: 345, version: "13.345" },
     system: { id: "icon-engine" },
     ready: false,
-    socket: { on: (channel, fn) => socketListeners.set(channel, fn), emit: () => {} }
+    // socket.io's on/emit return the socket, for chaining.
+    socket: {
+      on(channel, fn) { socketListeners.set(channel, fn); return this; },
+      emit() { return this; }
+    }
   });
   // Game#collections: the world collections by document name (the migration runner reads them)
   game.collections = new Collection([game.actors, game.items, game.messages, game.combats].map(c => [c.documentName, c]));

@@ -75,6 +75,19 @@ test("a refusal goes back to the asker with its reason", async () => {
   assert.deepEqual(seen.map(s => s.userId), [PLAYER], "only the refused request reached the handler");
 });
 
+test("a request without a data record is refused with its reason, before any handler runs", async () => {
+  const gm = client(GM);
+  globalThis.game = gm.game;
+  IconSocket.register();
+  for (const [id, payload] of [["p1", null], ["p2", "messageId"], ["p3", [1, 2]], ["p4", undefined]]) {
+    gm.deliver({ kind: "request", id, type: "probe", payload }, PLAYER);
+  }
+  await settle();
+  assert.deepEqual(gm.sent.map(s => [s.message.id, s.message.ok, s.message.to, s.message.error]),
+    ["p1", "p2", "p3", "p4"].map(id => [id, false, PLAYER, 'ICONENGINE.Socket.BadPayload {"type":"probe"}']));
+  assert.deepEqual(seen, [], "no handler saw them");
+});
+
 test("only the active GM answers; messages of the channel's other users are ignored", async () => {
   const player = client(PLAYER);
   globalThis.game = player.game;

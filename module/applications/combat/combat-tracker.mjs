@@ -49,8 +49,8 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
    * core prepares for both in `_prepareCombatContext`.
    * @override
    * @param {string} partId
-   * @param {any} context
-   * @param {any} options
+   * @param {foundry.applications.sidebar.tabs.CombatTracker.RenderContext} context
+   * @param {foundry.applications.sidebar.tabs.CombatTracker.RenderOptions} options
    */
   async _preparePartContext(partId, context, options) {
     context = await super._preparePartContext(partId, context, options);
@@ -64,7 +64,7 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
    * @returns {import("../../documents/icon-combat.mjs").default | null}
    */
   get iconCombat() {
-    return /** @type {any} */ (this.viewed);
+    return /** @type {import("../../documents/icon-combat.mjs").default | null} */ (/** @type {unknown} */ (this.viewed));
   }
 
   /** The pure tracker context for the viewed combat. */
@@ -95,12 +95,15 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
     const options = super._getEntryContextOptions().filter(o => !INITIATIVE_ENTRIES.has(String(o.name)));
     /** @param {HTMLElement} li */
     const combatant = li => this.iconCombat?.combatants.get(li.dataset.combatantId ?? "");
+    /** Every Combatant's system is the system's model (module/data/combatant-data.mjs). */
+    const system = (/** @type {Combatant.Implementation | undefined} */ c) =>
+      /** @type {import("../../data/combatant-data.mjs").default | undefined} */ (c?.system);
     /** @param {string} side @param {string} label */
     const sideEntry = (side, label) => ({
       name: label,
       icon: '<i class="fa-solid fa-people-arrows"></i>',
-      condition: /** @param {HTMLElement} li */ li => !!game.user?.isGM && /** @type {any} */ (combatant(li)?.system)?.side !== side,
-      callback: /** @param {HTMLElement} li */ li => { combatant(li)?.update(/** @type {any} */ ({ "system.side": side })); }
+      condition: /** @param {HTMLElement} li */ li => !!game.user?.isGM && system(combatant(li))?.side !== side,
+      callback: /** @param {HTMLElement} li */ li => { combatant(li)?.update({ system: { side } }); }
     });
     return [
       ...options,
@@ -113,7 +116,7 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
         condition: /** @param {HTMLElement} li */ li => !!game.user?.isGM && !!combatant(li),
         callback: /** @param {HTMLElement} li */ li => {
           const c = combatant(li);
-          c?.update(/** @type {any} */ ({ "system.canSlow": !(/** @type {any} */ (c.system)?.canSlow) }));
+          c?.update({ system: { canSlow: !system(c)?.canSlow } });
         }
       }
     ];

@@ -168,7 +168,7 @@ export function trackerContext(state, combatants, { isGM }) {
  * The reducer event a tracker button sends, from its `data-action` and the row's combatant id.
  * @param {string} action
  * @param {{combatantId?: string, by?: string}} data
- * @returns {object|null}
+ * @returns {{type: string, id?: string, [field: string]: unknown} | null}
  */
 export function trackerEvent(action, { combatantId, by } = {}) {
   switch (action) {

@@ -57,14 +57,19 @@ export default class ActionRollDialog extends HandlebarsApplicationMixin(Applica
     return `${this.actor.name}: ${action}`;
   }
 
+  /** The character's system data: action rolls are a character's (opened from its sheet). */
+  get #system() {
+    return /** @type {Actor.SystemOfType<"character">} */ (this.actor.system);
+  }
+
   /**
    * @override
-   * @param {any} options
-   * @returns {Promise<any>}
+   * @param {import("../../types/sheets.js").ApplicationContextOptions} options
+   * @returns {Promise<import("../../types/sheets.js").ApplicationContext>}
    */
   async _prepareContext(options) {
     return actionDialogContext({
-      system: this.actor.system, action: this.action, inputs: this.inputs,
+      system: this.#system, action: this.action, inputs: this.inputs,
       position: ClockPanel.position, isGM: Boolean(game.user?.isGM)
     });
   }
@@ -72,7 +77,7 @@ export default class ActionRollDialog extends HandlebarsApplicationMixin(Applica
   /**
    * Every change updates the inputs and redraws the odds (only the odds: the inputs keep focus).
    * @override
-   * @param {any} formConfig
+   * @param {foundry.applications.api.ApplicationV2.FormConfiguration} formConfig
    * @param {Event} event
    */
   _onChangeForm(formConfig, event) {
@@ -93,19 +98,19 @@ export default class ActionRollDialog extends HandlebarsApplicationMixin(Applica
    * @this {ActionRollDialog}
    * @param {SubmitEvent | Event} event
    * @param {HTMLFormElement} form
-   * @param {any} formData
+   * @param {foundry.applications.ux.FormDataExtended} formData
    */
   static async #onSubmit(event, form, formData) {
     const { default: IconRoll } = await import("../../dice/icon-roll.mjs");
     const actor = this.actor;
     const inputs = readInputs(formData.object);
-    const request = dialogRequest(actor.system, this.action, inputs, ClockPanel.position);
+    const request = dialogRequest(this.#system, this.action, inputs, ClockPanel.position);
     const flavor = this.title;
-    const roll = await IconRoll.fromRequest(request, /** @type {any} */ ({ flavor, action: this.action, actorUuid: actor.uuid }));
+    const roll = await IconRoll.fromRequest(request, { flavor, action: this.action, actorUuid: actor.uuid });
     await roll.evaluate();
     await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }), flavor });
     // A fortune roll's outcome has no effort: nothing is paid.
-    const update = effortUpdate(actor.system, /** @type {Record<string, unknown>} */ (roll.outcome ?? {}));
+    const update = effortUpdate(this.#system, /** @type {Record<string, unknown>} */ (roll.outcome ?? {}));
     if (Object.keys(update).length) await actor.update(update);
   }
 }

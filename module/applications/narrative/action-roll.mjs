@@ -75,7 +75,7 @@ export function readPosition(data) {
 /**
  * The `icon.action` request of a character's action: rating from the actor, burden ticks from
  * its burdens, breaking from its state, the rest from the dialog and the GM's position.
- * @param {any} system       The character's system data.
+ * @param {import("../../types/system.js").CharacterNarrative} system  The character's system data.
  * @param {string} action    e.g. "smash".
  * @param {ActionInputs} inputs
  * @param {Position} position
@@ -98,7 +98,7 @@ export function actionRequest(system, action, inputs, position) {
  * The `icon.fortune` request of a character's action: "the same as a regular action roll, except
  * the table of outcomes is different", so the action's rating, burden ticks, boons and curses
  * (no risk, no strain, nothing bought with effort).
- * @param {any} system
+ * @param {import("../../types/system.js").CharacterNarrative} system  The character's system data.
  * @param {string} action
  * @param {ActionInputs} inputs
  * @returns {CoreRequest & {rating: number, boons: number, curses: number, burdenTicks: number}}
@@ -115,7 +115,7 @@ export function fortuneActionRequest(system, action, inputs) {
 
 /**
  * The request the dialog rolls: the action roll, or its fortune roll.
- * @param {any} system
+ * @param {import("../../types/system.js").CharacterNarrative} system  The character's system data.
  * @param {string} action
  * @param {ActionInputs} inputs
  * @param {Position} position
@@ -185,7 +185,7 @@ function choices(values, current, label) {
 /**
  * Everything the action roll dialog shows.
  * @param {object} args
- * @param {any} args.system           The character's system data.
+ * @param {import("../../types/system.js").CharacterNarrative} args.system  The character's system data.
  * @param {string} args.action
  * @param {ActionInputs} args.inputs
  * @param {Position} args.position    The GM's risk and effect.
@@ -224,7 +224,7 @@ export function actionDialogContext({ system, action, inputs, position, isGM }) 
 
 /**
  * The effort update after a roll: the actor pays the outcome's effort except the helpers' share.
- * @param {any} system
+ * @param {{effort?: number}} system
  * @param {{effort?: unknown, effortHelpers?: unknown}} outcome  The core's `icon.action` outcome.
  * @returns {Record<string, number>}  Empty when nothing is paid.
  */

@@ -57,8 +57,8 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
     });
     Hooks.once("ready", () => game.socket?.on(SOCKET, ClockPanel.#onSocket));
     // A button under the token controls opens the panel for everyone (players see, the GM edits).
-    // foundry-vtt-types v13 does not type this hook yet (its v13 shape: controls by name, tools by name).
-    Hooks.on(/** @type {any} */ ("getSceneControlButtons"), (/** @type {any} */ controls) => {
+    // Typed in module/types/fvtt-config.d.ts (foundry-vtt-types 13.345 leaves it out).
+    Hooks.on("getSceneControlButtons", controls => {
       const tokens = controls.tokens;
       if (!tokens?.tools) return;
       tokens.tools.iconEngineClocks = {
@@ -75,7 +75,7 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
 
   /** @returns {Position} */
   static get position() {
-    return readPosition(/** @type {any} */ (game.settings?.get(SYSTEM_ID, "position")));
+    return readPosition(game.settings?.get(SYSTEM_ID, "position"));
   }
 
   /**
@@ -126,8 +126,8 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
 
   /**
    * @override
-   * @param {any} options
-   * @returns {Promise<any>}
+   * @param {import("../../types/sheets.js").ApplicationContextOptions} options
+   * @returns {Promise<import("../../types/sheets.js").ApplicationContext>}
    */
   async _prepareContext(options) {
     return clockPanelContext(ClockPanel.clocks, { isGM: Boolean(game.user?.isGM), position: ClockPanel.position });
@@ -136,8 +136,8 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
   /**
    * The GM's edits of names, sizes and the position take effect on change.
    * @override
-   * @param {any} context
-   * @param {any} options
+   * @param {import("../../types/sheets.js").ApplicationRenderContext} context
+   * @param {import("../../types/sheets.js").ApplicationRenderOptions} options
    */
   async _onRender(context, options) {
     await super._onRender(context, options);
@@ -202,7 +202,7 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
     for (const actor of /** @type {IconActor[]} */ (game.actors?.contents ?? [])) {
       if (actor.type !== "character") continue;
       try {
-        const { update, effects } = applyNarrative(actor.system, { type });
+        const { update, effects } = applyNarrative(/** @type {Actor.SystemOfType<"character">} */ (actor.system), { type }); // a character (checked above)
         await actor.update(update);
         const { notices } = narrativeNotices(effects, actor.name ?? "");
         for (const { key, data, level } of notices) ui.notifications?.[level](game.i18n?.format(key, data) ?? key);

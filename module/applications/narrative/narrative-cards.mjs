@@ -48,7 +48,7 @@ export default class NarrativeCards {
     if (!actor || actor.type !== "character") return NarrativeCards.#report(new Error(game.i18n?.localize("ICONENGINE.Narrative.NoActor")));
     if (!actor.isOwner) return NarrativeCards.#report(new Error(game.i18n?.format("ICONENGINE.Narrative.NotOwner", { name: actor.name })));
     try {
-      const { update, effects } = applyNarrative(actor.system, event);
+      const { update, effects } = applyNarrative(/** @type {Actor.SystemOfType<"character">} */ (actor.system), event); // a character (checked above)
       await actor.update(update);
       await NarrativeCards.#markApplied(message, button);
       await NarrativeCards.#afterEffects(actor, effects);
@@ -77,7 +77,8 @@ export default class NarrativeCards {
     const { DialogV2 } = foundry.applications.api;
     const { renderTemplate } = foundry.applications.handlebars;
     for (;;) {
-      const content = await renderTemplate(ICONENGINE.templates.burdenPrompt, burdenPromptContext(actor.system));
+      // Only a broken character is asked.
+      const content = await renderTemplate(ICONENGINE.templates.burdenPrompt, burdenPromptContext(/** @type {Actor.SystemOfType<"character">} */ (actor.system)));
       const data = await DialogV2.input({
         window: { title: game.i18n?.format("ICONENGINE.Narrative.BurdenTitle", { name: actor.name ?? "" }) ?? "" },
         content,
@@ -85,7 +86,7 @@ export default class NarrativeCards {
       });
       if (!data) return;
       try {
-        const { update } = applyNarrative(actor.system, takeBurdenEvent(/** @type {Record<string, unknown>} */ (data)));
+        const { update } = applyNarrative(/** @type {Actor.SystemOfType<"character">} */ (actor.system), takeBurdenEvent(/** @type {Record<string, unknown>} */ (data)));
         await actor.update(update);
         return;
       } catch (error) {

@@ -47,7 +47,7 @@ export function burdenTicksOn(burdens, action) {
 
 /**
  * The core's narrative state of a character's system data.
- * @param {any} system
+ * @param {import("../../types/system.js").CharacterNarrative} system
  * @returns {NarrativeState}
  */
 export function narrativeStateOf(system) {
@@ -55,7 +55,7 @@ export function narrativeStateOf(system) {
     strain: system.strain.value,
     maxStrain: system.strain.max,
     ratings: { ...system.actions },
-    burdens: system.burdens.map((/** @type {SheetBurden} */ b) => ({
+    burdens: system.burdens.map(b => ({
       name: b.name, actions: [b.actions.first, b.actions.second], clock: b.clock, filled: b.filled
     })),
     broken: Boolean(system.broken),
@@ -84,7 +84,7 @@ export function narrativeUpdate(state) {
 /**
  * Apply a narrative event (takeStrain, resist, takeBurden, ...) to a character through the core.
  * Throws the core's error when the event is refused (the actor must then stay as it is).
- * @param {any} system
+ * @param {import("../../types/system.js").CharacterNarrative} system
  * @param {object} event
  * @param {CoreApi["narrativeApply"]} [apply]  The core's reducer (tests may pass the node core).
  * @returns {{state: NarrativeState, effects: NarrativeEffect[], update: Record<string, unknown>}}
@@ -141,7 +141,7 @@ export function narrativeNotices(effects, name) {
  * The burden prompt of a broken character: the actions a burden may tick ("more than 0d": dots
  * less the burden ticks already on it, and not ticked twice yet) and the clock sizes. The core
  * checks the choice again when it is applied.
- * @param {any} system
+ * @param {import("../../types/system.js").CharacterNarrative} system
  */
 export function burdenPromptContext(system) {
   const eligible = ACTIONS.filter(a => {

@@ -10,7 +10,7 @@ const T = ICONENGINE.sheets;
 
 /** The ICON character sheet: tabs Combat / Narrative / Abilities / Bio. */
 export default class CharacterSheet extends IconActorSheet {
-  /** @inheritdoc */
+  /** @inheritdoc @type {foundry.applications.api.DocumentSheetV2.DefaultOptions} */
   static DEFAULT_OPTIONS = {
     classes: ["character"],
     actions: {
@@ -35,10 +35,13 @@ export default class CharacterSheet extends IconActorSheet {
     limited: { template: T.limited }
   };
 
-  /** @inheritdoc */
+  /**
+   * `cssClass: ""` only because foundry-vtt-types 13.345 requires it (Foundry adds "active" to it).
+   * @inheritdoc
+   */
   static TABS = {
     primary: {
-      tabs: [{ id: "combat" }, { id: "narrative" }, { id: "abilities" }, { id: "bio" }],
+      tabs: [{ id: "combat", cssClass: "" }, { id: "narrative", cssClass: "" }, { id: "abilities", cssClass: "" }, { id: "bio", cssClass: "" }],
       initial: "combat",
       labelPrefix: "ICONENGINE.Tab"
     }
@@ -47,14 +50,18 @@ export default class CharacterSheet extends IconActorSheet {
   /** @inheritdoc */
   static HTML_FIELDS = ["biography", "bonds", "ideals", "ambitions"];
 
-  /** @inheritdoc @param {any} system @param {any[]} items */
+  /**
+   * @inheritdoc
+   * @param {Actor.SystemOfType<"character">} system
+   * @param {import("./sheet-context.mjs").ItemLike[]} items
+   */
   _prepareTypeContext(system, items) {
     return characterContext(system, items);
   }
 
-  /** @returns {any} */
+  /** The character's system data: this sheet is registered for characters only. */
   get #system() {
-    return this.document.system;
+    return /** @type {Actor.SystemOfType<"character">} */ (this.system);
   }
 
   /**
@@ -66,7 +73,7 @@ export default class CharacterSheet extends IconActorSheet {
   static async #setRating(event, target) {
     const { rating } = target.dataset;
     const value = Number(target.dataset.value);
-    const current = this.#system.actions[rating ?? ""];
+    const current = /** @type {Record<string, number | undefined>} */ (this.#system.actions)[rating ?? ""];
     await this.document.update({ [`system.actions.${rating}`]: value === current ? value - 1 : value });
   }
 
@@ -77,13 +84,13 @@ export default class CharacterSheet extends IconActorSheet {
    */
   static async #setStrain(event, target) {
     const value = Number(target.dataset.value);
-    await this.document.update({ "system.strain.value": value === this.#system.strain.value ? value - 1 : value });
+    await this.document.update({ system: { strain: { value: value === this.#system.strain.value ? value - 1 : value } } });
   }
 
   /** @this {CharacterSheet} */
   static async #addBurden() {
     const burdens = this.#system._source.burdens;
-    await this.document.update({ "system.burdens": [...burdens, { name: "", actions: { first: "", second: "" }, clock: 4, filled: 0 }] });
+    await this.document.update({ system: { burdens: [...burdens, { name: "", actions: { first: "", second: "" }, clock: 4, filled: 0 }] } });
   }
 
   /**
@@ -93,8 +100,8 @@ export default class CharacterSheet extends IconActorSheet {
    */
   static async #removeBurden(event, target) {
     const index = Number(target.dataset.index);
-    const burdens = this.#system._source.burdens.filter((/** @type {unknown} */ _, /** @type {number} */ i) => i !== index);
-    await this.document.update({ "system.burdens": burdens });
+    const burdens = this.#system._source.burdens.filter((_, i) => i !== index);
+    await this.document.update({ system: { burdens } });
   }
 
   /**
@@ -137,6 +144,6 @@ export default class CharacterSheet extends IconActorSheet {
     }
     const burdens = foundry.utils.deepClone(source.burdens);
     burdens[index].filled = click.filled;
-    await this.document.update({ "system.burdens": burdens });
+    await this.document.update({ system: { burdens } });
   }
 }

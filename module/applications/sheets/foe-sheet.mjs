@@ -4,7 +4,7 @@ import { foeContext } from "./sheet-context.mjs";
 
 /** The ICON foe sheet: one page. */
 export default class FoeSheet extends IconActorSheet {
-  /** @inheritdoc */
+  /** @inheritdoc @type {foundry.applications.api.DocumentSheetV2.DefaultOptions} */
   static DEFAULT_OPTIONS = {
     classes: ["foe"],
     position: { width: 560, height: 640 }
@@ -16,7 +16,11 @@ export default class FoeSheet extends IconActorSheet {
     limited: { template: ICONENGINE.sheets.limited }
   };
 
-  /** @inheritdoc @param {any} system @param {any[]} items */
+  /**
+   * @inheritdoc
+   * @param {Actor.SystemOfType<"foe">} system
+   * @param {import("./sheet-context.mjs").ItemLike[]} items
+   */
   _prepareTypeContext(system, items) {
     return foeContext(system, items);
   }

@@ -9,17 +9,20 @@ import { ICONS_ABILITIES, ICONS_LEVELS, MNS_CHARACTERISTICS, MNS_CHARTS, iconsLe
 /**
  * @import { Campaign } from "../../data/rulesets.mjs"
  * @import { RulesetTables } from "../../types/core.js"
+ * @import { HeroSource } from "../../types/system.js"
  */
+
+/** @typedef {(query: {table: string, [field: string]: unknown}) => Record<string, unknown>} MnsLookup The core's `mnsLookup`. */
 
 /** @param {string} key @param {Record<string, unknown>} [data] */
 const t = (key, data) => (data ? format(key, data) : localize(key));
 
 /**
  * @param {object} args
- * @param {any} args.system        The hero's system data.
+ * @param {HeroSource} args.system  The hero's system data.
  * @param {Campaign} args.campaign
  * @param {RulesetTables} args.tables
- * @param {(query: {table: string, [field: string]: unknown}) => any} args.lookup  The core's `mnsLookup`.
+ * @param {MnsLookup} args.lookup
  * @param {unknown} [args.charts]  The stored Men & Supermen charts.
  */
 export function heroContext({ system, campaign, tables, lookup, charts }) {
@@ -43,7 +46,7 @@ export function heroContext({ system, campaign, tables, lookup, charts }) {
 }
 
 /**
- * @param {any} icons
+ * @param {HeroSource["icons"]} icons
  * @param {Campaign} campaign
  * @param {RulesetTables} tables
  */
@@ -58,7 +61,7 @@ function iconsContext(icons, campaign, tables) {
       key, name: `system.icons.abilities.${key}`, label: t(`ICONENGINE.Icons.abilities.${key}`),
       value: icons.abilities[key], levelLabel: label(icons.abilities[key]), options: options(icons.abilities[key])
     })),
-    powers: icons.powers.map((/** @type {{name: string, level: number}} */ p, /** @type {number} */ index) => ({
+    powers: icons.powers.map((p, index) => ({
       index, name: p.name, level: p.level, levelLabel: label(p.level), options: options(p.level)
     })),
     determination: icons.determination
@@ -66,7 +69,7 @@ function iconsContext(icons, campaign, tables) {
 }
 
 /**
- * @param {any} tribute
+ * @param {HeroSource["tribute"]} tribute
  * @param {Campaign} campaign
  * @param {RulesetTables} tables
  */
@@ -75,26 +78,28 @@ function tributeContext(tribute, campaign, tables) {
   return {
     die: `d${campaign.tributeDie}`,
     reality: level ? t(`ICONENGINE.Tribute.reality.${level.id}`) : "",
-    attributes: tribute.attributes.map((/** @type {any} */ a, /** @type {number} */ index) => ({ index, ...a,
+    attributes: tribute.attributes.map((a, index) => ({ index, ...a,
       pool: t("ICONENGINE.Tribute.pool", { focus: a.focus + 1, burden: a.burden + 1, die: `d${campaign.tributeDie}` }) })),
-    effects: tribute.effects.map((/** @type {any} */ e, /** @type {number} */ index) => ({ index, ...e }))
+    effects: tribute.effects.map((e, index) => ({ index, ...e }))
   };
 }
 
 /**
- * @param {any} narrator
+ * @param {HeroSource["narrator"]} narrator
  * @param {Campaign} campaign
  */
 function narratorContext(narrator, campaign) {
   return {
     scale: t(`ICONENGINE.Narrator.scale.${campaign.narratorScale}`),
-    skills: narrator.skills.map((/** @type {any} */ s, /** @type {number} */ index) => ({ index, ...s }))
+    skills: narrator.skills.map((s, index) => ({ index, ...s }))
   };
 }
 
 /**
  * A lookup that may be off the printed table: the core's answer, or null (shown as "—").
- * @param {() => any} ask
+ * @template Answer
+ * @param {() => Answer} ask
+ * @returns {Answer | null}
  */
 function tryLookup(ask) {
   try {
@@ -105,15 +110,16 @@ function tryLookup(ask) {
 }
 
 /**
- * @param {any} mns
- * @param {(query: {table: string, [field: string]: unknown}) => any} lookup
+ * @param {HeroSource["mns"]} mns
+ * @param {MnsLookup} lookup
  * @param {unknown} stored
  * @param {RulesetTables} tables
  */
 function mnsContext(mns, lookup, stored, tables) {
   const c = mns.characteristics;
-  const learning = tryLookup(() => lookup({ table: "learningModifier", learning: c.learning }));
-  const sight = tryLookup(() => lookup({ table: "sightModifiers", sight: c.sight }));
+  // The core's answers to these two tables (docs/js-contract.md, mnsLookup).
+  const learning = tryLookup(() => /** @type {{fraction: string}} */ (lookup({ table: "learningModifier", learning: c.learning })));
+  const sight = tryLookup(() => /** @type {{close: number, ranged: number, defense: number}} */ (lookup({ table: "sightModifiers", sight: c.sight })));
   /** @param {number} n */
   const signed = n => (n > 0 ? `+${n}` : `${n}`);
   const charts = normalizeCharts(stored);
@@ -124,8 +130,8 @@ function mnsContext(mns, lookup, stored, tables) {
       label: t(`ICONENGINE.Mns.characteristic.${key}`), value: c[key] })),
     learningModifier: learning ? learning.fraction.replace(/\/1$/, "") : "—",
     sightModifiers: sight ? t("ICONENGINE.Mns.sightModifiers", { close: signed(sight.close), ranged: signed(sight.ranged), defense: signed(sight.defense) }) : "—",
-    targets: mns.targets.map((/** @type {any} */ r, /** @type {number} */ index) => ({ index, ...r })),
-    knowledge: mns.knowledge.map((/** @type {any} */ k, /** @type {number} */ index) => ({ index, ...k })),
+    targets: mns.targets.map((r, index) => ({ index, ...r })),
+    knowledge: mns.knowledge.map((k, index) => ({ index, ...k })),
     charts: MNS_CHARTS.map(id => ({ id, label: t(`ICONENGINE.Mns.charts.${id}`), count: charts[id].length,
       status: charts[id].length ? t("ICONENGINE.Mns.charts.rows", { count: charts[id].length }) : t("ICONENGINE.Mns.charts.empty") })),
     specialDice: tables.mnsSpecialDice

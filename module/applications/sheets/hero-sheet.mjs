@@ -23,7 +23,7 @@ const LISTS = /** @type {Record<string, {path: string, blank: () => object}>} */
  * button opening that ruleset's roll dialog.
  */
 export default class HeroSheet extends IconActorSheet {
-  /** @inheritdoc */
+  /** @inheritdoc @type {foundry.applications.api.DocumentSheetV2.DefaultOptions} */
   static DEFAULT_OPTIONS = {
     classes: ["hero"],
     position: { width: 600, height: 700 },
@@ -41,7 +41,11 @@ export default class HeroSheet extends IconActorSheet {
     limited: { template: `${SYSTEM_PATH}/templates/actor/limited.hbs` }
   };
 
-  /** @inheritdoc @param {any} system @param {any[]} items */
+  /**
+   * @inheritdoc
+   * @param {Actor.SystemOfType<"hero">} system
+   * @param {import("./sheet-context.mjs").ItemLike[]} items
+   */
   _prepareTypeContext(system, items) {
     // The system draws open sheets again once the core has loaded (module/icon-engine.mjs).
     if (!isCoreLoaded()) return { coreLoading: true };
@@ -50,9 +54,12 @@ export default class HeroSheet extends IconActorSheet {
       lookup: query => core.mnsLookup(query), charts: game.settings.get(SYSTEM_ID, "mnsCharts") });
   }
 
-  /** @returns {any} */
+  /**
+   * The hero's system source with every ruleset's block (HeroData is typed with the biography only).
+   * @returns {import("../../types/system.js").HeroSource}
+   */
   get #source() {
-    return this.document.system._source;
+    return /** @type {Actor.SystemOfType<"hero">} */ (this.system)._source;
   }
 
   /**
@@ -64,7 +71,7 @@ export default class HeroSheet extends IconActorSheet {
     const list = LISTS[target.dataset.list ?? ""];
     if (!list) return;
     const rows = /** @type {unknown[]} */ (foundry.utils.getProperty(this.#source, list.path) ?? []);
-    await this.document.update(/** @type {any} */ ({ [`system.${list.path}`]: [...rows, list.blank()] }));
+    await this.document.update({ [`system.${list.path}`]: [...rows, list.blank()] });
   }
 
   /**
@@ -77,7 +84,7 @@ export default class HeroSheet extends IconActorSheet {
     if (!list) return;
     const index = Number(target.dataset.index);
     const rows = /** @type {unknown[]} */ (foundry.utils.getProperty(this.#source, list.path) ?? []);
-    await this.document.update(/** @type {any} */ ({ [`system.${list.path}`]: rows.filter((_, i) => i !== index) }));
+    await this.document.update({ [`system.${list.path}`]: rows.filter((_, i) => i !== index) });
   }
 
   /**
@@ -92,7 +99,7 @@ export default class HeroSheet extends IconActorSheet {
       ui.notifications?.warn(localize("ICONENGINE.Icons.noDetermination"));
       return;
     }
-    await this.document.update(/** @type {any} */ ({ "system.icons.determination": next }));
+    await this.document.update({ system: { icons: { determination: next } } });
   }
 
   /**
@@ -110,7 +117,7 @@ export default class HeroSheet extends IconActorSheet {
     let spec = null;
     switch (roll) {
       case "icons":
-        spec = { kind: "icons.test", values: { ability: s.icons.abilities[key] }, label: localize(`ICONENGINE.Icons.abilities.${key}`) };
+        spec = { kind: "icons.test", values: { ability: /** @type {Record<string, number | undefined>} */ (s.icons.abilities)[key] }, label: localize(`ICONENGINE.Icons.abilities.${key}`) };
         break;
       case "power":
         spec = { kind: "icons.test", values: { ability: s.icons.powers[i]?.level }, label: s.icons.powers[i]?.name };
@@ -131,7 +138,7 @@ export default class HeroSheet extends IconActorSheet {
         break;
       }
       case "save":
-        spec = { kind: "mns.save", values: { score: s.mns.characteristics[key], saveDice: "2d10", special: s.mns.special }, label: localize(`ICONENGINE.Mns.characteristic.${key}`) };
+        spec = { kind: "mns.save", values: { score: /** @type {Record<string, number | undefined>} */ (s.mns.characteristics)[key], saveDice: "2d10", special: s.mns.special }, label: localize(`ICONENGINE.Mns.characteristic.${key}`) };
         break;
       case "knowledge": {
         // "Knowledge Rolls use d100. Ones do not reduce the die roll for Knowledge Rolls."

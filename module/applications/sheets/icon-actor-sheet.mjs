@@ -9,19 +9,18 @@ const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ActorSheetV2 } = foundry.applications.sheets;
 
 /**
- * ActorSheetV2 with Handlebars parts. Typed loosely on purpose: foundry-vtt-types 13.345's
- * HandlebarsApplicationMixin over a document sheet exceeds TypeScript's instantiation depth
- * (TS2589), which then breaks the Actor types project-wide.
- * @type {any}
+ * ActorSheetV2 with Handlebars parts, typed as the class declared in module/types/sheets.d.ts
+ * (why: there).
  */
-const HandlebarsActorSheet = /** @type {any} */ (HandlebarsApplicationMixin)(ActorSheetV2);
+const HandlebarsActorSheet = /** @type {typeof import("../../types/sheets.js").HandlebarsActorSheet} */ (
+  HandlebarsApplicationMixin(ActorSheetV2));
 
 /**
  * What the character and foe sheets share: the form, the limited view for non-owners, presets on
  * submit, wounds pips, item rows (create, edit, delete).
  */
 export default class IconActorSheet extends HandlebarsActorSheet {
-  /** @inheritdoc @type {any} */
+  /** @inheritdoc @type {foundry.applications.api.DocumentSheetV2.DefaultOptions} */
   static DEFAULT_OPTIONS = {
     classes: ["icon-engine", "sheet", "actor"],
     position: { width: 620, height: 720 },
@@ -44,7 +43,7 @@ export default class IconActorSheet extends HandlebarsActorSheet {
   /**
    * Non-owners with limited permission see only the `limited` part.
    * @inheritdoc
-   * @param {any} options
+   * @param {foundry.applications.api.HandlebarsApplicationMixin.RenderOptions} options
    */
   _configureRenderParts(options) {
     const parts = super._configureRenderParts(options);
@@ -57,35 +56,49 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    * The context every part shares: the document, its system data and source, the enriched HTML,
    * and the type-specific context (subclasses add it in {@link _prepareTypeContext}).
    * @inheritdoc
-   * @param {any} options
+   * @param {import("../../types/sheets.js").ActorSheetContextOptions} options
    */
   async _prepareContext(options) {
-    const context = /** @type {any} */ (await super._prepareContext(options));
+    const context = await super._prepareContext(options);
     const actor = this.document;
+    const system = this.system;
     const TextEditor = foundry.applications.ux.TextEditor.implementation;
     const ctor = /** @type {typeof IconActorSheet} */ (this.constructor);
+    // HTML_FIELDS name HTMLFields of the source, which are strings.
+    const html = /** @type {Readonly<Record<string, string | undefined>>} */ (/** @type {Readonly<Record<string, unknown>>} */ (system._source));
     /** @type {Record<string, string>} */
     const enriched = {};
     for (const field of ctor.HTML_FIELDS) {
-      enriched[field] = await TextEditor.enrichHTML(/** @type {any} */ (actor.system)[field] ?? "", { relativeTo: actor, secrets: actor.isOwner });
+      enriched[field] = await TextEditor.enrichHTML(html[field] ?? "", { relativeTo: actor, secrets: actor.isOwner });
     }
-    const items = actor.items.contents.map((/** @type {any} */ item) => ({ id: item.id ?? "", name: item.name, img: item.img ?? "", type: item.type, system: item.system }));
+    /** @type {import("./sheet-context.mjs").ItemLike[]} */
+    const items = actor.items.contents.map(item => ({ id: item.id ?? "", name: item.name, img: item.img ?? "", type: item.type,
+      // Only an ability's tags are read; the other item types have none.
+      system: /** @type {{tags?: readonly string[]}} */ (item.system) }));
     return Object.assign(context, {
       actor,
-      system: actor.system,
-      source: actor.system._source,
+      system,
+      source: system._source,
       // Observers see the sheet without its controls (see editable-action.mjs).
       readOnly: !this.isEditable,
       enriched,
-      bioFields: htmlFieldsContext(ctor.HTML_FIELDS.filter(f => f !== "biography").concat("biography"), actor.system._source, enriched),
+      bioFields: htmlFieldsContext(ctor.HTML_FIELDS.filter(f => f !== "biography").concat("biography"), system._source, enriched),
       tabs: this._prepareTabs("primary"),
       tactical: IconActorSheet.#tacticalContext(actor, items),
-      ...this._prepareTypeContext(actor.system, items)
+      ...this._prepareTypeContext(system, items)
     });
   }
 
   /**
-   * @param {any} system
+   * The actor's system data, as one of ICON's actor types: the sheets are registered for those only.
+   * @returns {import("../../types/system.js").IconActorSystem}
+   */
+  get system() {
+    return /** @type {import("../../types/system.js").IconActorSystem} */ (this.document.system);
+  }
+
+  /**
+   * @param {import("../../types/system.js").IconActorSystem} system
    * @param {import("./sheet-context.mjs").ItemLike[]} items
    * @returns {object}
    */
@@ -97,13 +110,12 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    * Each tab part gets its own tab descriptor as `tab`.
    * @inheritdoc
    * @param {string} partId
-   * @param {any} context
-   * @param {any} options
+   * @param {foundry.applications.sheets.ActorSheetV2.RenderContext} context
+   * @param {import("../../types/sheets.js").DeepPartial<foundry.applications.api.HandlebarsApplicationMixin.RenderOptions>} options
    */
   async _preparePartContext(partId, context, options) {
-    const partContext = /** @type {any} */ (await super._preparePartContext(partId, context, options));
-    partContext.tab = partContext.tabs?.[partId];
-    return partContext;
+    const partContext = await super._preparePartContext(partId, context, options);
+    return Object.assign(partContext, { tab: partContext.tabs?.[partId] });
   }
 
   /**
@@ -111,12 +123,13 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    * @inheritdoc
    * @param {SubmitEvent} event
    * @param {HTMLFormElement} form
-   * @param {any} submitData
-   * @param {any} [options]
+   * @param {object} submitData  The expanded form data (foundry-vtt-types 13.345 says FormDataExtended;
+   *   Foundry passes `_prepareSubmitData`'s object).
+   * @param {unknown} [options]
    */
   async _processSubmitData(event, form, submitData, options) {
-    applyPresets(submitData, this.document.type, this.document.system._source);
-    return super._processSubmitData(event, form, submitData, options);
+    applyPresets(/** @type {{system?: import("./sheet-context.mjs").PresetFields}} */ (submitData), this.document.type, this.system._source);
+    return super._processSubmitData(event, form, /** @type {foundry.applications.ux.FormDataExtended} */ (submitData), options);
   }
 
   /**
@@ -127,8 +140,8 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    */
   static async #setWounds(event, target) {
     const value = Number(target.dataset.value);
-    const current = /** @type {any} */ (this.document.system).wounds;
-    await this.document.update({ "system.wounds": value === current ? value - 1 : value });
+    const current = /** @type {import("../../types/system.js").IconHealthSystem} */ (this.system).wounds;
+    await this.document.update({ system: { wounds: value === current ? value - 1 : value } });
   }
 
   /**
@@ -149,7 +162,9 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    */
   static async #editItem(event, target) {
     const id = target.closest("[data-item-id]")?.getAttribute("data-item-id") ?? "";
-    await this.document.items.get(id)?.sheet?.render({ force: true });
+    // ICON items have ApplicationV2 sheets (an AppV1 sheet's render(force) would take this truthy object too).
+    const sheet = /** @type {foundry.applications.api.ApplicationV2.Any | null | undefined} */ (this.document.items.get(id)?.sheet);
+    await sheet?.render({ force: true });
   }
 
   /**
@@ -164,7 +179,7 @@ export default class IconActorSheet extends HandlebarsActorSheet {
 
   /**
    * The tactical block: attack buttons, status icons (saveable ones per the core).
-   * @param {Actor} actor
+   * @param {Actor.Implementation} actor
    * @param {import("./sheet-context.mjs").ItemLike[]} items
    */
   static #tacticalContext(actor, items) {
@@ -201,7 +216,8 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    */
   static async #heal(event, target) {
     const choice = /** @type {HTMLSelectElement | null} */ (target.parentElement?.querySelector(".healing-choice") ?? null);
-    const healing = /** @type {any} */ (target.dataset.healing ?? choice?.value ?? "cure");
+    // The button's or the select's value: "cure" or one of HEALINGS (tactical-context.mjs).
+    const healing = /** @type {"cure" | typeof import("./tactical-context.mjs").HEALINGS[number]} */ (target.dataset.healing ?? choice?.value ?? "cure");
     try {
       await TacticalRolls.heal(this.document, healing);
     } catch (error) {

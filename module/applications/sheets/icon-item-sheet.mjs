@@ -7,15 +7,15 @@ const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ItemSheetV2 } = foundry.applications.sheets;
 
 /**
- * ItemSheetV2 with Handlebars parts, typed loosely for the reason given in icon-actor-sheet.mjs
- * (TS2589 in foundry-vtt-types' mixin over document sheets).
- * @type {any}
+ * ItemSheetV2 with Handlebars parts, typed as the class declared in module/types/sheets.d.ts
+ * (why: there).
  */
-const HandlebarsItemSheet = /** @type {any} */ (HandlebarsApplicationMixin)(ItemSheetV2);
+const HandlebarsItemSheet = /** @type {typeof import("../../types/sheets.js").HandlebarsItemSheet} */ (
+  HandlebarsApplicationMixin(ItemSheetV2));
 
 /** The sheet of relics and traits: name, image, description. */
 export class IconItemSheet extends HandlebarsItemSheet {
-  /** @inheritdoc @type {any} */
+  /** @inheritdoc @type {foundry.applications.api.DocumentSheetV2.DefaultOptions} */
   static DEFAULT_OPTIONS = {
     classes: ["icon-engine", "sheet", "item"],
     position: { width: 480, height: 480 },
@@ -30,12 +30,13 @@ export class IconItemSheet extends HandlebarsItemSheet {
 
   /**
    * @inheritdoc
-   * @param {any} options
+   * @param {import("../../types/sheets.js").ItemSheetContextOptions} options
    */
   async _prepareContext(options) {
-    const context = /** @type {any} */ (await super._prepareContext(options));
+    const context = await super._prepareContext(options);
     const item = this.document;
-    const system = /** @type {any} */ (item.system);
+    // ICON's item types: these sheets are registered for them only.
+    const system = /** @type {Item.SystemOfType<"ability" | "relic" | "trait">} */ (item.system);
     const TextEditor = foundry.applications.ux.TextEditor.implementation;
     return Object.assign(context, {
       item,
@@ -47,7 +48,7 @@ export class IconItemSheet extends HandlebarsItemSheet {
     });
   }
 
-  /** @param {any} system @returns {object} */
+  /** @param {Item.SystemOfType<"ability" | "relic" | "trait">} system @returns {object} */
   _prepareTypeContext(system) {
     return {};
   }
@@ -55,7 +56,7 @@ export class IconItemSheet extends HandlebarsItemSheet {
 
 /** The ability sheet: actions, tags, range, roll data, effects. */
 export class AbilitySheet extends IconItemSheet {
-  /** @inheritdoc */
+  /** @inheritdoc @type {foundry.applications.api.DocumentSheetV2.DefaultOptions} */
   static DEFAULT_OPTIONS = {
     classes: ["ability"],
     position: { width: 520, height: 640 },
@@ -67,7 +68,7 @@ export class AbilitySheet extends IconItemSheet {
     item: { template: ICONENGINE.sheets.ability, scrollable: [""] }
   };
 
-  /** @inheritdoc @param {any} system */
+  /** @inheritdoc @param {Item.SystemOfType<"ability">} system */
   _prepareTypeContext(system) {
     // An owned ability with the attack tag opens the attack dialog.
     return { ...abilityContext(system), canAttack: !!this.document.actor && system.tags.includes("attack") };
@@ -87,9 +88,9 @@ export class AbilitySheet extends IconItemSheet {
    * @param {HTMLElement} target
    */
   static async #toggleTag(event, target) {
-    const tag = target.dataset.tag ?? "";
-    /** @type {string[]} */
-    const tags = /** @type {any} */ (this.document.system)._source.tags;
-    await this.document.update({ "system.tags": tags.includes(tag) ? tags.filter(t => t !== tag) : [...tags, tag] });
+    // The template's checkboxes are ABILITY_TAGS.
+    const tag = /** @type {typeof import("../../data/rules.mjs").ABILITY_TAGS[number]} */ (target.dataset.tag ?? "");
+    const tags = /** @type {Item.SystemOfType<"ability">} */ (this.document.system)._source.tags;
+    await this.document.update({ system: { tags: tags.includes(tag) ? tags.filter(t => t !== tag) : [...tags, tag] } });
   }
 }

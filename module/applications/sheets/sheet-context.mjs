@@ -8,12 +8,16 @@ import { ABILITY_ACTIONS, ABILITY_TAGS, ACTIONS, BURDEN_CLOCKS, CLASSES, DAMAGE_
 
 /**
  * @typedef {{value: string|number, label: string, selected: boolean}} Option
+ * @typedef {import("../../types/system.js").CharacterSystem} CharacterSystem
+ * @typedef {import("../../types/system.js").FoeSystem} FoeSystem
+ * @typedef {import("../../types/system.js").AbilitySource} AbilitySource
  */
 
 /**
- * @param {readonly (string|number)[]} values
+ * @template {string|number} Value
+ * @param {readonly Value[]} values
  * @param {string|number} current
- * @param {(value: any) => string} label  i18n key of each value.
+ * @param {(value: Value) => string} label  i18n key of each value.
  * @returns {Option[]}
  */
 function options(values, current, label) {
@@ -58,7 +62,7 @@ export function ratingRows(ratings) {
 /**
  * The health block both actor sheets show. `derived` is the core's `iconDerived` answer, or null
  * while the core loads (the sheet then says so instead of computing anything itself).
- * @param {any} system
+ * @param {CharacterSystem | FoeSystem} system
  */
 function healthContext(system) {
   const derived = system.derived ?? null;
@@ -73,12 +77,13 @@ function healthContext(system) {
 }
 
 /**
- * @typedef {{id: string, name: string, img: string, type: string, system?: any}} ItemLike
+ * An item as the sheets list it; `system` is read only for an ability's tags.
+ * @typedef {{id: string, name: string, img: string, type: string, system?: {tags?: readonly string[]}}} ItemLike
  */
 
 /**
  * Context of the character sheet.
- * @param {any} system       The character's system data (prepared).
+ * @param {CharacterSystem} system  The character's system data (prepared).
  * @param {ItemLike[]} items The actor's items.
  */
 export function characterContext(system, items = []) {
@@ -92,7 +97,7 @@ export function characterContext(system, items = []) {
     ratings: ratingRows(system.actions),
     strainPips: Array.from({ length: system.strain.max }, (_, i) => ({ value: i + 1, filled: i < system.strain.value })),
     canAddBurden: system.burdens.length < LIMITS.burdens[1],
-    burdens: system.burdens.map((/** @type {any} */ burden, /** @type {number} */ index) => ({
+    burdens: system.burdens.map((burden, index) => ({
       ...burden,
       index,
       segments: clockSegments(burden.clock, burden.filled),
@@ -108,7 +113,7 @@ export function characterContext(system, items = []) {
 
 /**
  * Context of the foe sheet.
- * @param {any} system
+ * @param {FoeSystem} system
  * @param {ItemLike[]} items
  */
 export function foeContext(system, items = []) {
@@ -125,7 +130,7 @@ export function foeContext(system, items = []) {
 
 /**
  * Context of the ability sheet.
- * @param {any} system
+ * @param {AbilitySource} system
  */
 export function abilityContext(system) {
   return {
@@ -137,15 +142,16 @@ export function abilityContext(system) {
 }
 
 /**
- * @param {any} target
+ * @param {object} target
  * @param {Record<string, unknown>} flat  Dotted `system.*` keys.
  */
 function assignDotted(target, flat) {
   for (const [path, value] of Object.entries(flat)) {
     const parts = path.split(".");
     const last = /** @type {string} */ (parts.pop());
-    let node = target;
-    for (const part of parts) node = node[part] ??= {};
+    // Plain nested form data: each step down is another record.
+    let node = /** @type {Record<string, unknown>} */ (target);
+    for (const part of parts) node = /** @type {Record<string, unknown>} */ (node[part] ??= {});
     node[last] = value;
   }
   return target;
@@ -155,29 +161,36 @@ function assignDotted(target, flat) {
  * The sheet's submit data with the presets applied: picking another class fills the class's
  * numbers (and full HP), picking another foe class or template fills the foe's. The numbers stay
  * editable afterwards; only a change of class/template overwrites them.
- * @param {any} submitData  Expanded form data (`{system: {...}}`).
- * @param {string} type     The actor type.
- * @param {any} source      The actor's current system source.
- * @returns {any}           The same object, changed.
+ * @template {{system?: PresetFields}} SubmitData
+ * @param {SubmitData} submitData  Expanded form data (`{system: {...}}`).
+ * @param {string} type            The actor type.
+ * @param {PresetFields & Readonly<Record<string, unknown>>} source  The actor's current system source.
+ * @returns {SubmitData}           The same object, changed.
  */
 export function applyPresets(submitData, type, source) {
   const system = submitData.system ?? {};
   if (type === "character" && system.class !== undefined && system.class !== source.class) {
     assignDotted(submitData, classPresetUpdate(system.class, system.job ?? source.job));
   } else if (type === "foe") {
-    const foeClass = system.foeClass ?? source.foeClass;
-    const template = system.template ?? source.template;
-    if (foeClass !== source.foeClass || template !== source.template) {
-      assignDotted(submitData, foePresetUpdate(foeClass, template, system.partySize ?? source.partySize));
+    const foe = /** @type {import("../../types/system.js").FoeSource} */ (source); // a foe's source has every foe field
+    const foeClass = system.foeClass ?? foe.foeClass;
+    const template = system.template ?? foe.template;
+    if (foeClass !== foe.foeClass || template !== foe.template) {
+      assignDotted(submitData, foePresetUpdate(foeClass, template, system.partySize ?? foe.partySize));
     }
   }
   return submitData;
 }
 
 /**
+ * The fields a preset reads, of a character's or a foe's system data.
+ * @typedef {{class?: string, job?: string, foeClass?: string, template?: string, partySize?: number}} PresetFields
+ */
+
+/**
  * The HTML fields of a sheet, for the editors: field name, label, raw source and enriched HTML.
  * @param {string[]} fields
- * @param {any} source
+ * @param {Readonly<Record<string, unknown>>} source
  * @param {Record<string, string>} enriched
  */
 export function htmlFieldsContext(fields, source, enriched) {

@@ -10,7 +10,7 @@ export const HEALINGS = /** @type {const} */ (["rescue", "regeneration", "endCom
 
 /**
  * @param {object} options
- * @param {{id: string, name: string, img: string, type: string, system?: any}[]} options.items
+ * @param {import("./sheet-context.mjs").ItemLike[]} options.items
  * @param {string[]} options.statuses  The actor's core statuses (`id+` when ongoing).
  * @param {string[] | null} options.saveable  The core's `iconSaveable(statuses)`, or null while it loads.
  */

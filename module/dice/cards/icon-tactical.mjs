@@ -22,7 +22,7 @@ import { registerRollCard } from "../roll-cards.mjs";
  * @property {{uuid: string, name: string, img?: string, defense?: number} | null} [target]
  * @property {{uuid: string, name: string} | null} [actor]  Who saves or heals.
  * @property {{id: string, name: string} | null} [status]   The status a save is against.
- * @property {object} [apply]       icon.applyDamage options (source, pierce, divine, ...).
+ * @property {ReturnType<typeof import("../tactical-requests.mjs").damageOptions>} [apply]  icon.applyDamage options (source, pierce, divine, ...).
  * @property {boolean} [saveForHalf] The attack's targets may save for half (a second Apply button).
  * @property {string} [label]       i18n key of a health card's heading (Slashed, Counter).
  */
@@ -75,7 +75,7 @@ function resultKey(result) {
  * @param {Record<string, unknown>} options
  */
 export function attackContext(outcome, request, options) {
-  const req = /** @type {Record<string, any>} */ (request);
+  const req = /** @type {Record<string, unknown>} */ (request);
   const { target = null, key = 0 } = tacticalOf(options);
   const die = outcome.boonDie ?? outcome.curseDie ?? null;
   const extra = outcome.boonDie != null ? "boon" : outcome.curseDie != null ? "curse" : null;
@@ -118,7 +118,7 @@ export function evasionContext(outcome, request, options) {
  * @param {Record<string, unknown>} options
  */
 export function damageContext(outcome, request, options) {
-  const req = /** @type {Record<string, any>} */ (request);
+  const req = /** @type {Record<string, unknown>} */ (request);
   const { target = null, key = 0 } = tacticalOf(options);
   const cls = `d${req.die}`;
   const kept = /** @type {number[]} */ (outcome.kept ?? []);
@@ -205,7 +205,7 @@ export function healthContext(outcome, request, options) {
  * @param {Record<string, unknown>} options
  */
 export function healContext(outcome, request, options) {
-  const req = /** @type {Record<string, any>} */ (request);
+  const req = /** @type {Record<string, unknown>} */ (request);
   const { actor = null } = tacticalOf(options);
   const target = /** @type {{hp: number, vigor: number}} */ (outcome.target);
   return {

@@ -10,8 +10,21 @@ import { kindLabelKey } from "../ruleset-requests.mjs";
 
 /**
  * @import { CoreRequest, Done } from "../../types/core.js"
- * @typedef {Record<string, any>} Outcome
  * @typedef {{label?: string, reaction?: boolean}} CardOptions  `options.ruleset` of the roll.
+ * @typedef {Record<string, unknown>} Request  The request's fields, as the dialog sent them.
+ */
+
+/**
+ * The outcome of each kind, as docs/js-contract.md gives it (the core's `resolve`/`roll`), on top
+ * of what every outcome has (Done: `total`, `faces`).
+ * @typedef {Done & {positive: number, negative: number, result: number, effort: number, effect: number,
+ *   outcome: string, cosmic?: boolean}} IconsTestOutcome
+ * @typedef {Done & {focusDice: number[], burdenDice: number[], value: number, opposition: number,
+ *   result: string, profit: number, waste: number, effectRank?: number | null}} TributeTestOutcome
+ * @typedef {Done & {roll: number, successLevels: number, success: boolean, percent?: number | null,
+ *   extraRanks?: number | null, knowledge?: string | null, attack?: string | null, damage?: number | null}} NarratorSkillOutcome
+ * @typedef {Done & {dice?: number[], rerolls?: number[], success?: boolean, quality?: unknown, value?: number,
+ *   multiplier?: number | null}} MnsOutcome
  */
 
 /** Template of each kind. */
@@ -66,7 +79,7 @@ function dieClassOf(notation) {
 
 /**
  * `icons.test`: positive and negative die, effort, effect and the outcome.
- * @param {Outcome} o @param {Record<string, any>} r @param {Record<string, unknown>} options
+ * @param {IconsTestOutcome} o @param {Request} r @param {Record<string, unknown>} options
  */
 export function iconsTestCard(o, r, options) {
   const difficulty = Number(r.difficulty) + Number(r.penalty ?? 0);
@@ -90,7 +103,7 @@ export function iconsTestCard(o, r, options) {
 /**
  * `tribute.test`: the FOCUS and BURDEN dice (the highest of each counted), the result against the
  * opposition, profit, waste and the effect rank after them.
- * @param {Outcome} o @param {Record<string, any>} r @param {Record<string, unknown>} options
+ * @param {TributeTestOutcome} o @param {Request} r @param {Record<string, unknown>} options
  */
 export function tributeTestCard(o, r, options) {
   const die = Number(r.die);
@@ -114,7 +127,7 @@ export function tributeTestCard(o, r, options) {
 
 /**
  * `narrator.skill`: the skill roll, the success levels and what they mean for the use.
- * @param {Outcome} o @param {Record<string, any>} r @param {Record<string, unknown>} options
+ * @param {NarratorSkillOutcome} o @param {Request} r @param {Record<string, unknown>} options
  */
 export function narratorSkillCard(o, r, options) {
   const use = String(r.use ?? "qualitative");
@@ -145,7 +158,7 @@ export function narratorSkillCard(o, r, options) {
 
 /**
  * Men & Supermen: an Action Roll (with a Special character's re-rolled 1s), a save, or a special die.
- * @param {Outcome} o @param {Record<string, any>} r @param {Record<string, unknown>} options
+ * @param {MnsOutcome} o @param {Request} r @param {Record<string, unknown>} options
  */
 export function mnsRollCard(o, r, options) {
   const kind = String(r.kind);
@@ -158,7 +171,8 @@ export function mnsRollCard(o, r, options) {
       value: o.value, multiplier: o.multiplier ?? null };
   }
   const needed = (kind === "mns.action" ? Number(r.target) : Number(r.score)) + Number(r.bonus ?? 0);
-  const rolled = /** @type {number[]} */ (o.dice ?? o.faces?.[0] ?? []);
+  // An action's outcome has its dice (docs/js-contract.md); a save's are its faces.
+  const rolled = o.dice ?? o.faces?.[0] ?? [];
   // Only a special character's 1s matter: the core re-rolled every 1 it asked a re-roll for.
   const rerolled = (o.rerolls ?? []).length > 0;
   return {
@@ -190,9 +204,11 @@ export const RULESET_CARD_CONTEXTS = Object.freeze({
  * @param {Record<string, unknown>} [options]
  */
 export function rulesetCardContext(outcome, request, options = {}) {
-  const build = /** @type {Record<string, (o: Outcome, r: CoreRequest, options: Record<string, unknown>) => object>} */ (RULESET_CARD_CONTEXTS)[request.kind];
+  // Each builder reads its kind's outcome fields (docs/js-contract.md); the kind picks the builder.
+  const build = /** @type {Record<string, (o: Done, r: Request, options: Record<string, unknown>) => object>} */ (
+    /** @type {unknown} */ (RULESET_CARD_CONTEXTS))[request.kind];
   if (!build) throw new Error(`ICON Engine: no ruleset card for "${request.kind}"`);
-  return { ...build(/** @type {Outcome} */ (outcome), request, options) };
+  return { ...build(outcome, /** @type {Request} */ (request), options) };
 }
 
 /** Register every ruleset card with the roll-card registry. */

@@ -1,0 +1,145 @@
+/**
+ * The browser tests' Foundry shim is held to foundry-vtt-types (scripts/shim-conformance.mjs, run
+ * by `npm run typecheck`). Here: the real shim passes with its members actually checked, and each
+ * kind of invention planted into a copy of it (a member, a global, a class member, a signature, a
+ * hook) is caught and named; the CLI fails on one, as the build does.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { DEFAULT_SHIM, checkShims } from "../../scripts/shim-conformance.mjs";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Copies of the real shim, each with one planted invention; the problem it must produce. */
+const PLANTED = {
+  member: {
+    plant: shim => `${shim}\nglobalThis.foundry.applications.handlebars.renderTemplates = renderTemplate;\n`,
+    problem: /^foundry\.applications\.handlebars\.renderTemplates: no such member/
+  },
+  literalMember: {
+    plant: shim => shim.replace("{ i18n: { localize, format } }", "{ i18n: { localize, format, translate: localize } }"),
+    problem: /^game\.i18n\.translate: no such member/
+  },
+  global: {
+    plant: shim => `${shim}\nglobalThis.FoundryInvented = { ready: true };\n`,
+    problem: /^FoundryInvented: the shim provides a global that foundry-vtt-types does not declare/
+  },
+  signature: {
+    plant: shim => `${shim}\nglobalThis.game.i18n.localize = (/** @type {number} */ n) => n;\n`,
+    problem: /^game\.i18n\.localize: the shim's parameters/
+  },
+  returnType: {
+    plant: shim => `${shim}\nglobalThis.foundry.applications.handlebars.renderTemplate = (/** @type {string} */ path) => path;\n`,
+    problem: /^foundry\.applications\.handlebars\.renderTemplate: returns string, Foundry's returns a Promise/
+  },
+  classMember: {
+    plant: shim => `${shim}\nclass PlantedRoll {\n  /** @param {string} formula */\n  constructor(formula) { this.formula = formula; }\n`
+      + "  async evaluate() { return this; }\n  rerollAll() { return this; }\n}\nglobalThis.Roll = PlantedRoll;\n",
+    problem: /^Roll#rerollAll: no such member/
+  },
+  // The shim's own classes reach each other (arrays of them, what their methods return).
+  arrayElement: {
+    plant: shim => `${shim}\nglobalThis.CONFIG.Dice.rolls = [class { rerollEverything() { return 1; } }];\n`,
+    problem: /^CONFIG\.Dice\.rolls\[\]#rerollEverything: no such member/
+  },
+  hookFamily: {
+    plant: shim => `${shim}\nconst planted = "Thing";\nHooks.callAll(\`iconInvented\${planted}\`, 1);\n`,
+    problem: /^hook family "iconInvented\*" \(Hooks\.callAll\): no hook foundry-vtt-types declares has this shape/
+  },
+  hook: {
+    plant: shim => `${shim}\nHooks.callAll("iconEngineInvented", 1);\n`,
+    problem: /^hook "iconEngineInvented" \(Hooks\.callAll\): not a hook foundry-vtt-types declares/
+  },
+  deprecatedHook: {
+    plant: shim => `${shim}\nHooks.callAll("renderChatMessage", null, null, {});\n`,
+    problem: /^hook "renderChatMessage" \(Hooks\.callAll\): deprecated in v13/
+  },
+  hookArguments: {
+    plant: shim => `${shim}\nHooks.callAll("renderChatMessageHTML", "message", document.body, {});\n`,
+    problem: /^hook "renderChatMessageHTML" \(Hooks\.callAll\): argument 1 \(message\)/
+  },
+  helper: {
+    plant: shim => `${shim}\nHandlebars.registerHelper("iconInvented", () => "");\n`,
+    problem: /^Handlebars helper "iconInvented": Foundry has no such helper/
+  },
+  uncheckedWithoutReason: {
+    plant: shim => `${shim}\n/** @shim-unchecked */\nglobalThis.harnessOnly = 1;\n`,
+    problem: /^@shim-unchecked without a reason/
+  }
+};
+
+describe("foundry-shim conformance to foundry-vtt-types", () => {
+  /** @type {string} */
+  let dir;
+  /** @type {Record<string, string>} */
+  const files = {};
+  /** @type {ReturnType<typeof checkShims>} */
+  let result;
+  let shimLines = 0;
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "icon-engine-shim-"));
+    const shim = await readFile(DEFAULT_SHIM, "utf8");
+    shimLines = shim.split("\n").length;
+    for (const [name, { plant }] of Object.entries(PLANTED)) {
+      const text = plant(shim);
+      assert.notEqual(text, shim, `${name}: the plant changed nothing (the shim's text moved?)`);
+      files[name] = join(dir, `${name}.mjs`);
+      await writeFile(files[name], text);
+    }
+    result = checkShims([DEFAULT_SHIM, ...Object.values(files)]);
+  });
+
+  after(async () => {
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  test("the system's own declaration files have no errors", () => {
+    assert.deepEqual(result.declarations, []);
+  });
+
+  test("the browser shim has no member without a counterpart, and its members are checked", () => {
+    const report = result.shims.get(DEFAULT_SHIM);
+    assert.ok(report);
+    assert.deepEqual(report.problems, []);
+    // The base the card tests use, the world installWorld() builds (documents, dice, sheets, the
+    // chat log's members module/types/chat-log.d.ts declares, Roll's protected chat context from
+    // module/types/roll.d.ts), and the document hooks named per document.
+    for (const member of ["game.i18n.localize", "game.i18n.format", "foundry.applications.handlebars.renderTemplate",
+      "foundry.applications.handlebars.loadTemplates", 'Handlebars helper "localize"', "CONFIG.Actor.documentClass (class)",
+      "CONFIG.Actor.documentClass#toggleStatusEffect", "CONFIG.Dice.rolls[]#_prepareChatRenderContext", "ui.chat.postOne",
+      "CONST.USER_ROLES.GAMEMASTER", "foundry.applications.api.DocumentSheetV2 (class)", 'hook family "preCreate*" (Hooks.call)',
+      'hook "renderChatMessageHTML" (Hooks.callAll)']) {
+      assert.ok(report.checked.includes(member), `${member} was not checked: ${report.checked.join(", ")}`);
+    }
+    // What is not Foundry API, or cannot be typed as Foundry types it, and says why.
+    assert.deepEqual([...new Set(report.unchecked.map(line => line.replace(/^foundry-shim line \d+: (\w+: )?/, "")))], [
+      "the page's ready flag for the tests, not Foundry API",
+      "Foundry types the parent per document class (an Actor's TokenDocument, an Item's Actor); the shim's one base keeps the parent its collection gave",
+      "what was shown, for the tests to read (Foundry's queue holds only what waits to be shown)"
+    ]);
+  });
+
+  for (const [name, { problem }] of Object.entries(PLANTED)) {
+    test(`a planted ${name} is caught`, () => {
+      const report = result.shims.get(files[name]);
+      assert.ok(report);
+      assert.ok(report.problems.some(line => problem.test(line)), `expected ${problem}, got:\n${report.problems.join("\n")}`);
+      // Every problem is the plant's: the rest of the shim (its first shimLines lines) still conforms.
+      const lines = report.problems.filter(line => !problem.test(line))
+        .map(line => Number(/\(foundry-shim line (\d+)\)$/.exec(line)?.[1] ?? 0));
+      assert.ok(lines.every(line => line > shimLines), report.problems.join("\n"));
+    });
+  }
+
+  test("the CLI (what npm run typecheck runs) fails on a planted member and names it", () => {
+    const run = spawnSync(process.execPath, [join(ROOT, "scripts/shim-conformance.mjs"), files.member], { encoding: "utf8" });
+    assert.equal(run.status, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /PROBLEM +foundry\.applications\.handlebars\.renderTemplates: no such member/);
+  });
+});
