@@ -75,7 +75,7 @@ export function refusalFor(event, { isGM, owns, currentId }) {
  * Foundry's `turn` for a reducer state: the index of the combatant whose turn is open in the
  * Combat's turn order, or null between turns (so Foundry's turn marker and `combat.combatant`
  * follow the ICON turn).
- * @param {{current: {id: string}|null}|null} state
+ * @param {{current?: {id: string}|null}|null} state
  * @param {string[]} turnIds  The ids of `combat.turns`, in order.
  * @returns {number|null}
  */
@@ -157,7 +157,7 @@ export function stateDiff(before, after) {
  * `combat.combatant` follow the ICON turn) and only what changed in `system.state`, diffed against
  * what is stored (so a state stored in the shape from before issue 18 loses its old keys).
  * @param {unknown} stored             `system.state` as stored (the Combat's source).
- * @param {any} state                  The reducer's new state, or null.
+ * @param {import("../applications/combat/tracker-context.mjs").CombatState | null} state  The reducer's new state, or null.
  * @param {string[]} turnIds           The ids of `combat.turns`, in order.
  * @returns {{round: number, turn: number|null, "system.state"?: unknown}}
  */

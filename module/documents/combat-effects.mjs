@@ -106,10 +106,13 @@ async function endOfTurnRules(combatant) {
   if (!actor) return;
   const statuses = TacticalRolls.statusesOf(actor);
   const { regenerates, ends } = endOfTurn(statuses);
-  const target = regenerates ? healTarget(actor.system, actor.type === "character", statuses) : null;
+  // ICON health is a character's or a foe's (a hero of another ruleset has none)
+  const health = actor.type === "character" || actor.type === "foe"
+    ? /** @type {import("../types/system.js").IconHealthSystem} */ (actor.system) : null;
+  const target = regenerates && health ? healTarget(health, actor.type === "character", statuses) : null;
   if (target && target.hp > 0) {
-    const outcome = /** @type {any} */ (getCore().resolve({ kind: "icon.heal", target, healing: "regeneration" }, []));
-    if (outcome.total > 0) await TacticalRolls.heal(actor, "regeneration");
+    const outcome = getCore().resolve({ kind: "icon.heal", target, healing: "regeneration" }, []);
+    if (outcome.status === "done" && outcome.total > 0) await TacticalRolls.heal(actor, "regeneration");
   }
   for (const status of ends) await actor.toggleStatusEffect(status, { active: false });
 }

@@ -37,11 +37,11 @@ export default class IconCombat extends Combat {
    */
   get iconState() {
     const stored = this.#storedState;
-    if (!stored || stored.v !== undefined) return /** @type {any} */ (stored);
+    if (!stored || stored.v !== undefined) return /** @type {CombatState | null} */ (stored);
     let view = IconCombat.#upgraded.get(stored);
     if (!view) {
       try {
-        view = /** @type {any} */ (combatApply(stored, { type: "upgrade" }).state);
+        view = /** @type {CombatState} */ (combatApply(stored, { type: "upgrade" }).state);
       } catch (error) {
         console.error(`${SYSTEM_ID} | combat state`, error);
         return null;
@@ -56,10 +56,12 @@ export default class IconCombat extends Combat {
 
   /**
    * `system.state` as stored (what Foundry diffs an update against).
-   * @returns {any}
+   * @returns {(Partial<CombatState> & Record<string, unknown>) | null}  Today's shape has `v`; an older one has none.
    */
   get #storedState() {
-    return /** @type {any} */ (this._source.system)?.state ?? null;
+    // Every Combat is of the "base" type; system.state holds the reducer's JSON (an ObjectField), or null.
+    const system = /** @type {{state?: (Partial<CombatState> & Record<string, unknown>) | null} | undefined} */ (this._source.system);
+    return system?.state ?? null;
   }
 
   /**

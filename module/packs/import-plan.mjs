@@ -28,9 +28,9 @@ export const UNSAFE = [
 
 /**
  * The object holding the field a JSON pointer (RFC 6901) names, and the field's key.
- * @param {any} root
+ * @param {unknown} root
  * @param {string} pointer
- * @returns {{holder: any, key: string} | null}
+ * @returns {{holder: Record<string, unknown>, key: string} | null}  (an array is held by its index keys)
  */
 function resolve(root, pointer) {
   const keys = pointer.split("/").slice(1).map(k => k.replaceAll("~1", "/").replaceAll("~0", "~"));
@@ -39,27 +39,29 @@ function resolve(root, pointer) {
   let holder = root;
   for (const key of keys) {
     if (holder === null || typeof holder !== "object") return null;
-    holder = holder[key];
+    holder = /** @type {Record<string, unknown>} */ (holder)[key];
   }
-  return holder !== null && typeof holder === "object" ? { holder, key: last } : null;
+  return holder !== null && typeof holder === "object" ? { holder: /** @type {Record<string, unknown>} */ (holder), key: last } : null;
 }
 
 /**
  * Drops the source world's bookkeeping: `_stats` but its `exportSource` (the world sets the rest,
  * and a `compendiumSource` would point into the other world), and ownership by users this world
  * does not have.
- * @param {any} doc
+ * @param {object} entry  An entry or page; its `_stats` and `ownership`, where present, are read and trimmed.
  * @param {Set<string>} users
  */
-function dropForeign(doc, users) {
+function dropForeign(entry, users) {
+  const doc = /** @type {{_stats?: unknown, ownership?: unknown}} */ (entry);
   if (doc._stats && typeof doc._stats === "object") {
-    const { exportSource } = doc._stats;
+    const { exportSource } = /** @type {{exportSource?: unknown}} */ (doc._stats);
     if (exportSource) doc._stats = { exportSource };
     else delete doc._stats;
   }
   if (doc.ownership && typeof doc.ownership === "object") {
-    for (const id of Object.keys(doc.ownership)) {
-      if (id !== "default" && !users.has(id)) delete doc.ownership[id];
+    const ownership = /** @type {Record<string, unknown>} */ (doc.ownership);
+    for (const id of Object.keys(ownership)) {
+      if (id !== "default" && !users.has(id)) delete ownership[id];
     }
   }
 }

@@ -82,12 +82,6 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         interruptsUsed?: number;
       };
     };
-    Token: {
-      "icon-engine"?: {
-        /** A summon, removed at the end of combat. */
-        summoned?: boolean;
-      };
-    };
     /** Status effects (module/data/status-effects.mjs, health-changes.mjs). */
     ActiveEffect: {
       "icon-engine"?: {
@@ -111,8 +105,8 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
       };
     };
     Token: {
-      "icon-engine": {
-        /** A summon: the UUID of its summoner's token or actor (`true`: summoner not known). */
+      "icon-engine"?: {
+        /** A summon, removed at the end of combat: the UUID of its summoner's token or actor (`true`: summoner not known). */
         summoned?: string | boolean;
       };
     };

@@ -37,8 +37,8 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
    * The tracker part is ours: core's `_prepareTrackerContext` would build a row per combatant
    * (initiative, resource, effects) that the ICON template never shows.
    * @override
-   * @param {any} context
-   * @param {any} options
+   * @param {foundry.applications.sidebar.tabs.CombatTracker.RenderContext} context
+   * @param {foundry.applications.sidebar.tabs.CombatTracker.RenderOptions} options
    */
   async _prepareTrackerContext(context, options) {
     Object.assign(context, await this.#iconContext());
@@ -77,7 +77,8 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
         ...combatant.iconFacts,
         name: combatant.name ?? "",
         // core's choice of image: a video token's first frame, else the token or actor image
-        img: await this._getCombatantThumbnail(/** @type {any} */ (combatant)),
+        // (declared for the stored-document type, which does not resolve the configured class)
+        img: await this._getCombatantThumbnail(/** @type {Combatant.Stored} */ (/** @type {unknown} */ (combatant))),
         isOwner: combatant.isOwner,
         hidden: combatant.hidden,
         visible: combatant.visible
