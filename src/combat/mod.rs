@@ -473,7 +473,12 @@ fn undo(state: CombatState) -> Result<(Option<CombatState>, Vec<Effect>)> {
     Ok((Some(state), effects))
 }
 
-fn begin_turn(s: &mut Fight, id: &str, effects: &mut Vec<Effect>) -> Result<Step> {
+/// A combatant choosing a turn (beginning one, or going slow), past the checks both start with:
+/// no turn is open, `id` is in the fight and not defeated. Its number, who acts next this round,
+/// its turns per round and its record.
+type Chooser<'f> = (u32, Option<(Phase, Side)>, u32, &'f mut Combatant);
+
+fn chooser<'f>(s: &'f mut Fight, id: &str) -> Result<Chooser<'f>> {
     if let Some(open) = &s.current {
         return refuse(format!("{}'s turn is still open; end it first", open.id));
     }
@@ -486,6 +491,11 @@ fn begin_turn(s: &mut Fight, id: &str, effects: &mut Vec<Effect>) -> Result<Step
     if c.defeated {
         return refuse(format!("{id} is defeated"));
     }
+    Ok((n, next, turns, c))
+}
+
+fn begin_turn(s: &mut Fight, id: &str, effects: &mut Vec<Effect>) -> Result<Step> {
+    let (n, next, turns, c) = chooser(s, id)?;
     if c.entry.summoner.is_some() {
         return refuse(format!("{id} is a summon and takes no turns"));
     }
@@ -535,18 +545,7 @@ fn begin_turn(s: &mut Fight, id: &str, effects: &mut Vec<Effect>) -> Result<Step
 }
 
 fn go_slow(s: &mut Fight, id: &str, effects: &mut Vec<Effect>) -> Result<Step> {
-    if let Some(open) = &s.current {
-        return refuse(format!("{}'s turn is still open; end it first", open.id));
-    }
-    let n = s.number_of(id)?;
-    let next = s.next();
-    let turns = s.combatants.get(&n).map_or(0, |c| s.turns_per_round(c));
-    let Some(c) = s.combatants.get_mut(&n) else {
-        return refuse(format!("there is no combatant {id} in this combat"));
-    };
-    if c.defeated {
-        return refuse(format!("{id} is defeated"));
-    }
+    let (n, next, turns, c) = chooser(s, id)?;
     // a pending delay forces the slow turn even on a foe that cannot choose one
     if c.entry.side == Side::Foes && !c.entry.can_slow && !c.delay {
         return refuse(format!("{id} is a foe and cannot go slow"));
