@@ -24,25 +24,33 @@ async function bootAsPlayer(page) {
   });
 }
 
-describe("a player's sheets", () => {
+/**
+ * A page booted as a player for the enclosing suite (opened before its tests, closed after).
+ * `browser` is set once the page is open, so tests read it through the returned object.
+ */
+function playerPage() {
+  /** @type {{browser: any}} */
+  const open = { browser: null };
   let server;
-  let browser;
-
   before(async () => {
     server = await startServer();
-    browser = await openPage();
-    await browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
-    await bootAsPlayer(browser.page);
+    open.browser = await openPage();
+    await open.browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
+    await open.browser.page.waitForFunction(() => globalThis.shimReady === true);
+    await bootAsPlayer(open.browser.page);
   });
-
   after(async () => {
-    await browser?.close();
+    await open.browser?.close();
     await server?.close();
   });
+  return open;
+}
+
+describe("a player's sheets", () => {
+  const player = playerPage();
 
   /** Open the sheet of a character the player has `level` on; what it offers and what clicking does. */
-  const sheetAs = level => browser.page.evaluate(async level => {
+  const sheetAs = level => player.browser.page.evaluate(async level => {
     const actor = await Actor.implementation.create({ name: `Seen at ${level}`, type: "character",
       ownership: { default: 0, [game.user.id]: level }, system: { wounds: 1 }, items: [{ name: "Aether Lens", type: "relic" }] });
     const sheet = actor.sheet;
@@ -68,7 +76,7 @@ describe("a player's sheets", () => {
     assert.equal(observed.enabledInputs, 0, "DocumentSheetV2 disables the form for non-editors");
     assert.equal(observed.wounds, 1, "the click changed nothing");
     assert.deepEqual(observed.notices, ["You can only view this sheet."]);
-    assert.deepEqual(browser.errors, []);
+    assert.deepEqual(player.browser.errors, []);
   });
 
   test("the owner's sheet acts", async () => {
@@ -78,29 +86,15 @@ describe("a player's sheets", () => {
     assert.ok(owned.enabledInputs > 10);
     assert.equal(owned.wounds, 2, "the second pip sets 2 wounds");
     assert.deepEqual(owned.notices, []);
-    assert.deepEqual(browser.errors, []);
+    assert.deepEqual(player.browser.errors, []);
   });
 });
 
 describe("v14's detached windows", () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer();
-    browser = await openPage();
-    await browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
-    await bootAsPlayer(browser.page);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const player = playerPage();
 
   test("a roll link in an application rendered into another window's document still rolls", async () => {
-    const posted = await browser.page.evaluate(async () => {
+    const posted = await player.browser.page.evaluate(async () => {
       // A same-origin frame stands in for v14's detached window: its own document and Element class.
       const frame = document.createElement("iframe");
       document.body.append(frame);
@@ -122,29 +116,15 @@ describe("v14's detached windows", () => {
       return kind;
     });
     assert.equal(posted, "icon.save");
-    assert.deepEqual(browser.errors, []);
+    assert.deepEqual(player.browser.errors, []);
   });
 });
 
 describe("v14's detached chat", () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer();
-    browser = await openPage();
-    await browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
-    await bootAsPlayer(browser.page);
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const player = playerPage();
 
   test("Apply damage on a card rendered in another window's document still applies", async () => {
-    const result = await browser.page.evaluate(async () => {
+    const result = await player.browser.page.evaluate(async () => {
       const mine = { default: 0, [game.user.id]: 3 };
       const attacker = await Actor.implementation.create({ name: "Ysolde", type: "character", ownership: mine });
       const target = await Actor.implementation.create({ name: "Goblin", type: "foe", ownership: mine });
@@ -178,7 +158,7 @@ describe("v14's detached chat", () => {
     });
     assert.equal(result.applied, true);
     assert.ok(result.after < result.before, `${result.before} → ${result.after}`);
-    assert.deepEqual(browser.errors, []);
+    assert.deepEqual(player.browser.errors, []);
   });
 });
 
