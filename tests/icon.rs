@@ -841,6 +841,18 @@ fn targeting_height_cover_evasion_and_status_saves() {
         saveable(&st(&["dazed", "weakened+", "bloodied", "dodge", "slashed"])),
         st(&["dazed", "slashed"])
     );
+    // every positive effect of the seed's list is kept, as every state and mark is
+    assert_eq!(
+        saveable(&st(&[
+            "rampart",
+            "skirmisher",
+            "resistant",
+            "marked",
+            "immobile",
+            "sealed"
+        ])),
+        st(&["sealed"])
+    );
     assert_eq!(after_ability(&st(&["stunned", "dazed"])), st(&["dazed"]));
 }
 

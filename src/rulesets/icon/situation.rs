@@ -108,27 +108,14 @@ pub const POSITIVE_EFFECTS: [&str; 15] = [
     "resistant",
 ];
 
-/// States and effects that are not statuses one saves against.
-const NOT_SAVED: [&str; 20] = [
+/// The special states and marks, which no save ends.
+const STATES: [&str; 7] = [
     "bloodied",
     "defeated",
     "incapacitated",
     "fallen",
     "immobile",
     "immune",
-    "counter",
-    "defiance",
-    "dodge",
-    "evasion",
-    "flying",
-    "intangible",
-    "phasing",
-    "stealth",
-    "sturdy",
-    "unstoppable",
-    "regeneration",
-    "vigilance",
-    "resistant",
     "marked",
 ];
 
@@ -138,7 +125,11 @@ const NOT_SAVED: [&str; 20] = [
 pub fn saveable(statuses: &[String]) -> Vec<String> {
     statuses
         .iter()
-        .filter(|s| !s.ends_with('+') && !NOT_SAVED.contains(&s.as_str()))
+        .filter(|s| {
+            !s.ends_with('+')
+                && !STATES.contains(&s.as_str())
+                && !POSITIVE_EFFECTS.contains(&s.as_str())
+        })
         .cloned()
         .collect()
 }
