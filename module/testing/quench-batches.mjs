@@ -296,7 +296,8 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       assert.equal(poolOf(request), 2, "a rating of 2 is a pool of 2");
       assert.equal(roll.dice.reduce((n, d) => n + d.results.length, 0), 2, "and Foundry rolled 2 dice");
       await until(() => messageElement(action), "the action card");
-      const fortune = /** @type {ChatMessage.Implementation} */ (await rollFortune(3, { actor }));
+      // a rating with a boon, as `/fortune 2 +1` asks: 2 dots + 1 die
+      const fortune = /** @type {ChatMessage.Implementation} */ (await rollFortune({ rating: 2, boons: 1 }, { actor }));
       assert.equal(fortune.rolls[0]?.dice[0]?.results.length, 3);
       await until(() => messageElement(fortune), "the fortune card");
     });
