@@ -1,5 +1,5 @@
 import OddsReport from "../dice/odds-report.mjs";
-import { parseFortune, rollFortune } from "./narrative/fortune.mjs";
+import { fortuneCommandRequest, parseFortune, rollFortune } from "./narrative/fortune.mjs";
 
 /**
  * @callback ChatCommandHandler
@@ -56,16 +56,28 @@ export default class ChatCommands {
   }
 
   /**
-   * `/fortune N`: an ICON fortune roll of N dice (0 rolls 2d6 and keeps the lowest).
+   * `/fortune R [+B] [-C]`: an ICON fortune roll of rating R (an action's dots, 0 to 4) with B
+   * boons and C curses; `/fortune <action> [+B] [-C]` takes the rating and burden ticks of the
+   * speaker's character's action (see narrative/fortune.mjs).
    * @type {ChatCommandHandler}
    */
   static async #fortune(args, chatData) {
-    const dice = parseFortune(args);
-    if (dice === null) {
+    const localize = (/** @type {string} */ key) => game.i18n?.localize(key) ?? key;
+    const command = parseFortune(args, action => localize(`ICONENGINE.ActionRating.${action}`));
+    if (!command) {
       ui.notifications?.warn("ICONENGINE.Narrative.FortuneUsage", { localize: true });
       return;
     }
-    await rollFortune(dice, { speaker: chatData.speaker });
+    const actor = command.action ? ChatMessage.implementation.getSpeakerActor(/** @type {ChatMessage.SpeakerData} */ (chatData.speaker)) : null;
+    // Only a character has actions; the narrative fields are its own.
+    const character = actor?.type === "character" ? /** @type {Actor.SystemOfType<"character">} */ (actor.system) : null;
+    const answer = fortuneCommandRequest(command, character);
+    if ("error" in answer) {
+      ui.notifications?.warn(answer.error, { localize: true });
+      return;
+    }
+    await rollFortune(answer.request, { speaker: chatData.speaker,
+      action: command.action ? localize(`ICONENGINE.ActionRating.${command.action}`) : undefined });
   }
 
   /**

@@ -1,15 +1,13 @@
 import { SYSTEM_ID } from "../config.mjs";
-import { loadCore } from "../core.mjs";
-import { healthChange } from "../data/health-changes.mjs";
+import { spendVigilance, vigilanceSpenders } from "../data/vigilance.mjs";
 import { TEMPLATES, appliedContext } from "../dice/cards/icon-tactical.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
-import { applyDamageRequest, coreTarget, savedOptions } from "../dice/tactical-requests.mjs";
+import { savedOptions } from "../dice/tactical-requests.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
 import IconSocket from "../icon-socket.mjs";
 
 /**
- * @import { AppliedDamage, TacticalOptions } from "../dice/cards/icon-tactical.mjs"
- * @typedef {AppliedDamage["after"] & {statuses: string[]}} AppliedTarget  The core's target after `icon.applyDamage`.
+ * @import { TacticalOptions } from "../dice/cards/icon-tactical.mjs"
  * @typedef {`Actor.${string}` | `Scene.${string}`} ActorUuid  An actor's uuid, or an unlinked token's synthetic actor's.
  */
 
@@ -17,10 +15,26 @@ import IconSocket from "../icon-socket.mjs";
  * @typedef {object} ApplyChoice  How a target's damage is applied.
  * @property {boolean} [saved]     The target saved against a save-for-half attack.
  * @property {number} [vigilance]  An ally's Vigilance roll (highest d6), reducing as armor.
+ * @property {string} [vigilanceBy]       The ally who spends the charges (an actor's uuid).
+ * @property {number} [vigilanceCharges]  How many charges it spends.
  */
 
-/** Vigilance charges one spend rolls at most (d6 each, highest counts). */
-const MAX_VIGILANCE_CHARGES = 10;
+/** @param {string} key */
+const localize = key => game.i18n?.localize(key) ?? key;
+/** @param {string} key @param {Record<string, string>} data */
+const format = (key, data) => game.i18n?.format(key, data) ?? key;
+
+/**
+ * An actor by uuid (an unlinked token's synthetic actor too), or null.
+ * @param {unknown} uuid
+ * @returns {Promise<Actor.Implementation | null>}
+ */
+async function actorOf(uuid) {
+  if (typeof uuid !== "string" || !uuid) return null;
+  const doc = await fromUuid(/** @type {ActorUuid} */ (uuid));
+  // CONFIG.Actor.documentClass makes every actor an IconActor.
+  return doc instanceof Actor ? /** @type {Actor.Implementation} */ (doc) : null;
+}
 
 /**
  * A message's flags by dotted key, as Foundry's setFlag/unsetFlag take them (foundry-vtt-types
@@ -51,7 +65,7 @@ export default class TacticalChat {
    * @returns {import("../icon-socket.mjs").SocketHandler}
    */
   static #fromSocket(action) {
-    return async ({ messageId, key, saved = false, vigilance = 0 }, userId) => {
+    return async ({ messageId, key, saved = false, vigilance = 0, vigilanceBy, vigilanceCharges }, userId) => {
       // foundry-vtt-types 13.345 types the collection's get() without the document's own members.
       const message = /** @type {ChatMessage.Implementation | undefined} */ (/** @type {unknown} */ (game.messages?.get(/** @type {string} */ (messageId)))); // not a string: finds nothing
       if (!message) return;
@@ -60,7 +74,15 @@ export default class TacticalChat {
       if (!user?.isGM && message.author?.id !== userId) {
         throw new Error(game.i18n?.localize("ICONENGINE.Socket.NotAllowed") ?? "Not allowed");
       }
-      await action(message, Number(key), { saved: saved === true, vigilance: Number(vigilance) || 0 });
+      /** @type {ApplyChoice} */
+      const choice = { saved: saved === true, vigilance: Number(vigilance) || 0 };
+      if (choice.vigilance) {
+        // Charges are spent from an actor the asking user owns.
+        const spender = await actorOf(vigilanceBy);
+        if (!user || !spender?.testUserPermission(user, "OWNER")) throw new Error(localize("ICONENGINE.Socket.NotAllowed"));
+        Object.assign(choice, { vigilanceBy: spender.uuid, vigilanceCharges: Number(vigilanceCharges) || 0 });
+      }
+      await action(message, Number(key), choice);
     };
   }
 
@@ -105,17 +127,20 @@ export default class TacticalChat {
     try {
       const roll = TacticalChat.damageRoll(message, key);
       const actor = roll ? await TacticalChat.#targetActor(roll) : null;
-      if (!actor) throw new Error(game.i18n?.localize("ICONENGINE.Tactical.NoTarget") ?? "No target");
+      if (!actor) throw new Error(localize("ICONENGINE.Tactical.NoTarget"));
       /** @type {ApplyChoice} */
       const choice = { saved: action === "applySaved" };
       if (action === "vigilance") {
-        const rolled = await TacticalChat.#rollVigilance(message);
-        if (rolled === null) return;
-        choice.vigilance = rolled;
+        const spent = await TacticalChat.#rollVigilance(message, actor);
+        if (spent === null) return;
+        Object.assign(choice, spent);
       }
       const socketAction = action === "undo" ? "undoDamage" : action === "counter" ? "counterDamage" : "applyDamage";
       const direct = { undoDamage: TacticalChat.undoDamage, counterDamage: TacticalChat.counterDamage, applyDamage: TacticalChat.applyDamage };
-      if (game.user?.isGM || (message.isAuthor && actor.isOwner)) {
+      // Vigilance charges change on their holder: spent on apply, given back on undo.
+      const holder = action === "undo" ? message.getFlag(SYSTEM_ID, "damageApplied")?.[key]?.vigilance?.uuid : choice.vigilanceBy;
+      const holderOwned = !holder || !!(await actorOf(holder))?.isOwner;
+      if (game.user?.isGM || (message.isAuthor && actor.isOwner && holderOwned)) {
         await direct[socketAction](message, key, choice);
       } else {
         await IconSocket.executeAsGM(socketAction, { messageId: message.id, key, ...choice });
@@ -139,7 +164,8 @@ export default class TacticalChat {
     const rolls = /** @type {import("../dice/icon-roll.mjs").default[]} */ (message.rolls);
     return rolls.find(roll => {
       const tactical = roll.iconOptions.tactical;
-      return tactical?.role === "damage" && tactical.key === key;
+      // An attack's damage roll, or the card of damage that is no attack's (Slashed, Counter).
+      return (tactical?.role === "damage" || (tactical?.role === "health" && !!tactical.apply)) && tactical.key === key;
     });
   }
 
@@ -148,37 +174,65 @@ export default class TacticalChat {
    * @returns {Promise<Actor.Implementation | null>}
    */
   static async #targetActor(roll) {
-    const tactical = roll.iconOptions.tactical;
-    const uuid = tactical?.target?.uuid;
-    if (!uuid) return null;
-    const doc = await fromUuid(/** @type {ActorUuid} */ (uuid));
-    // CONFIG.Actor.documentClass makes every actor an IconActor.
-    return doc instanceof Actor ? /** @type {Actor.Implementation} */ (doc) : null;
+    return actorOf(roll.iconOptions.tactical?.target?.uuid);
   }
 
   /**
-   * Vigilance: how many charges to spend (a prompt), then their d6s rolled through Foundry, the
-   * highest counting (the card of a plain `Nd6kh1`). Null when cancelled.
-   * @param {ChatMessage.Implementation} message
-   * @returns {Promise<number | null>}
+   * Who may spend Vigilance on a damaged target: the actors of the combat, the user's character
+   * and the controlled tokens' actors that the user owns and that hold charges, the target aside.
+   * @param {Actor.Implementation} target
    */
-  static async #rollVigilance(message) {
-    const localize = (/** @type {string} */ key) => game.i18n?.localize(key) ?? key;
-    const input = `<label>${localize("ICONENGINE.Tactical.VigilanceCharges")}
-      <input type="number" name="charges" value="1" min="1" max="${MAX_VIGILANCE_CHARGES}" step="1" autofocus></label>`;
+  static #vigilanceSpenders(target) {
+    /** @type {(Actor.Implementation | null | undefined)[]} */
+    const candidates = [
+      // The configured Combat (foundry-vtt-types 13.345 gives game.combat no members of it).
+      ...(/** @type {Combat.Implementation | null | undefined} */ (/** @type {unknown} */ (game.combat))?.combatants.map(c => c.actor) ?? []),
+      game.user?.character,
+      ...(canvas?.tokens?.controlled.map(t => t.actor) ?? [])
+    ];
+    return vigilanceSpenders(candidates.filter(a => !!a), target.uuid);
+  }
+
+  /**
+   * Vigilance: who spends how many of its charges (a prompt offering at most the charges held),
+   * then their d6s rolled through Foundry, the highest counting (the card of a plain `Nd6kh1`,
+   * spoken by the spender). Null when no one holds charges or the prompt is cancelled. The charges
+   * are spent when the damage is applied.
+   * @param {ChatMessage.Implementation} message
+   * @param {Actor.Implementation} target
+   * @returns {Promise<Required<Pick<ApplyChoice, "vigilance" | "vigilanceBy" | "vigilanceCharges">> | null>}
+   */
+  static async #rollVigilance(message, target) {
+    const spenders = TacticalChat.#vigilanceSpenders(target);
+    if (!spenders.length) {
+      ui.notifications?.warn(format("ICONENGINE.Vigilance.NoSpender", { name: target.name ?? "" }));
+      return null;
+    }
+    const most = Math.max(...spenders.map(s => s.held));
+    const content = await foundry.applications.handlebars.renderTemplate(TEMPLATES.vigilance, {
+      spenders: spenders.map(s => ({ ...s, label: format("ICONENGINE.Vigilance.Holder", { name: s.name, held: String(s.held) }) })),
+      most
+    });
     const data = await foundry.applications.api.DialogV2.input({
       window: { title: localize("ICONENGINE.Status.vigilance.name") },
-      content: input,
+      content,
       rejectClose: false
     });
-    const charges = /** @type {Record<string, unknown> | null} */ (data)?.charges;
-    const n = Math.trunc(Number(charges));
-    if (!Number.isFinite(n) || n < 1) return null;
-    const roll = await IconRoll.fromRequest({ kind: "dice", formula: `${Math.min(n, MAX_VIGILANCE_CHARGES)}d6kh1` },
-      { flavor: localize("ICONENGINE.Status.vigilance.name") });
+    const answer = /** @type {Record<string, unknown> | null} */ (data);
+    const spender = spenders.find(s => s.uuid === answer?.spender) ?? (spenders.length === 1 ? spenders[0] : null);
+    if (!answer || !spender) return null;
+    const charges = Math.trunc(Number(answer.charges));
+    const spent = spendVigilance(spender.held, charges);
+    if (!spent) {
+      ui.notifications?.warn(format("ICONENGINE.Vigilance.NotHeld", { name: spender.name, charges: String(answer.charges), held: String(spender.held) }));
+      return null;
+    }
+    const flavor = format("ICONENGINE.Vigilance.Roll", { name: spender.name, charges: String(charges), target: target.name ?? "" });
+    const roll = await IconRoll.fromRequest({ kind: "dice", formula: spent.formula }, { flavor });
     await roll.evaluate();
-    await roll.toMessage({ speaker: message.speaker, flavor: localize("ICONENGINE.Status.vigilance.name") });
-    return roll.total ?? 0;
+    const holder = await actorOf(spender.uuid);
+    await roll.toMessage({ speaker: holder ? ChatMessage.implementation.getSpeaker({ actor: holder }) : message.speaker, flavor });
+    return { vigilance: roll.total ?? 0, vigilanceBy: spender.uuid, vigilanceCharges: charges };
   }
 
   /**
@@ -188,38 +242,31 @@ export default class TacticalChat {
    * @param {number} key
    * @param {ApplyChoice} [choice]  A successful save against a save-for-half attack, a Vigilance roll.
    */
-  static async applyDamage(message, key, { saved = false, vigilance = 0 } = {}) {
+  static async applyDamage(message, key, { saved = false, vigilance = 0, vigilanceBy, vigilanceCharges = 0 } = {}) {
     if (message.getFlag(SYSTEM_ID, "damageApplied")?.[key]) return;
     const roll = TacticalChat.damageRoll(message, key);
     if (!roll) return;
     const actor = await TacticalChat.#targetActor(roll);
     if (!actor) return;
     const tactical = /** @type {TacticalOptions} */ (roll.iconOptions.tactical);
-    const core = await loadCore();
-    const statuses = TacticalRolls.statusesOf(actor);
-    // Attacks target characters and foes: the actors with ICON health.
-    const target = /** @type {import("../types/system.js").IconHealthActor} */ (actor);
-    const base = /** @type {NonNullable<TacticalOptions["apply"]>} */ (tactical.apply); // damage rolls carry it
+    const base = /** @type {NonNullable<TacticalOptions["apply"]>} */ (tactical.apply); // damage and health rolls carry it
     /** @type {Record<string, unknown>} */
     const options = saved && tactical.saveForHalf ? savedOptions(base) : { ...base };
-    if (vigilance > 0) options.vigilance = vigilance;
-    const request = applyDamageRequest(coreTarget(target, statuses), roll.total ?? 0, options);
-    const answer = /** @type {import("../types/core.js").Done & {target: AppliedTarget, steps: AppliedDamage["steps"], counter?: number}} */ (core.resolve(request, []));
-    const change = healthChange({ system: target.system, effects: TacticalRolls.effectsOf(actor) }, statuses, answer.target);
-    const undo = await TacticalRolls.applyHealth(actor, change);
-    /** @type {AppliedDamage} */
-    const applied = {
-      targetUuid: actor.uuid,
-      targetName: actor.name ?? "",
-      dealt: answer.total,
-      steps: answer.steps,
-      counter: answer.counter ?? 0,
-      after: { hp: answer.target.hp, vigor: answer.target.vigor, wounds: answer.target.wounds, defeated: answer.target.defeated,
-        fallen: answer.target.fallen },
-      undo,
-      userId: game.user?.id ?? ""
-    };
-    await dottedFlags(message).setFlag(SYSTEM_ID, `damageApplied.${key}`, applied);
+    // A health card's roll is the core's breakdown; the damage is its amount.
+    const amount = tactical.role === "health" ? tactical.amount ?? 0 : roll.total ?? 0;
+    const spender = vigilance > 0 ? await actorOf(vigilanceBy) : null;
+    if (vigilance > 0 && !spender) throw new Error(localize("ICONENGINE.Vigilance.NoHolder"));
+    const spent = spender ? await TacticalRolls.spendVigilance(spender, vigilanceCharges, vigilance) : null;
+    if (spent) options.vigilance = vigilance;
+    try {
+      const applied = await TacticalRolls.applyDamageTo(actor, amount, options);
+      if (spent) applied.vigilance = spent;
+      await dottedFlags(message).setFlag(SYSTEM_ID, `damageApplied.${key}`, applied);
+    } catch (error) {
+      // Nothing is lost: charges spent on damage that was not applied come back.
+      if (spent) await TacticalRolls.refundVigilance(spent);
+      throw error;
+    }
   }
 
   /**
@@ -231,25 +278,24 @@ export default class TacticalChat {
   static async counterDamage(message, key) {
     const applied = message.getFlag(SYSTEM_ID, "damageApplied")?.[key];
     if (!applied?.counter || applied.counterDone) return;
-    const attackerUuid = message.getFlag(SYSTEM_ID, "tactical")?.attacker;
-    const attacker = attackerUuid ? await fromUuid(/** @type {ActorUuid} */ (attackerUuid)) : null;
-    if (!(attacker instanceof Actor)) throw new Error(game.i18n?.localize("ICONENGINE.Tactical.NoTarget") ?? "No target");
+    const attacker = await actorOf(message.getFlag(SYSTEM_ID, "tactical")?.attacker);
+    if (!attacker) throw new Error(localize("ICONENGINE.Tactical.NoTarget"));
     await dottedFlags(message).setFlag(SYSTEM_ID, `damageApplied.${key}.counterDone`, true);
-    // CONFIG.Actor.documentClass makes every actor an IconActor.
-    await TacticalRolls.damage(/** @type {Actor.Implementation} */ (attacker), applied.counter, { source: "effect", ability: false, fromFoe: true },
+    // Its own card, with Undo (and Apply again after an Undo).
+    await TacticalRolls.damage(attacker, applied.counter, { source: "effect", ability: false, fromFoe: true },
       { label: "ICONENGINE.Status.counter.name" });
   }
 
   /**
-   * Undo an applied damage: the actor's previous HP, vigor, wounds and statuses.
+   * Undo an applied damage: the actor's previous HP, vigor, wounds and statuses, the turn's Slashed,
+   * the Vigilance charges spent on it.
    * @param {ChatMessage.Implementation} message
    * @param {number} key
    */
   static async undoDamage(message, key) {
     const applied = message.getFlag(SYSTEM_ID, "damageApplied")?.[key];
     if (!applied) return;
-    const actor = await fromUuid(/** @type {ActorUuid} */ (applied.targetUuid));
-    if (actor instanceof Actor) await TacticalRolls.undoHealth(/** @type {Actor.Implementation} */ (actor), applied.undo);
+    await TacticalRolls.undoApplied(applied);
     await dottedFlags(message).unsetFlag(SYSTEM_ID, `damageApplied.${key}`);
   }
 }

@@ -4,7 +4,7 @@ import { DAMAGE_DICE, LIMITS, clampHealth } from "./rules.mjs";
 /**
  * The schema every ICON actor shares: biography, VIT, HP and vigor as `{value, max}` pairs (so
  * `primaryTokenAttribute: "hp"` and `secondaryTokenAttribute: "vigor"` resolve to token bars),
- * wounds, and the combat numbers.
+ * wounds, the combat numbers, and the Vigilance charges held.
  */
 export function defineBaseActorSchema() {
   const { HTMLField, NumberField, SchemaField } = foundry.data.fields;
@@ -22,7 +22,9 @@ export function defineBaseActorSchema() {
     dash: integer(2),
     damageDie: new NumberField({ required: true, nullable: false, integer: true, initial: 8, choices: [...DAMAGE_DICE] }),
     fray: integer(3),
-    armor: integer(0)
+    armor: integer(0),
+    // Vigilance X: "A special effect with X charges" (module/data/vigilance.mjs).
+    vigilance: integer(0, ...LIMITS.vigilance)
   };
 }
 

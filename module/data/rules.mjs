@@ -86,7 +86,7 @@ export const MOB = { membersPerPlayer: 2, hitsPerMember: 2 };
  * Limits of every bounded number, `[min, max]`. The data models build their NumberFields from
  * these, and {@link validateCharacter}/{@link validateFoe} check the cross-field rules.
  */
-/** @type {Record<"level"|"vit"|"wounds"|"rating"|"maxStrain"|"burdens"|"chapter"|"size"|"partySize", [number, number]>} */
+/** @type {Record<"level"|"vit"|"wounds"|"rating"|"maxStrain"|"burdens"|"chapter"|"size"|"partySize"|"vigilance", [number, number]>} */
 export const LIMITS = {
   level: [0, 12],
   vit: [1, 99],
@@ -96,7 +96,9 @@ export const LIMITS = {
   burdens: [0, 3],
   chapter: [1, 3],
   size: [1, 3],
-  partySize: [1, 12]
+  partySize: [1, 12],
+  // "Vigilance charges stack": the seed sets no ceiling; 99 keeps a typo from rolling a thousand d6.
+  vigilance: [0, 99]
 };
 
 /**

@@ -258,6 +258,14 @@ export function damageRequest(state, attacker, result) {
  */
 
 /**
+ * @typedef {object} HealthDamageOptions  `icon.applyDamage` options of damage that is no attack's:
+ *   Slashed (`source: "slashed"`) or an effect such as Counter's.
+ * @property {"slashed"|"effect"} source
+ * @property {boolean} ability  Whether an ability dealt it (Counter and Pacified care).
+ * @property {boolean} fromFoe  Whether a foe of the target dealt it (Intangible and Vigilance care).
+ */
+
+/**
  * The options `icon.applyDamage` takes for a target hit by this attack: the source of the damage
  * (Dodge stops misses, area attacks and damage after a successful save), piercing, divine, the
  * attacker's weakness, pacification and hatred (half damage unless this target is the hated foe),
@@ -283,8 +291,9 @@ export function damageOptions(state, result, cover, target = null) {
 /**
  * The options for a target that saved against a save-for-half attack: the damage came despite a
  * successful save (Dodge stops it), halved by the core.
- * @param {DamageOptions} options
- * @returns {DamageOptions}
+ * @template {object} Options
+ * @param {Options} options  {@link DamageOptions}.
+ * @returns {Options & {source: "save", savedHalf: true}}
  */
 export function savedOptions(options) {
   return { ...options, source: "save", savedHalf: true };

@@ -2,16 +2,15 @@ import { SYSTEM_ID } from "../config.mjs";
 import { loadCore } from "../core.mjs";
 import { healthChange, statusEffectData } from "../data/health-changes.mjs";
 import { coreStatuses } from "../data/rules.mjs";
+import { SLASHED_DAMAGE, SLASHED_FLAG, slashedLimit } from "../data/slashed.mjs";
+import { gainVigilance, spendVigilance, vigilanceHeld } from "../data/vigilance.mjs";
 import "./cards/icon-tactical.mjs";
 import IconRoll from "./icon-roll.mjs";
 import { applyMode, currentMode } from "../message-mode.mjs";
 import { abilityAftermath, applyDamageRequest, attackResult, attackerOf, coreTarget, damageOptions, damageRequest, healRequest, planAttack,
   saveRequest } from "./tactical-requests.mjs";
 
-/**
- * The damage Slashed deals; the core refuses any other amount for a `slashed` source.
- */
-export const SLASHED_DAMAGE = 4;
+export { SLASHED_DAMAGE };
 
 /**
  * @typedef {object} IconTurnOrder  What this module uses of the ICON Combat (documents/icon-combat.mjs).
@@ -22,6 +21,7 @@ export const SLASHED_DAMAGE = 4;
 
 /**
  * @import { AttackState } from "./tactical-requests.mjs"
+ * @import { AppliedDamage, VigilanceSpent } from "./cards/icon-tactical.mjs"
  * @import { HealthChange, HealthUndo, EffectLike } from "../data/health-changes.mjs"
  * @import { Done } from "../types/core.js"
  * @import { IconHealthActor } from "../types/system.js"
@@ -78,16 +78,17 @@ export default class TacticalRolls {
    * @param {IconRoll[]} rolls
    * @param {string} flavor
    * @param {string} rollMode
-   * @param {object} [flags]
+   * @param {object} [flags]  The message's `tactical` flag.
+   * @param {{damageApplied?: Record<string, AppliedDamage>}} [more]  Other flags of the system's scope.
    */
-  static async post(actor, rolls, flavor, rollMode, flags = {}) {
+  static async post(actor, rolls, flavor, rollMode, flags = {}, more = {}) {
     const data = {
       speaker: ChatMessage.implementation.getSpeaker({ actor }),
       flavor,
       rolls,
       // Roll#toMessage plays it for its messages; these are created directly.
       sound: CONFIG.sounds.dice,
-      flags: { [SYSTEM_ID]: { tactical: flags } }
+      flags: { [SYSTEM_ID]: { ...more, tactical: flags } }
     };
     // A key of CONFIG.Dice.rollModes: from the dialogs' roll-mode select or the core setting.
     applyMode(data, rollMode);
@@ -163,23 +164,56 @@ export default class TacticalRolls {
   }
 
   /**
+   * Whether the actor fights in the viewed combat once it has started: only then are there turns
+   * for "once a turn" to count.
+   * @param {Actor.Implementation} actor
+   * @returns {boolean}
+   */
+  static inCombat(actor) {
+    // The configured Combat is IconCombat (foundry-vtt-types 13.345 gives game.combat no members of it).
+    const combat = /** @type {Combat.Implementation | null | undefined} */ (/** @type {unknown} */ (game.combat));
+    if (!combat?.started) return false;
+    return combat.combatants.some(c => c.actor?.uuid === actor.uuid);
+  }
+
+  /**
+   * Slashed's "no more than once a turn" for this actor now (see data/slashed.mjs).
+   * @param {Actor.Implementation} actor
+   */
+  static slashedLimit(actor) {
+    return slashedLimit({ inCombat: TacticalRolls.inCombat(actor), takenThisTurn: !!actor.getFlag(SYSTEM_ID, SLASHED_FLAG) });
+  }
+
+  /**
    * Slashed: "Take 4 damage after you or an ally uses an ability that moves you, but no more than
-   * once a turn." Applies the core's slashed damage to the actor and posts the breakdown. (Once a
-   * turn is the table's to keep.)
+   * once a turn." Applies the core's slashed damage to the actor and posts the breakdown, with
+   * Undo. Refused, with a notification, for an actor without Slashed and for a second time in a
+   * turn of the combat it fights in.
    * @param {Actor.Implementation} actor
    * @param {{rollMode?: string}} [options]
    */
   static async slashed(actor, { rollMode } = {}) {
+    const name = actor.name ?? "";
+    if (!TacticalRolls.statusesOf(actor).some(s => s.replace(/\+$/, "") === "slashed")) {
+      ui.notifications?.warn(game.i18n?.format("ICONENGINE.Tactical.NotSlashed", { name }) ?? "ICONENGINE.Tactical.NotSlashed");
+      return null;
+    }
+    if (!TacticalRolls.slashedLimit(actor).allowed) {
+      ui.notifications?.warn(game.i18n?.format("ICONENGINE.Tactical.SlashedOnce", { name }) ?? "ICONENGINE.Tactical.SlashedOnce");
+      return null;
+    }
     return TacticalRolls.damage(actor, SLASHED_DAMAGE, { source: "slashed", ability: false, fromFoe: false },
       { label: "ICONENGINE.Status.slashed.name", rollMode });
   }
 
   /**
    * Damage that is no attack's (Slashed, Counter): the core's `icon.applyDamage` applied to the
-   * actor at once, and a card with its breakdown.
+   * actor at once, and a card with its breakdown and Undo (the message's `damageApplied.0`, as an
+   * attack card's; after an Undo, its Apply button applies it again).
    * @param {Actor.Implementation} actor
    * @param {number} amount
-   * @param {Record<string, unknown>} options  icon.applyDamage options (source, ability, fromFoe, ...).
+   * @param {import("./tactical-requests.mjs").DamageOptions | import("./tactical-requests.mjs").HealthDamageOptions} options
+   *   icon.applyDamage options (source, ability, fromFoe, ...).
    * @param {{label: string, rollMode?: string}} card  `label`: i18n key of the card's heading.
    */
   static async damage(actor, amount, options, { label, rollMode }) {
@@ -188,10 +222,121 @@ export default class TacticalRolls {
     // Damage is dealt to the actors with ICON health (Slashed and Counter hit characters and foes).
     const target = /** @type {IconHealthActor} */ (actor);
     const request = applyDamageRequest(coreTarget(target, statuses), amount, options);
-    const roll = await TacticalRolls.roll(request, { role: "health", actor: who, label });
-    const outcome = /** @type {Done & {target: Parameters<typeof healthChange>[2]}} */ (roll.outcome);
-    await TacticalRolls.applyHealth(actor, healthChange({ system: target.system, effects: TacticalRolls.effectsOf(actor) }, statuses, outcome.target));
-    return TacticalRolls.post(actor, [roll], game.i18n?.localize(label) ?? label, rollMode ?? TacticalRolls.#defaultRollMode());
+    const roll = await TacticalRolls.roll(request, { role: "health", key: 0, actor: who, target: who, label, amount, apply: options });
+    const applied = await TacticalRolls.applyDamageTo(actor, amount, options);
+    return TacticalRolls.post(actor, [roll], game.i18n?.localize(label) ?? label, rollMode ?? TacticalRolls.#defaultRollMode(), {},
+      { damageApplied: { 0: applied } });
+  }
+
+  /**
+   * Apply damage to an actor through the core's `icon.applyDamage`: its health written, and what a
+   * message keeps of it (the breakdown and the undo). Slashed damage in a combat counts against
+   * the turn (refused the second time).
+   * @param {Actor.Implementation} actor  A character or a foe.
+   * @param {number} amount
+   * @param {Record<string, unknown>} options  icon.applyDamage options.
+   * @returns {Promise<AppliedDamage>}
+   */
+  static async applyDamageTo(actor, amount, options) {
+    const core = await loadCore();
+    const limit = options.source === "slashed" ? TacticalRolls.slashedLimit(actor) : null;
+    if (limit && !limit.allowed) {
+      throw new Error(game.i18n?.format("ICONENGINE.Tactical.SlashedOnce", { name: actor.name ?? "" }) ?? "ICONENGINE.Tactical.SlashedOnce");
+    }
+    // Counted before the damage is written, so a second click in the meantime is refused.
+    if (limit?.counts) await actor.setFlag(SYSTEM_ID, SLASHED_FLAG, true);
+    try {
+      const statuses = TacticalRolls.statusesOf(actor);
+      // Damage is dealt to the actors with ICON health.
+      const target = /** @type {IconHealthActor} */ (actor);
+      const request = applyDamageRequest(coreTarget(target, statuses), amount, options);
+      const answer = /** @type {Done & {target: AppliedDamage["after"] & {statuses: string[]}, steps: AppliedDamage["steps"], counter?: number}} */ (
+        core.resolve(request, []));
+      const change = healthChange({ system: target.system, effects: TacticalRolls.effectsOf(actor) }, statuses, answer.target);
+      const undo = await TacticalRolls.applyHealth(actor, change);
+      /** @type {AppliedDamage} */
+      const applied = {
+        targetUuid: actor.uuid,
+        targetName: actor.name ?? "",
+        dealt: answer.total,
+        steps: answer.steps,
+        counter: answer.counter ?? 0,
+        after: { hp: answer.target.hp, vigor: answer.target.vigor, wounds: answer.target.wounds, defeated: answer.target.defeated,
+          fallen: answer.target.fallen },
+        undo,
+        userId: game.user?.id ?? ""
+      };
+      if (limit?.counts) applied.slashed = true;
+      return applied;
+    } catch (error) {
+      if (limit?.counts) await actor.unsetFlag(SYSTEM_ID, SLASHED_FLAG);
+      throw error;
+    }
+  }
+
+  /**
+   * Put back what an applied damage changed: the target's health and statuses, the turn's Slashed
+   * (it may be taken again), and the Vigilance charges spent on it.
+   * @param {AppliedDamage} applied
+   */
+  static async undoApplied(applied) {
+    const actor = await fromUuid(/** @type {`Actor.${string}`} */ (applied.targetUuid));
+    if (actor instanceof Actor) {
+      // CONFIG.Actor.documentClass makes every actor an IconActor.
+      const target = /** @type {Actor.Implementation} */ (actor);
+      await TacticalRolls.undoHealth(target, applied.undo);
+      if (applied.slashed) await target.unsetFlag(SYSTEM_ID, SLASHED_FLAG);
+    }
+    if (applied.vigilance) await TacticalRolls.refundVigilance(applied.vigilance);
+  }
+
+  /**
+   * Gain Vigilance X: the charges stack onto those the actor holds (for macros and abilities).
+   * @param {Actor.Implementation} actor  A character or a foe.
+   * @param {number} charges
+   * @returns {Promise<number>}  The charges held after.
+   */
+  static async gainVigilance(actor, charges) {
+    const held = gainVigilance(vigilanceHeld(/** @type {{vigilance?: unknown}} */ (actor.system)), charges);
+    if (held === null) throw new Error(game.i18n?.format("ICONENGINE.Vigilance.BadGain", { charges: String(charges) }) ?? "ICONENGINE.Vigilance.BadGain");
+    await actor.update({ system: { vigilance: held } });
+    return held;
+  }
+
+  /**
+   * Spend an actor's Vigilance charges: the charges go, and with the last one its Vigilance
+   * status (the effect is its charges). Refused for more charges than it holds.
+   * @param {Actor.Implementation} actor  A character or a foe.
+   * @param {number} charges
+   * @param {number} rolled  The highest d6 of the charges, for the record.
+   * @returns {Promise<VigilanceSpent>}  What to put back on Undo.
+   */
+  static async spendVigilance(actor, charges, rolled) {
+    const held = vigilanceHeld(/** @type {{vigilance?: unknown}} */ (actor.system));
+    const spent = spendVigilance(held, charges);
+    if (!spent) {
+      throw new Error(game.i18n?.format("ICONENGINE.Vigilance.NotHeld", { name: actor.name ?? "", charges: String(charges), held: String(held) })
+        ?? "ICONENGINE.Vigilance.NotHeld");
+    }
+    await actor.update({ system: { vigilance: spent.left } });
+    const ended = spent.left === 0 ? actor.effects.contents.filter(e => e.statuses.has("vigilance")) : [];
+    const restoreEffects = ended.map(e => e.toObject());
+    if (ended.length) await actor.deleteEmbeddedDocuments("ActiveEffect", ended.map(e => e.id ?? ""));
+    return { uuid: actor.uuid, name: actor.name ?? "", charges, rolled, restoreEffects };
+  }
+
+  /**
+   * Give spent Vigilance charges back (an Undo), with the status they ended.
+   * @param {VigilanceSpent} spent
+   */
+  static async refundVigilance(spent) {
+    const doc = await fromUuid(/** @type {`Actor.${string}`} */ (spent.uuid));
+    if (!(doc instanceof Actor)) return;
+    const actor = /** @type {Actor.Implementation} */ (doc);
+    const held = vigilanceHeld(/** @type {{vigilance?: unknown}} */ (actor.system));
+    await actor.update({ system: { vigilance: gainVigilance(held, spent.charges) ?? held } });
+    const missing = spent.restoreEffects.filter(data => !actor.effects.has(data._id ?? ""));
+    if (missing.length) await actor.createEmbeddedDocuments("ActiveEffect", missing, { keepId: true });
   }
 
   /**

@@ -2,6 +2,7 @@ import { ICONENGINE, SYSTEM_ID } from "../config.mjs";
 import { getCore } from "../core.mjs";
 import { endOfCombatChanges, endOfTurn, healTarget } from "../data/combat-rules.mjs";
 import { endOfTurnEffectIds } from "../data/health-changes.mjs";
+import { SLASHED_FLAG } from "../data/slashed.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
 
@@ -50,6 +51,7 @@ export async function runCombatEffects(combat, effects, workflows) {
           // since then is kept on the actor.
           const actor = combatant.actor;
           if (actor?.getFlag(SYSTEM_ID, "interruptsUsed")) await actor.unsetFlag(SYSTEM_ID, "interruptsUsed");
+          await clearTurnLimits(combat);
           const context = { round: combat.round, turn: turnIndex(effect.id), skipped: false };
           await workflows.startTurn(combatant, context);
           if (combatant.token) await workflows.clearMovement(combatant, context);
@@ -60,6 +62,7 @@ export async function runCombatEffects(combat, effects, workflows) {
           await endTurnImmunity(combat);
           await endOfTurnRules(combatant);
           await promptSaves(combatant);
+          await clearTurnLimits(combat);
           break;
         case "summonsLeft":
           await summonsLeave(combat, effect.ids ?? []);
@@ -92,6 +95,18 @@ async function endTurnImmunity(combat) {
     if (!actor) continue;
     const ids = endOfTurnEffectIds(actor.effects.contents.map(e => ({ id: e.id, statuses: e.statuses, flags: e.flags })));
     if (ids.length) await actor.deleteEmbeddedDocuments("ActiveEffect", ids);
+  }
+}
+
+/**
+ * What may happen "no more than once a turn" starts afresh with every turn, whoever's: Slashed's
+ * count (module/data/slashed.mjs) is cleared from every fighter when a turn starts or ends.
+ * @param {Combat.Implementation} combat
+ */
+async function clearTurnLimits(combat) {
+  for (const combatant of combat.combatants) {
+    const actor = combatant.actor;
+    if (actor?.getFlag(SYSTEM_ID, SLASHED_FLAG)) await actor.unsetFlag(SYSTEM_ID, SLASHED_FLAG);
   }
 }
 

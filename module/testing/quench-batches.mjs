@@ -273,6 +273,77 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       assert.equal(stats(target).hp.value, before, "Undo restores the HP");
     });
 
+    it("Slashed from the sheet: 4 damage, with Undo and Apply again on its card", async () => {
+      const actor = await actorOf("character");
+      await actor.toggleStatusEffect("slashed", { active: true });
+      const element = await openSheet(actor);
+      const button = await until(() => /** @type {HTMLButtonElement | null} */ (element.querySelector('[data-action="takeSlashed"]')), "the Slashed button");
+      const before = stats(actor).hp.value;
+      button.click();
+      const message = await until(() => newMessage(m => !!m.getFlag(SYSTEM_ID, "damageApplied")), "the Slashed card");
+      assert.equal(stats(actor).hp.value, before - 4, "Slashed: take 4 damage");
+      const undo = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector('[data-tactical-action="undo"]')),
+        "the Undo button");
+      undo.click();
+      await until(() => !damageApplied(message, 0), "the undo");
+      assert.equal(stats(actor).hp.value, before, "Undo restores the HP");
+      const apply = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector('[data-tactical-action="apply"]')),
+        "the Apply button after the Undo");
+      apply.click();
+      await until(() => damageApplied(message, 0), "the damage applied again");
+      assert.equal(stats(actor).hp.value, before - 4);
+    });
+
+    it("Slashed no more than once a turn in a combat", async function () {
+      // The browser harness has no combat (test/node/tactical-resources.test.mjs covers the turns over stand-ins).
+      if (!(ui.combat instanceof foundry.applications.sidebar.tabs.CombatTracker)) this.skip();
+      const actor = await actorOf("character");
+      const foe = await actorOf("foe");
+      await actor.toggleStatusEffect("slashed", { active: true });
+      const combat = /** @type {import("../documents/icon-combat.mjs").default} */ (track(
+        /** @type {Combat | undefined} */ (await Combat.implementation.create({ active: true }))));
+      await combat.createEmbeddedDocuments("Combatant", [{ actorId: actor.id }, { actorId: foe.id }]);
+      const [pcId, foeId] = [actor, foe].map(a => combat.combatants.find(c => c.actor?.id === a.id)?.id ?? "");
+      await combat.startCombat();
+      await combat.iconDispatch({ type: "beginTurn", id: pcId });
+      const { default: TacticalRolls } = await import("../dice/tactical-rolls.mjs");
+      const before = stats(actor).hp.value;
+      await TacticalRolls.slashed(actor);
+      assert.equal(await TacticalRolls.slashed(actor), null, "the second Slashed of the turn is refused");
+      assert.equal(stats(actor).hp.value, before - 4);
+      await combat.iconDispatch({ type: "endTurn" });
+      await combat.iconDispatch({ type: "beginTurn", id: foeId });
+      await until(() => !actor.getFlag(SYSTEM_ID, "slashedThisTurn"), "the next turn to free Slashed");
+      await TacticalRolls.slashed(actor);
+      assert.equal(stats(actor).hp.value, before - 8, "a new turn, a new Slashed");
+    });
+
+    it("Counter: the attacker's damage card has Undo", async () => {
+      rollHigh();
+      const attacker = await actorOf("character");
+      const target = await actorOf("foe");
+      await target.toggleStatusEffect("counter", { active: true });
+      const { default: TacticalRolls } = await import("../dice/tactical-rolls.mjs");
+      const { attackTargetOf, initialAttackState } = await import("../dice/tactical-requests.mjs");
+      const state = initialAttackState({ targets: [attackTargetOf({ uuid: target.uuid, name: target.name ?? "", img: target.img ?? "",
+        system: stats(target), statuses: [] })] });
+      const message = /** @type {ChatMessage.Implementation} */ (await TacticalRolls.attack(attacker, state));
+      const apply = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector('[data-tactical-action="apply"]')),
+        "the Apply damage button");
+      apply.click();
+      const counter = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector('[data-tactical-action="counter"]')),
+        "the Counter button");
+      const before = stats(attacker).hp.value;
+      counter.click();
+      const card = await until(() => newMessage(m => m.id !== message.id && !!m.getFlag(SYSTEM_ID, "damageApplied")), "the Counter card");
+      assert.equal(stats(attacker).hp.value, before - 2, "Counter: 2 damage back");
+      const undo = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(card)?.querySelector('[data-tactical-action="undo"]')),
+        "the Counter card's Undo");
+      undo.click();
+      await until(() => !damageApplied(card, 0), "the undo");
+      assert.equal(stats(attacker).hp.value, before, "Undo restores the attacker");
+    });
+
     it("a save", async () => {
       rollHigh();
       const actor = await actorOf("character");
@@ -296,7 +367,8 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       assert.equal(poolOf(request), 2, "a rating of 2 is a pool of 2");
       assert.equal(roll.dice.reduce((n, d) => n + d.results.length, 0), 2, "and Foundry rolled 2 dice");
       await until(() => messageElement(action), "the action card");
-      const fortune = /** @type {ChatMessage.Implementation} */ (await rollFortune(3, { actor }));
+      // a rating with a boon, as `/fortune 2 +1` asks: 2 dots + 1 die
+      const fortune = /** @type {ChatMessage.Implementation} */ (await rollFortune({ rating: 2, boons: 1 }, { actor }));
       assert.equal(fortune.rolls[0]?.dice[0]?.results.length, 3);
       await until(() => messageElement(fortune), "the fortune card");
     });

@@ -80,6 +80,8 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
       "icon-engine"?: {
         /** Interrupts used since the start of the actor's turn ("interrupts refresh at the start of the owner's turn"). */
         interruptsUsed?: number;
+        /** Slashed damage taken in the current turn ("no more than once a turn"; module/data/slashed.mjs). */
+        slashedThisTurn?: boolean;
       };
     };
     /** Status effects (module/data/status-effects.mjs, health-changes.mjs). */

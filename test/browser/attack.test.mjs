@@ -319,4 +319,60 @@ describe("an ICON attack in the browser", () => {
     await chat.screenshot({ path: `${results}cure-card.png` });
     assertNoErrors();
   });
+
+  test("issue 17: Slashed and Counter cards apply with Undo; Vigilance charges on the sheet, in the prompt and on the card", async () => {
+    const { page } = browser;
+    const shown = await page.evaluate(async () => {
+      const t = globalThis.attackTest;
+      const { tacticalSheetContext } = await import("/module/applications/sheets/tactical-context.mjs");
+      const ysolde = { uuid: "Actor.ysolde", name: "Ysolde" };
+      // Slashed into armor 1, as TacticalRolls.damage rolls it: the card carries its target, amount and options.
+      const options = { source: "slashed", ability: false, fromFoe: false };
+      const request = t.requests.applyDamageRequest({ hp: 30, maxHp: 40, vigor: 0, armor: 1, wounds: 0, isPlayerCharacter: true, statuses: ["slashed"] }, 4, options);
+      const done = t.core.resolve(request, []);
+      const card = await t.renderCard(request, done, { role: "health", key: 0, actor: ysolde, target: ysolde, label: "ICONENGINE.Status.slashed.name", amount: 4, apply: options });
+      // What the chat hook shows in its apply block once applied (with a Vigilance spent on it, as an attack's may have).
+      const applied = { targetUuid: ysolde.uuid, targetName: "Ysolde", dealt: done.total, steps: done.steps, counter: 0,
+        after: { hp: done.target.hp, vigor: 0, wounds: 0, defeated: false, fallen: false }, undo: { update: {}, restoreEffects: [], deleteEffects: [] },
+        userId: "u", vigilance: { uuid: "Actor.keeper", name: "Keeper", charges: 2, rolled: 5, restoreEffects: [] } };
+      const block = await t.render(t.cards.TEMPLATES.applied, { ...t.cards.appliedContext(applied, 0), canUndo: true });
+      document.querySelector(".message-content").innerHTML = card;
+      t.appliedBlock = block;
+      // The sheet of a Slashed character holding 3 Vigilance charges.
+      const tactical = tacticalSheetContext({ items: [], statuses: ["slashed"], saveable: [] });
+      tactical.slashed.img = tactical.slashed.img.replace(/^systems\/icon-engine\//, "/");
+      const sheet = document.createElement("section");
+      sheet.id = "slashed-block";
+      sheet.className = "icon-engine sheet actor";
+      sheet.style.cssText = "width:480px;background:#f0efe7;color:#191813;padding:8px";
+      sheet.innerHTML = await t.render("systems/icon-engine/templates/actor/tactical-actions.hbs", { tactical, source: { vigilance: 3 } });
+      document.body.prepend(sheet);
+      // The Vigilance prompt of two allies holding charges: at most the most held.
+      const prompt = document.createElement("form");
+      prompt.id = "vigilance-prompt";
+      prompt.innerHTML = await t.render(t.cards.TEMPLATES.vigilance, {
+        spenders: [{ uuid: "Actor.keeper", label: "Keeper (3 held)" }, { uuid: "Actor.warden", label: "Warden (1 held)" }], most: 3 });
+      document.body.prepend(prompt);
+      return { steps: done.steps.map(s => s.rule), hp: done.target.hp };
+    });
+    assert.deepEqual(shown, { steps: ["amount", "armor", "hp"], hp: 27 });
+    const chat = page.locator(".chat-message");
+    assert.equal((await chat.locator(".tactical-heal .tactical-apply [data-tactical-action=apply]").textContent()).trim(), "Apply 4 damage to Ysolde");
+    assert.equal(await chat.locator(".tactical-heal .tactical-steps").count(), 0, "the chat hook shows the applied breakdown in the apply block");
+    // TacticalChat's render hook: the applied breakdown in the apply block
+    await page.evaluate(() => { document.querySelector(".tactical-heal .tactical-apply").innerHTML = globalThis.attackTest.appliedBlock; });
+    assert.equal(await chat.locator(".tactical-heal .tactical-applied [data-tactical-action=undo]").count(), 1);
+    assert.deepEqual(await chat.locator(".tactical-heal .tactical-applied .change").allTextContents(), ["+4", "−1", "−3"]);
+    assert.equal(await chat.locator(".tactical-heal .tactical-vigilance").textContent(), "Keeper spent 2 Vigilance: 5 as armor.");
+    await chat.screenshot({ path: `${results}slashed-card.png` });
+    const sheet = page.locator("#slashed-block");
+    assert.equal((await sheet.locator(".take-slashed").textContent()).trim(), "Slashed: take 4 damage");
+    assert.equal(await sheet.locator(".take-slashed").getAttribute("data-action"), "takeSlashed");
+    assert.equal(await sheet.locator("input[name='system.vigilance']").inputValue(), "3");
+    await sheet.screenshot({ path: `${results}sheet-slashed-vigilance.png` });
+    const prompt = page.locator("#vigilance-prompt");
+    assert.deepEqual(await prompt.locator("select[name=spender] option").allTextContents(), ["Keeper (3 held)", "Warden (1 held)"]);
+    assert.equal(await prompt.locator("input[name=charges]").getAttribute("max"), "3");
+    assertNoErrors();
+  });
 });

@@ -18,6 +18,7 @@ const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 /** Why the batch skips a test in the harness. */
 const SKIPPED_HERE = {
   "the combat tracker › runs a round with a slow turn, then undoes the last step": "needs Foundry's Combat and CombatTracker",
+  "chat cards › Slashed no more than once a turn in a combat": "needs Foundry's Combat and CombatTracker (test/node/tactical-resources.test.mjs covers the turns)",
   "rules and journal content › opens the rules reference and shows its glossary terms": "needs the compiled compendium pack"
 };
 

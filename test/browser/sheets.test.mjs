@@ -180,7 +180,7 @@ describe("ICON sheets in the browser", () => {
     await page.evaluate(async () => {
       const { ICONENGINE, context, render } = globalThis.sheetTest;
       const system = { description: "<p>Shove 1. <strong>Exceed:</strong> +[D].</p>", actions: "interrupt", interrupt: 2,
-        tags: ["attack", "limitBreak"], resolveCost: 3, range: "Melee", roll: { hitDice: 2, frayOnMiss: true, bonusDice: 1, pierce: true, divine: false } };
+        tags: ["attack", "limitBreak"], resolveCost: 3, range: "Melee", roll: { hitDice: 2, frayOnMiss: true, bonusDice: 1, pierce: true, divine: false, saveForHalf: true } };
       document.querySelector("#sheet").innerHTML = await render(ICONENGINE.sheets.ability, {
         item: { name: "Heaven's Hammer", img: "/assets/icons/statuses/counter.svg" }, system, source: system,
         enriched: { description: system.description }, ...context.abilityContext(system)
@@ -190,6 +190,9 @@ describe("ICON sheets in the browser", () => {
     assert.equal(await page.locator('input[name="system.resolveCost"]').inputValue(), "3");
     assert.equal(await page.locator('input[name="system.interrupt"]').inputValue(), "2");
     assert.equal(await page.locator('input[name="system.roll.pierce"]').isChecked(), true);
+    // issue 17: the ability's save for half is on its sheet (the attack dialog starts from it)
+    assert.equal(await page.locator('input[name="system.roll.saveForHalf"]').isChecked(), true);
+    assert.equal(await page.locator('input[name="system.roll.divine"]').isChecked(), false);
     await page.locator("#sheet").screenshot({ path: `${results}ability-sheet.png` });
 
     const texts = await page.evaluate(async () => {

@@ -434,7 +434,8 @@ describe("IconCombat and the tracker over stand-ins for Foundry", () => {
       effects: { contents: [] },
       get appliedEffects() { return statuses.map(id => ({ statuses: new Set([id.replace(/\+$/, "")]), flags: { "icon-engine": { ongoing: id.endsWith("+") } } })); },
       async toggleStatusEffect(id, { active }) { if (!active) statuses.splice(statuses.indexOf(id), 1); },
-      testUserPermission: () => true
+      testUserPermission: () => true,
+      getFlag: () => undefined
     });
     const bloodied = actorOf("Ysolde", 12, ["regeneration", "hatred", "dazed"]);
     const healthy = actorOf("Brann", 35, ["regeneration", "hatred+"]);

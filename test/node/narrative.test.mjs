@@ -170,7 +170,7 @@ describe("narrative cards", () => {
   test("fortune cards read the same dice as poor/average/good/excellent", () => {
     const cases = [[[3], "poor"], [[5, 2], "average"], [[6, 1], "good"], [[6, 6, 2], "excellent"]];
     for (const [faces, result] of cases) {
-      const outcome = /** @type {any} */ (core.resolve(fortuneRequest(faces.length), [faces]));
+      const outcome = /** @type {any} */ (core.resolve(fortuneRequest({ rating: faces.length }), [faces]));
       const card = fortuneCardContext(outcome);
       assert.equal(card.result, result);
       assert.ok(en.ICONENGINE.Narrative.Fortune[card.result]);
@@ -356,10 +356,10 @@ describe("issue 17: effort, fortune rolls with a rating, burdens at 0d", () => {
 });
 
 describe("fortune rolls", () => {
-  test("/fortune N is ours and reads N dice", () => {
+  test("/fortune R is ours and reads rating R (the command's syntax: chat-commands.test.mjs)", () => {
     assert.deepEqual(ChatCommands.parse("/fortune 3"), { command: "fortune", args: "3" });
-    assert.equal(parseFortune("3"), 3);
-    assert.equal(parseFortune(" 0 "), 0);
+    assert.deepEqual(parseFortune("3"), { rating: 3, action: null, boons: 0, curses: 0 });
+    assert.deepEqual(parseFortune(" 0 "), { rating: 0, action: null, boons: 0, curses: 0 });
     for (const bad of ["", "-1", "2d6", "21", "x"]) assert.equal(parseFortune(bad), null, bad);
     assert.deepEqual(ChatCommands.parse("/clocks"), { command: "clocks", args: "" });
   });

@@ -36,7 +36,8 @@ export async function openPage() {
   const errors = [];
   page.on("pageerror", error => errors.push(`pageerror: ${error.message}`));
   page.on("console", message => {
-    if (message.type() === "error") errors.push(`console.error: ${message.text()}`);
+    // A failed resource's console line names no file; its location does.
+    if (message.type() === "error") errors.push(`console.error: ${message.text()}${/^Failed to load/.test(message.text()) ? ` (${message.location().url})` : ""}`);
   });
   page.on("requestfailed", request => errors.push(`requestfailed: ${request.url()}`));
   return {

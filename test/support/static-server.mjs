@@ -31,7 +31,9 @@ const MIME = {
 export async function startServer({ wasmType = MIME[".wasm"] } = {}) {
   const server = createServer(async (request, response) => {
     const requested = decodeURIComponent(new URL(request.url ?? "/", "http://localhost").pathname);
-    const system = requested.indexOf("/systems/icon-engine/");
+    // The last one: a relative `systems/icon-engine/…` path (as the module writes image paths, for
+    // Foundry's page at /game) resolves under the harness page's own systems/icon-engine/ directory.
+    const system = requested.lastIndexOf("/systems/icon-engine/");
     const pathname = system >= 0 ? requested.slice(system + "/systems/icon-engine".length) : requested;
     const path = normalize(join(root, pathname));
     if (!path.startsWith(root) || path.split(sep).includes("..")) {

@@ -33,7 +33,8 @@ export default class IconActorSheet extends HandlebarsActorSheet {
       deleteItem: editableAction(IconActorSheet.#deleteItem),
       rollAttack: editableAction(IconActorSheet.#rollAttack),
       rollSave: editableAction(IconActorSheet.#rollSave),
-      heal: editableAction(IconActorSheet.#heal)
+      heal: editableAction(IconActorSheet.#heal),
+      takeSlashed: editableAction(IconActorSheet.#takeSlashed)
     }
   };
 
@@ -206,6 +207,19 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    */
   static async #rollSave(event, target) {
     await TacticalRolls.save(this.document, { status: target.dataset.status ?? null });
+  }
+
+  /**
+   * Slashed: the actor takes its 4 damage (once a turn in a combat; TacticalRolls.slashed says no
+   * the second time).
+   * @this {IconActorSheet}
+   */
+  static async #takeSlashed() {
+    try {
+      await TacticalRolls.slashed(this.document);
+    } catch (error) {
+      ui.notifications?.error(error instanceof Error ? error.message : String(error));
+    }
   }
 
   /**

@@ -1,9 +1,12 @@
 /**
  * Pure context of the sheets' tactical block: attack buttons (light, heavy, each ability with the
  * attack tag), save and healing buttons, and the actor's status icons, each clickable to save
- * against it when the core says it can be saved (not ongoing, not a state or positive effect).
+ * against it when the core says it can be saved (not ongoing, not a state or positive effect); the
+ * Slashed button while the actor is Slashed (the status set from the Token HUD shows it).
  */
+import { SLASHED_DAMAGE } from "../../data/slashed.mjs";
 import { statusEffects } from "../../data/status-effects.mjs";
+import { MAX_VIGILANCE } from "../../data/vigilance.mjs";
 
 /** Healing rules the sheet offers besides Cure (the core's `icon.heal`). */
 export const HEALINGS = /** @type {const} */ (["rescue", "regeneration", "endCombat", "rest", "camp"]);
@@ -33,6 +36,10 @@ export function tacticalSheetContext({ items, statuses, saveable }) {
         hint: ongoing ? "ICONENGINE.Tactical.OngoingHint" : canSave ? "ICONENGINE.Tactical.SaveHint" : "ICONENGINE.Tactical.NoSaveHint"
       };
     }),
-    healingOptions: HEALINGS.map(value => ({ value, label: `ICONENGINE.Tactical.Healing.${value}` }))
+    healingOptions: HEALINGS.map(value => ({ value, label: `ICONENGINE.Tactical.Healing.${value}` })),
+    // "Take 4 damage after you or an ally uses an ability that moves you": the table says when.
+    slashed: statuses.some(status => status.replace(/\+$/, "") === "slashed")
+      ? { amount: SLASHED_DAMAGE, img: known.get("slashed")?.img ?? "icons/svg/aura.svg" } : null,
+    vigilanceMax: MAX_VIGILANCE
   };
 }

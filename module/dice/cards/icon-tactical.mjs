@@ -22,9 +22,11 @@ import { registerRollCard } from "../roll-cards.mjs";
  * @property {{uuid: string, name: string, img?: string, defense?: number} | null} [target]
  * @property {{uuid: string, name: string} | null} [actor]  Who saves or heals.
  * @property {{id: string, name: string} | null} [status]   The status a save is against.
- * @property {ReturnType<typeof import("../tactical-requests.mjs").damageOptions>} [apply]  icon.applyDamage options (source, pierce, divine, ...).
+ * @property {import("../tactical-requests.mjs").DamageOptions | import("../tactical-requests.mjs").HealthDamageOptions} [apply]
+ *   icon.applyDamage options (source, pierce, divine, ...) of a damage or health card.
  * @property {boolean} [saveForHalf] The attack's targets may save for half (a second Apply button).
  * @property {string} [label]       i18n key of a health card's heading (Slashed, Counter).
+ * @property {number} [amount]      A health card's damage before the rules (Slashed's 4, Counter's 2).
  */
 
 export const TEMPLATES = {
@@ -33,7 +35,8 @@ export const TEMPLATES = {
   damage: `${SYSTEM_PATH}/templates/chat/tactical-damage.hbs`,
   save: `${SYSTEM_PATH}/templates/chat/tactical-save.hbs`,
   heal: `${SYSTEM_PATH}/templates/chat/tactical-heal.hbs`,
-  applied: `${SYSTEM_PATH}/templates/chat/tactical-applied.hbs`
+  applied: `${SYSTEM_PATH}/templates/chat/tactical-applied.hbs`,
+  vigilance: `${SYSTEM_PATH}/templates/apps/vigilance-spend.hbs`
 };
 
 /**
@@ -181,20 +184,27 @@ export function stepLines(steps) {
 
 /**
  * Health card of damage that is no attack's (Slashed, Counter): whose, the steps, and HP/vigor now.
+ * A card that carries its target and options (TacticalRolls.damage) has an apply block instead of
+ * the steps: the chat hook shows the applied breakdown with Undo there, or, after an Undo, its
+ * Apply button.
  * @param {Done} outcome
  * @param {CoreRequest} request
  * @param {Record<string, unknown>} options
  */
 export function healthContext(outcome, request, options) {
-  const { actor = null, label = "ICONENGINE.Tactical.Damage" } = tacticalOf(options);
-  const target = /** @type {{hp: number, vigor: number}} */ (outcome.target);
+  const { actor = null, label = "ICONENGINE.Tactical.Damage", target = null, key = 0, apply = null, amount = 0 } = tacticalOf(options);
+  const after = /** @type {{hp: number, vigor: number}} */ (outcome.target);
   return {
     actor,
     healingLabel: label,
     steps: stepLines(/** @type {{rule: string, change: number, amount: number}[]} */ (outcome.steps ?? [])),
-    hp: target.hp,
-    vigor: target.vigor,
-    saves: []
+    hp: after.hp,
+    vigor: after.vigor,
+    saves: [],
+    key,
+    target,
+    amount,
+    canApply: !!target?.uuid && !!apply
   };
 }
 
@@ -230,6 +240,17 @@ export function healContext(outcome, request, options) {
  * @property {{hp: number, vigor: number, wounds: number, defeated: boolean, fallen: boolean}} after
  * @property {import("../../data/health-changes.mjs").HealthUndo} undo
  * @property {string} userId          Who applied it.
+ * @property {boolean} [slashed]      Slashed damage that counted against the turn (Undo frees it).
+ * @property {VigilanceSpent} [vigilance]  The Vigilance spent on it (Undo gives the charges back).
+ */
+
+/**
+ * @typedef {object} VigilanceSpent  Vigilance charges an ally spent on a damage.
+ * @property {string} uuid            The ally's actor.
+ * @property {string} name
+ * @property {number} charges         Charges spent (1d6 each).
+ * @property {number} rolled          The highest d6: the armor it gave.
+ * @property {ActiveEffect.Source[]} restoreEffects  The Vigilance status the last charge ended.
  */
 
 /**
@@ -244,7 +265,8 @@ export function appliedContext(applied, key) {
     dealt: applied.dealt,
     steps: stepLines(applied.steps),
     after: applied.after,
-    counter: applied.counter && !applied.counterDone ? applied.counter : 0
+    counter: applied.counter && !applied.counterDone ? applied.counter : 0,
+    vigilance: applied.vigilance ? { name: applied.vigilance.name, charges: applied.vigilance.charges, rolled: applied.vigilance.rolled } : null
   };
 }
 
