@@ -425,25 +425,34 @@ if (want("combat")) {
     };
     return { combatants, step, get state() { return state; } };
   };
-  /** µs per event over a window of events (at least `min` events and 300 ms, at most 2 s), after `warm`. */
-  const perEvent = (api, n, warm) => {
+  /**
+   * µs per event: the least of `windows` windows of events (each at least 40 events and 300 ms, at
+   * most 2 s), after `warm`. The least, because on a shared machine the other windows measure the
+   * neighbours too.
+   */
+  const perEvent = (api, n, warm, windows = 5) => {
     const f = fight(api, n);
     for (let i = 0; i < warm; i++) f.step();
-    let events = 0;
-    const start = performance.now();
-    const cpu = process.cpuUsage();
-    while (events < 40 || (performance.now() - start < 300 && events < 20_000)) {
-      f.step();
-      events++;
-      if (performance.now() - start > 2000 && events >= 4) break;
+    let best = null;
+    for (let w = 0; w < windows; w++) {
+      let events = 0;
+      const start = performance.now();
+      const cpu = process.cpuUsage();
+      while (events < 40 || (performance.now() - start < 300 && events < 20_000)) {
+        f.step();
+        events++;
+        if (performance.now() - start > 2000 && events >= 4) break;
+      }
+      const used = process.cpuUsage(cpu);
+      const us = (used.user + used.system) / events;
+      if (!best || us < best.us) best = { us, wall: ((performance.now() - start) * 1000) / events, events };
     }
-    const used = process.cpuUsage(cpu);
-    return { us: (used.user + used.system) / events, wall: ((performance.now() - start) * 1000) / events, events, f };
+    return { ...best, f };
   };
   say("### Combat state (issue 18): an event through `combatApply` from JS, the event log against the snapshot history it replaced");
   say("");
   const os = await import("node:os");
-  say(`One-turn combatants with 16-character ids, turns begun and ended in order, timed once the undo history has filled. Times are this process's CPU time per event (\`process.cpuUsage\`; wall-clock time in parentheses), since the machine is shared (load average ${os.loadavg().map(l => fmt(l, 1)).join(", ")} at the start). ${old ? `Old: the wasm in \`ICON_OLD_WASM\` (${oldDir}).` : "No old wasm given (ICON_OLD_WASM), so no old column."} The update is what IconCombat hands to \`Combat#update\` for one turn event: the old module wrote the whole state, the new one \`combatUpdate\` (module/data/combat-rules.mjs), the largest over the timed events.`);
+  say(`One-turn combatants with 16-character ids, turns begun and ended in order, timed once the undo history has filled. Times are this process's CPU time per event (\`process.cpuUsage\`; wall-clock time in parentheses), the least of five windows, since the machine is shared (load average ${os.loadavg().map(l => fmt(l, 1)).join(", ")} at the start). ${old ? `Old: the wasm in \`ICON_OLD_WASM\` (${oldDir}).` : "No old wasm given (ICON_OLD_WASM), so no old column."} The update is what IconCombat hands to \`Combat#update\` for one turn event: the old module wrote the whole state, the new one \`combatUpdate\` (module/data/combat-rules.mjs), the largest over the timed events.`);
   say("");
   say("| combatants | µs per event (old) | µs per event (new) | new µs per event per combatant | state JSON (old → new) | largest update (old → new) | undo steps kept (old → new) | start (new) |");
   say("|---:|---:|---:|---:|---:|---:|---:|---:|");

@@ -223,19 +223,22 @@ describe("messages name the field", () => {
     ["statuses", () => core.iconSaveable(["dazed", 3]), /`\[1\]`/]
   ];
   for (const [label, fn, re] of cases) test(label, () => refuses(fn, re, label));
-  // arguments past 4 KB of JSON take another way into wasm (encodeInto); it must read the same
-  test("a large combat state: non-ASCII ids round-trip, and a NaN deep inside is named", () => {
+  // arguments past 256 characters of JSON take another way into wasm (encodeInto, src/wasm.rs
+  // GLUE_STRING_UNITS); on either side of it they must read the same
+  for (const n of [2, 12, 200]) test(`a combat state of ${n} combatants: non-ASCII ids round-trip, and a NaN deep inside is named`, () => {
     // a lone surrogate (half a cut emoji) is read as U+FFFD, as importPack reads one
-    const ids = Array.from({ length: 200 }, (_, i) => (i === 7 ? "cut \ud83d" : `Ærøskøbing 😀 ${i}`));
+    const ids = Array.from({ length: n }, (_, i) => (i === 1 ? "\ud83d" : `Æ😀${i}`));
     const combatants = ids.map((id, i) => ({ id, side: i % 2 ? "foes" : "party" }));
-    const { state } = core.combatApply(null, { type: "start", combatants });
-    assert.ok(JSON.stringify(state).length > 4096);
-    assert.deepEqual(Object.values(state.combatants).map(c => c.id), ids.map((id, i) => (i === 7 ? "cut \ufffd" : id)));
-    const { state: begun } = core.combatApply(state, { type: "beginTurn", id: "Ærøskøbing 😀 0" });
-    assert.equal(begun.current.id, "Ærøskøbing 😀 0");
+    const start = { type: "start", combatants };
+    const length = JSON.stringify(start).length; // the argument that carries the cut surrogate in
+    const { state } = core.combatApply(null, start);
+    assert.ok(n === 2 ? length <= 256 : n === 12 ? length > 256 && length <= 4096 : length > 4096, `${length}`);
+    assert.deepEqual(Object.values(state.combatants).map(c => c.id), ids.map((id, i) => (i === 1 ? "\ufffd" : id)));
+    const { state: begun } = core.combatApply(state, { type: "beginTurn", id: "Æ😀0" });
+    assert.equal(begun.current.id, "Æ😀0");
     const bad = structuredClone(begun);
-    bad.combatants[150].taken = NaN;
-    refuses(() => core.combatApply(bad, { type: "endTurn" }), /`combatants\.150\.taken`.*NaN/);
+    bad.combatants[n - 1].taken = NaN;
+    refuses(() => core.combatApply(bad, { type: "endTurn" }), new RegExp(`\`combatants\\.${n - 1}\\.taken\`.*NaN`));
   });
   test("the module still answers", () => {
     assert.deepEqual(core.roll(dice("3d6"), 7), before.roll);
