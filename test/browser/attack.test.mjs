@@ -71,7 +71,9 @@ describe("an ICON attack in the browser", () => {
         system: { hp: { value: 20, max: 20 }, vigor: { value: 0, max: 5 }, wounds: 0, armor: 1, defense: 14 },
         effects: [{ id: "fx1", statuses: ["dazed"], data: { _id: "fx1", name: "Dazed", statuses: ["dazed"] } }]
       };
-      const rollModes = ["publicroll", "gmroll", "blindroll", "selfroll"].map(value => ({ value, label: value, selected: value === "publicroll" }));
+      // what modeChoices() gives, its labels as Foundry's own en.json reads CHAT.RollPublic and the rest
+      const rollModes = Object.entries({ publicroll: "Public Roll", gmroll: "Private GM Roll", blindroll: "Blind GM Roll", selfroll: "Self Roll" })
+        .map(([value, label]) => ({ value, label, selected: value === "publicroll" }));
       const state = requests.initialAttackState({
         heavy: true,
         targets: [requests.attackTargetOf({ uuid: goblin.uuid, name: goblin.name, img: goblin.img, system: goblin.system, statuses: ["dazed"] })]
