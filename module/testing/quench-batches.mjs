@@ -108,6 +108,31 @@ function messageElement(message) {
 }
 
 /**
+ * A button of a message's card (`data-tactical-action`), once the chat log shows it.
+ * @param {ChatMessage.Implementation} message
+ * @param {string} action
+ * @param {string} what  Named in the timeout.
+ * @returns {Promise<HTMLButtonElement>}
+ */
+function cardButton(message, action, what) {
+  return until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector(`[data-tactical-action="${action}"]`)), what);
+}
+
+/**
+ * An ICON attack of `attacker` on `target`, as the attack dialog posts it.
+ * @param {Actor.Implementation} attacker
+ * @param {Actor.Implementation} target
+ * @returns {Promise<ChatMessage.Implementation>}
+ */
+async function attackMessage(attacker, target) {
+  const { default: TacticalRolls } = await import("../dice/tactical-rolls.mjs");
+  const { attackTargetOf, initialAttackState } = await import("../dice/tactical-requests.mjs");
+  const state = initialAttackState({ targets: [attackTargetOf({ uuid: target.uuid, name: target.name ?? "", img: target.img ?? "",
+    system: stats(target), statuses: [] })] });
+  return /** @type {ChatMessage.Implementation} */ (await TacticalRolls.attack(attacker, state));
+}
+
+/**
  * The batch: documents and sheets, every chat card, the combat tracker, the pack import dialog,
  * the rules reference and its links.
  * @param {BatchContext} context
@@ -254,20 +279,14 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       const attacker = await actorOf("character");
       const target = await actorOf("foe");
       const before = stats(target).hp.value;
-      const { default: TacticalRolls } = await import("../dice/tactical-rolls.mjs");
-      const { attackTargetOf, initialAttackState } = await import("../dice/tactical-requests.mjs");
-      const state = initialAttackState({ targets: [attackTargetOf({ uuid: target.uuid, name: target.name ?? "", img: target.img ?? "",
-        system: stats(target), statuses: [] })] });
-      const message = /** @type {ChatMessage.Implementation} */ (await TacticalRolls.attack(attacker, state));
-      const apply = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector('[data-tactical-action="apply"]')),
-        "the Apply damage button");
+      const message = await attackMessage(attacker, target);
+      const apply = await cardButton(message, "apply", "the Apply damage button");
       apply.click();
       const applied = await until(() => damageApplied(message, 0), "damage to be applied");
       const hurt = stats(target).hp.value;
       assert.ok(hurt < before, `all-max dice hit and hurt (${before} → ${hurt})`);
       assert.equal(hurt, applied.after.hp, "the actor holds what the card says");
-      const undo = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector('[data-tactical-action="undo"]')),
-        "the Undo button");
+      const undo = await cardButton(message, "undo", "the Undo button");
       undo.click();
       await until(() => !damageApplied(message, 0), "the undo");
       assert.equal(stats(target).hp.value, before, "Undo restores the HP");
@@ -282,13 +301,11 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       button.click();
       const message = await until(() => newMessage(m => !!m.getFlag(SYSTEM_ID, "damageApplied")), "the Slashed card");
       assert.equal(stats(actor).hp.value, before - 4, "Slashed: take 4 damage");
-      const undo = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector('[data-tactical-action="undo"]')),
-        "the Undo button");
+      const undo = await cardButton(message, "undo", "the Undo button");
       undo.click();
       await until(() => !damageApplied(message, 0), "the undo");
       assert.equal(stats(actor).hp.value, before, "Undo restores the HP");
-      const apply = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector('[data-tactical-action="apply"]')),
-        "the Apply button after the Undo");
+      const apply = await cardButton(message, "apply", "the Apply button after the Undo");
       apply.click();
       await until(() => damageApplied(message, 0), "the damage applied again");
       assert.equal(stats(actor).hp.value, before - 4);
@@ -323,22 +340,15 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       const attacker = await actorOf("character");
       const target = await actorOf("foe");
       await target.toggleStatusEffect("counter", { active: true });
-      const { default: TacticalRolls } = await import("../dice/tactical-rolls.mjs");
-      const { attackTargetOf, initialAttackState } = await import("../dice/tactical-requests.mjs");
-      const state = initialAttackState({ targets: [attackTargetOf({ uuid: target.uuid, name: target.name ?? "", img: target.img ?? "",
-        system: stats(target), statuses: [] })] });
-      const message = /** @type {ChatMessage.Implementation} */ (await TacticalRolls.attack(attacker, state));
-      const apply = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector('[data-tactical-action="apply"]')),
-        "the Apply damage button");
+      const message = await attackMessage(attacker, target);
+      const apply = await cardButton(message, "apply", "the Apply damage button");
       apply.click();
-      const counter = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector('[data-tactical-action="counter"]')),
-        "the Counter button");
+      const counter = await cardButton(message, "counter", "the Counter button");
       const before = stats(attacker).hp.value;
       counter.click();
       const card = await until(() => newMessage(m => m.id !== message.id && !!m.getFlag(SYSTEM_ID, "damageApplied")), "the Counter card");
       assert.equal(stats(attacker).hp.value, before - 2, "Counter: 2 damage back");
-      const undo = await until(() => /** @type {HTMLButtonElement | null} */ (messageElement(card)?.querySelector('[data-tactical-action="undo"]')),
-        "the Counter card's Undo");
+      const undo = await cardButton(card, "undo", "the Counter card's Undo");
       undo.click();
       await until(() => !damageApplied(card, 0), "the undo");
       assert.equal(stats(attacker).hp.value, before, "Undo restores the attacker");
