@@ -28,3 +28,17 @@ test("every roll field of an ability is on the ability sheet, save for half incl
   assert.ok(expected.includes("system.roll.saveForHalf"));
   for (const name of expected) assert.ok(names.has(name), `${name} has an input`);
 });
+
+test("every sheet's name input is labelled Name for screen readers (the character's once read Biography)", () => {
+  const lang = JSON.parse(readFileSync(new URL("../../lang/en.json", import.meta.url), "utf8"));
+  const key = k => k.split(".").reduce((o, part) => o?.[part], lang);
+  for (const path of ["templates/actor/character-header.hbs", "templates/actor/hero.hbs", "templates/actor/foe.hbs",
+    "templates/item/item.hbs", "templates/item/ability.hbs"]) {
+    const text = readFileSync(new URL(`../../${path}`, import.meta.url), "utf8");
+    const input = text.match(/<input[^>]*name="name"[^>]*>/)?.[0];
+    assert.ok(input, `${path} has a name input`);
+    const label = input.match(/aria-label="\{\{localize "([^"]+)"\}\}"/)?.[1];
+    assert.ok(label, `${path}: the name input has an i18n aria-label`);
+    assert.equal(key(label), "Name", `${path}: ${label}`);
+  }
+});
