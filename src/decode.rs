@@ -248,37 +248,65 @@ fn at<'a>(value: &'a Value, path: &[Step]) -> Option<&'a Value> {
     Some(v)
 }
 
-fn at_mut<'a>(value: &'a mut Value, path: &[Step]) -> Option<&'a mut Value> {
-    let mut v = value;
-    for step in path {
-        v = match (step, v) {
-            (Step::Key(k), Value::Object(m)) => m.get_mut(k)?,
-            (Step::Index(i), Value::Array(a)) => a.get_mut(*i)?,
-            _ => return None,
-        };
-    }
-    Some(v)
-}
-
 /// Whether the value with the container at `path` cut down to its first `keep` children (tags
 /// always kept) still fails with `message`. serde reads a map's entries and an array's elements
 /// in order and stops at the first bad one, so the first `keep` that reproduces the message ends
 /// with the offending child.
 fn reproduces(root: &Value, path: &[Step], keep: usize, message: &str, decode: Decode) -> bool {
-    let mut probe = root.clone();
-    match at_mut(&mut probe, path) {
-        Some(Value::Object(m)) => {
+    pruned(root, path, keep)
+        .is_some_and(|probe| decode(&probe.to_string()).is_some_and(|m| m == message))
+}
+
+/// A copy of `value` with the container at `path` cut to its first `keep` children, and each
+/// container on the way cut after the child the path goes through ([`locate`] only goes into a
+/// child once the children up to it reproduce the message). Only what is kept is copied: a probe
+/// into a list of 100,000 combatants copies a few elements, not the list.
+fn pruned(value: &Value, path: &[Step], keep: usize) -> Option<Value> {
+    // the tags and the first `keep` other entries, in order; `through`'s value replaced
+    let entries =
+        |m: &serde_json::Map<String, Value>, keep: usize, mut through: Option<(&str, Value)>| {
             let mut seen = 0;
-            m.retain(|k, _| {
-                let tag = is_tag(k);
-                seen += usize::from(!tag);
-                tag || seen <= keep
-            });
+            let mut out = serde_json::Map::new();
+            for (k, v) in m {
+                if !is_tag(k) {
+                    if seen == keep {
+                        continue;
+                    }
+                    seen += 1;
+                }
+                let v = match through.take_if(|(key, _)| key == k) {
+                    Some((_, child)) => child,
+                    None => v.clone(),
+                };
+                out.insert(k.clone(), v);
+            }
+            out
+        };
+    let Some((step, rest)) = path.split_first() else {
+        return match value {
+            Value::Object(m) => Some(Value::Object(entries(m, keep, None))),
+            Value::Array(a) => Some(Value::Array(a[..keep.min(a.len())].to_vec())),
+            _ => None,
+        };
+    };
+    match (step, value) {
+        (Step::Key(k), Value::Object(m)) => {
+            let child = pruned(m.get(k)?, rest, keep)?;
+            let upto = m
+                .keys()
+                .filter(|key| !is_tag(key))
+                .position(|key| key == k)?
+                + 1;
+            Some(Value::Object(entries(m, upto, Some((k, child)))))
         }
-        Some(Value::Array(a)) => a.truncate(keep),
-        _ => return false,
+        (Step::Index(i), Value::Array(a)) => {
+            let child = pruned(a.get(*i)?, rest, keep)?;
+            let mut out = a[..*i].to_vec();
+            out.push(child);
+            Some(Value::Array(out))
+        }
+        _ => None,
     }
-    decode(&probe.to_string()).is_some_and(|m| m == message)
 }
 
 /// The path of the field that `message` is about, as deep as elimination can tell.
