@@ -414,6 +414,22 @@ fn a_combat_has_at_most_10000_combatants() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("at most 10000 combatants"), "{err}");
+    // through the boundary's decoding: the field named, by the reader that refused (src/decode.rs
+    // takes its located message instead of reading the list again to find the field)
+    let err = from_json_text::<Event>("combat event", &text).unwrap_err();
+    assert_eq!(
+        err.message(),
+        "invalid combat event: `combatants`: a combat has at most 10000 combatants"
+    );
+    let mut stored = serde_json::to_value(s.as_ref().unwrap()).unwrap();
+    let first = stored["combatants"]["0"].clone();
+    stored["combatants"]["10000"] = first;
+    stored["nextNumber"] = json!(10001);
+    let err = from_json_text::<CombatState>("combat state", &stored.to_string()).unwrap_err();
+    assert_eq!(
+        err.message(),
+        "invalid combat state: `combatants`: a combat has at most 10000 combatants"
+    );
     let long = "x".repeat(257);
     let err = apply(
         None,

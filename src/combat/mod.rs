@@ -105,7 +105,7 @@ fn at_most_max_combatants<'de, D: Deserializer<'de>>(
             let mut out = Vec::new();
             while let Some(e) = seq.next_element()? {
                 if out.len() >= MAX_COMBATANTS {
-                    return Err(serde::de::Error::custom(stored::too_many()));
+                    return Err(serde::de::Error::custom(stored::too_many_listed()));
                 }
                 out.push(e);
             }

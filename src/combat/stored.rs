@@ -113,7 +113,7 @@ impl<'de> Deserialize<'de> for Roster {
                 let mut out = BTreeMap::new();
                 while let Some((n, c)) = map.next_entry::<u32, Combatant>()? {
                     if out.len() >= MAX_COMBATANTS {
-                        return Err(de::Error::custom(too_many()));
+                        return Err(de::Error::custom(too_many_listed()));
                     }
                     if out.insert(n, c).is_some() {
                         return Err(de::Error::custom(format!(
@@ -130,7 +130,7 @@ impl<'de> Deserialize<'de> for Roster {
                 let mut out = Vec::new();
                 while let Some(c) = seq.next_element::<Combatant>()? {
                     if out.len() >= MAX_COMBATANTS {
-                        return Err(de::Error::custom(too_many()));
+                        return Err(de::Error::custom(too_many_listed()));
                     }
                     out.push(c);
                 }
@@ -144,6 +144,13 @@ impl<'de> Deserialize<'de> for Roster {
 /// The refusal of a combat past [`MAX_COMBATANTS`].
 pub fn too_many() -> String {
     format!("a combat has at most {MAX_COMBATANTS} combatants")
+}
+
+/// [`too_many`] from the reader of an event's or a state's `combatants` (both at the root), which
+/// knows where it is: [`crate::decode`] takes a message that starts with its path as located and
+/// does not read a list past the limit again to find the field.
+pub fn too_many_listed() -> String {
+    format!("`combatants`: {}", too_many())
 }
 
 /// A snapshot of the history from before issue 18.
