@@ -321,12 +321,13 @@ function standIns() {
         async _prepareCombatContext(context) { calls.push("core:combat"); context.hasCombat = true; }
         async _prepareTrackerContext(context) { calls.push("core:tracker"); context.turns = []; }
         async _getCombatantThumbnail(combatant) { return combatant.thumb ?? combatant.img; }
+        // core's entries in the running generation's shape (v14 renamed name to label)
         _getEntryContextOptions() {
           return ["COMBAT.CombatantUpdate", "COMBAT.CombatantClear", "COMBAT.CombatantReroll",
-            "COMBAT.CombatantClearMovementHistory", "COMBAT.CombatantRemove"].map(name => ({ name }));
+            "COMBAT.CombatantClearMovementHistory", "COMBAT.CombatantRemove"].map(coreEntry);
         }
         _getCombatContextOptions() {
-          return ["COMBAT.InitiativeReset", "COMBAT.ClearMovementHistories", "COMBAT.Delete"].map(name => ({ name }));
+          return ["COMBAT.InitiativeReset", "COMBAT.ClearMovementHistories", "COMBAT.Delete"].map(coreEntry);
         }
       } } }
     }
@@ -339,6 +340,9 @@ function standIns() {
   globalThis.game.user = { isGM: true, isActiveGM: true };
   return calls;
 }
+
+/** @param {string} key  A core context menu entry as the running generation writes it. */
+const coreEntry = key => ((game.release?.generation ?? 13) >= 14 ? { label: key } : { name: key });
 
 describe("IconCombat and the tracker over stand-ins for Foundry", () => {
   const calls = standIns();
@@ -502,5 +506,41 @@ describe("IconCombat and the tracker over stand-ins for Foundry", () => {
     assert.deepEqual(tracker._getEntryContextOptions().map(o => o.name).slice(0, 3),
       ["COMBAT.CombatantUpdate", "COMBAT.CombatantClearMovementHistory", "COMBAT.CombatantRemove"]);
     assert.deepEqual(tracker._getCombatContextOptions().map(o => o.name), ["COMBAT.ClearMovementHistories", "COMBAT.Delete"]);
+  });
+
+  test("context menus in either generation's shape: core's initiative entries go, ours read and act", async () => {
+    const tracker = new IconCombatTracker();
+    const combat = combatOf([{ id: "pc", actorType: "character" }, { id: "foe", actorType: "foe" }]);
+    const updates = [];
+    combat.combatants.get("foe").update = data => updates.push(data);
+    Object.defineProperty(tracker, "viewed", { get: () => combat });
+    game.user.isGM = true;
+    const li = /** @type {HTMLElement} */ (/** @type {unknown} */ ({ dataset: { combatantId: "foe" } }));
+    try {
+      for (const generation of [13, 14]) {
+        game.release = { generation };
+        const entries = tracker._getEntryContextOptions();
+        const labels = entries.map(o => (generation >= 14 ? o.label : o.name));
+        assert.deepEqual(labels, ["COMBAT.CombatantUpdate", "COMBAT.CombatantClearMovementHistory", "COMBAT.CombatantRemove",
+          "ICONENGINE.Combat.sideChoice.auto", "ICONENGINE.Combat.sideChoice.party", "ICONENGINE.Combat.sideChoice.foes",
+          "ICONENGINE.Combat.canSlow"], `v${generation}`);
+        assert.deepEqual(tracker._getCombatContextOptions().map(o => (generation >= 14 ? o.label : o.name)),
+          ["COMBAT.ClearMovementHistories", "COMBAT.Delete"], `v${generation}`);
+        const party = entries[4];
+        // v13: name, condition(li), callback(li); v14: label, visible(li), onClick(event, li), and none of v13's names
+        if (generation >= 14) {
+          assert.deepEqual(Object.keys(party).sort(), ["icon", "label", "onClick", "visible"]);
+          assert.equal(party.visible(li), true);
+          party.onClick(new Event("click"), li);
+        } else {
+          assert.deepEqual(Object.keys(party).sort(), ["callback", "condition", "icon", "name"]);
+          assert.equal(party.condition(li), true);
+          party.callback(li);
+        }
+      }
+      assert.deepEqual(updates, [{ system: { side: "party" } }, { system: { side: "party" } }], "the side entry sets the side in both");
+    } finally {
+      delete game.release;
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { ICONENGINE } from "../../config.mjs";
+import { contextEntry, entryLabel } from "../context-menu-entry.mjs";
 import { trackerContext, trackerEvent } from "./tracker-context.mjs";
 
 /** Core's context menu entries about initiative (foundry CombatTracker, v13). */
@@ -93,33 +94,33 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
    */
   _getEntryContextOptions() {
     // ICON has no initiative: core's clear and reroll initiative entries would do nothing useful
-    const options = super._getEntryContextOptions().filter(o => !INITIATIVE_ENTRIES.has(String(o.name)));
+    const options = super._getEntryContextOptions().filter(o => !INITIATIVE_ENTRIES.has(entryLabel(o)));
     /** @param {HTMLElement} li */
     const combatant = li => this.iconCombat?.combatants.get(li.dataset.combatantId ?? "");
     /** Every Combatant's system is the system's model (module/data/combatant-data.mjs). */
     const system = (/** @type {Combatant.Implementation | undefined} */ c) =>
       /** @type {import("../../data/combatant-data.mjs").default | undefined} */ (c?.system);
     /** @param {string} side @param {string} label */
-    const sideEntry = (side, label) => ({
-      name: label,
+    const sideEntry = (side, label) => contextEntry({
+      label,
       icon: '<i class="fa-solid fa-people-arrows"></i>',
-      condition: /** @param {HTMLElement} li */ li => !!game.user?.isGM && system(combatant(li))?.side !== side,
-      callback: /** @param {HTMLElement} li */ li => { combatant(li)?.update({ system: { side } }); }
+      visible: li => !!game.user?.isGM && system(combatant(li))?.side !== side,
+      onClick: li => { combatant(li)?.update({ system: { side } }); }
     });
     return [
       ...options,
       sideEntry("", "ICONENGINE.Combat.sideChoice.auto"),
       sideEntry("party", "ICONENGINE.Combat.sideChoice.party"),
       sideEntry("foes", "ICONENGINE.Combat.sideChoice.foes"),
-      {
-        name: "ICONENGINE.Combat.canSlow",
+      contextEntry({
+        label: "ICONENGINE.Combat.canSlow",
         icon: '<i class="fa-solid fa-hourglass-half"></i>',
-        condition: /** @param {HTMLElement} li */ li => !!game.user?.isGM && !!combatant(li),
-        callback: /** @param {HTMLElement} li */ li => {
+        visible: li => !!game.user?.isGM && !!combatant(li),
+        onClick: li => {
           const c = combatant(li);
           c?.update({ system: { canSlow: !system(c)?.canSlow } });
         }
-      }
+      })
     ];
   }
 
@@ -129,7 +130,7 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
    * @override
    */
   _getCombatContextOptions() {
-    return super._getCombatContextOptions().filter(o => !INITIATIVE_ENTRIES.has(String(o.name)));
+    return super._getCombatContextOptions().filter(o => !INITIATIVE_ENTRIES.has(entryLabel(o)));
   }
 
   /**
