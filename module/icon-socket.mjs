@@ -89,7 +89,7 @@ export default class IconSocket {
    */
   static async #onMessage(message, senderId) {
     const kind = /** @type {{kind?: unknown} | null} */ (message)?.kind;
-    // Other messages on the channel (the clock panel's) are not ours.
+    // Anything else on the channel is not a request or a reply: ignored.
     if (kind === "reply") return IconSocket.#onReply(/** @type {SocketReply} */ (message), senderId);
     if (kind !== "request") return;
     // Only the active GM answers, so a request is carried out once.

@@ -1,5 +1,6 @@
 import { ICONENGINE, SYSTEM_ID } from "../../config.mjs";
 import { loadCore } from "../../core.mjs";
+import IconSocket from "../../icon-socket.mjs";
 import { readPosition } from "./action-roll.mjs";
 import { addClock, clockPanelContext, editClock, removeClock, tickClock } from "./clocks.mjs";
 import { applyNarrative, narrativeNotices } from "./narrative-state.mjs";
@@ -12,8 +13,8 @@ import { applyNarrative, narrativeNotices } from "./narrative-state.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
-/** The socket message a player's client sends the GM to tick a clock from a card. */
-const SOCKET = `system.${SYSTEM_ID}`;
+/** The system socket request (module/icon-socket.mjs) a player's tick runs as on the GM's client. */
+const TICK_REQUEST = "tickClock";
 
 /**
  * The world's progress clocks and the GM's position (risk and effect) for the next action rolls,
@@ -55,7 +56,7 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
         }
       }
     });
-    Hooks.once("ready", () => game.socket?.on(SOCKET, ClockPanel.#onSocket));
+    IconSocket.registerHandler(TICK_REQUEST, payload => ClockPanel.tick(String(payload.id), Number(payload.ticks)));
     // A button under the token controls opens the panel for everyone (players see, the GM edits).
     // Typed in module/types/fvtt-config.d.ts (foundry-vtt-types 13.345 leaves it out).
     Hooks.on("getSceneControlButtons", controls => {
@@ -96,15 +97,16 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
   }
 
   /**
-   * Tick a clock, from a card or the panel. The GM writes the setting; a player's client asks the
-   * active GM's through the socket.
+   * Tick a clock, from a card or the panel. The GM writes the setting; a player's tick runs on the
+   * active GM's client through the system socket, and a refusal (the clock is gone, no GM) comes
+   * back as this promise's rejection, so the card does not mark a tick that never happened.
    * @param {string} id
    * @param {number} ticks
    */
   static async tick(id, ticks) {
     if (game.user?.isGM) return ClockPanel.#store(tickClock(ClockPanel.clocks, id, ticks).clocks);
     if (!game.users?.activeGM) throw new Error(game.i18n?.localize("ICONENGINE.Clock.NoGM") ?? "No GM");
-    game.socket?.emit(SOCKET, { type: "tickClock", id, ticks });
+    await IconSocket.executeAsGM(TICK_REQUEST, { id, ticks });
   }
 
   /** @param {ProgressClock[]} clocks */
@@ -115,13 +117,6 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
   static #refresh() {
     const panel = foundry.applications.instances.get("icon-engine-clocks");
     if (panel?.rendered) panel.render();
-  }
-
-  /** @param {{type?: string, id?: string, ticks?: number}} message */
-  static #onSocket(message) {
-    // Only one GM client applies a player's tick.
-    if (message?.type !== "tickClock" || !game.users?.activeGM?.isSelf) return;
-    ClockPanel.tick(String(message.id), Number(message.ticks)).catch(error => console.error(error));
   }
 
   /**
