@@ -18,6 +18,9 @@ export const MAX_REQUEST_JSON = 256 * 1024;
 export const MAX_DEPTH = 64;
 /** At most this many characters of the caller's input are quoted in a message. */
 export const MAX_QUOTED = 100;
+/** A combat has at most this many combatants (src/combat `MAX_COMBATANTS`; the core refuses more
+ * as it reads them, with the message `combatApply` gives here before writing their JSON). */
+export const MAX_COMBATANTS = 10_000;
 /** Seeds are integers a JS number holds exactly. */
 export const MAX_SEED = Number.MAX_SAFE_INTEGER;
 

@@ -13,7 +13,7 @@
 // @ts-ignore -- wasm/ is a build output (it may be absent at type-check time); typed via CoreApi below.
 import init, * as wasm from "../wasm/icon_engine.js";
 import { flatOutcome, readTape } from "./dice/flat-outcome.mjs";
-import { MAX_JSON, integerArg, jsonText, plainCopy, seedArg, stringArg } from "./core-arguments.mjs";
+import { MAX_COMBATANTS, MAX_JSON, integerArg, jsonText, plainCopy, seedArg, stringArg } from "./core-arguments.mjs";
 
 /**
  * The raw wasm exports (wasm/icon_engine.js), typed loosely: only this module calls them.
@@ -400,6 +400,11 @@ export function rollMany(request, n, seed) {
 
 /** @type {CoreApi["combatApply"]} */
 export function combatApply(state, event) {
+  // a start past the limit is refused before its JSON is written (100,000 combatants: ~50 ms)
+  const listed = /** @type {{combatants?: unknown} | null} */ (typeof event === "object" ? event : null)?.combatants;
+  if (Array.isArray(listed) && listed.length > MAX_COMBATANTS) {
+    throw new Error(`invalid combat event: \`combatants\`: a combat has at most ${MAX_COMBATANTS} combatants`);
+  }
   // a fight's state and events may be megabytes (src/combat owns their limits)
   const stateText = state === null || state === undefined ? null : jsonText("combat state", state, MAX_JSON);
   return JSON.parse(core().combatApplyJson(stateText, jsonText("combat event", event, MAX_JSON)));

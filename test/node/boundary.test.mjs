@@ -240,6 +240,21 @@ describe("messages name the field", () => {
     bad.combatants[n - 1].taken = NaN;
     refuses(() => core.combatApply(bad, { type: "endTurn" }), new RegExp(`\`combatants\\.${n - 1}\\.taken\`.*NaN`));
   });
+  test("a start past 10,000 combatants: refused before its JSON is written, as the core refuses it", () => {
+    const many = n => ({ type: "start", combatants: Array.from({ length: n }, (_, i) => ({ id: `c${i}`, side: i % 2 ? "foes" : "party" })) });
+    assert.equal(Object.keys(core.combatApply(null, many(10_000)).state.combatants).length, 10_000);
+    let written = 0;
+    const tooMany = many(10_001);
+    tooMany.combatants[0].toJSON = () => { written++; return { id: "c0", side: "party" }; };
+    /** @type {unknown} */
+    let thrown;
+    try { core.combatApply(null, tooMany); } catch (error) { thrown = error; }
+    assert.ok(thrown instanceof Error);
+    assert.equal(written, 0, "nothing of it was written as JSON");
+    // the same words as the core's own refusal, read from the JSON text
+    delete tooMany.combatants[0].toJSON;
+    assert.throws(() => raw.combatApplyJson(null, JSON.stringify(tooMany)), error => error.message === thrown.message);
+  });
   test("the module still answers", () => {
     assert.deepEqual(core.roll(dice("3d6"), 7), before.roll);
   });
