@@ -21,6 +21,29 @@ fn fid(name: &str) -> String {
     format!("{name:0<16}")
 }
 
+/// A stored combatant as named fields: version 3 stores `[id, side, flags, taken, slow, turns,
+/// template?, summoner?]` (side 0/1, flags 1 player character, 2 may go slow, 4 defeated,
+/// 8 delay), versions 1 and 2 an object.
+fn as_fields(c: &Value) -> Value {
+    let Value::Array(a) = c else {
+        return c.clone();
+    };
+    let flags = a[2].as_u64().unwrap();
+    let mut out = json!({
+        "id": a[0], "side": if a[1] == json!(0) { "party" } else { "foes" },
+        "isPlayerCharacter": flags & 1 != 0, "canSlow": flags & 2 != 0,
+        "defeated": flags & 4 != 0, "delay": flags & 8 != 0,
+        "taken": a[3], "slow": a[4], "turns": a[5],
+    });
+    if let Some(t) = a.get(6).filter(|t| **t != json!(0)) {
+        out["template"] = t.clone();
+    }
+    if let Some(by) = a.get(7) {
+        out["summoner"] = by.clone();
+    }
+    out
+}
+
 /// The fight a state shows, in one canonical form whatever its shape: the fight's fields and
 /// every combatant by id with every field written out (version 2 leaves defaults out, version 1
 /// listed combatants in an array). The undo log is not part of it.
@@ -32,6 +55,7 @@ fn view(state: &Value) -> Value {
     };
     let mut combatants = serde_json::Map::new();
     for c in list {
+        let c = as_fields(&c);
         let f = |k: &str, d: Value| c.get(k).cloned().unwrap_or(d);
         combatants.insert(
             c["id"].as_str().unwrap().to_string(),
@@ -72,7 +96,7 @@ fn migrates(name: &str) -> (CombatState, Value) {
     let old = fixture(name);
     let state: CombatState = serde_json::from_value(old.clone()).unwrap();
     let new = serde_json::to_value(&state).unwrap();
-    assert_eq!(new["v"], json!(2));
+    assert_eq!(new["v"], json!(3));
     assert!(new.get("history").is_none());
     assert_eq!(view(&new), view(&old), "the fight now");
     assert_eq!(new["forgotten"], old["forgotten"]);
@@ -239,13 +263,10 @@ fn the_stored_shape_keys_what_changes() {
     let s = ok(None, json!({"type": "start", "combatants": fifteen()}));
     let s = ok(s.as_ref(), json!({"type": "beginTurn", "id": fid("pc0")}));
     let v = serde_json::to_value(s.as_ref().unwrap()).unwrap();
-    // combatants by number, defaults left out; the log by step number
+    // combatants by number, each [id, side, flags, taken, slow, turns]; the log by step number
+    assert_eq!(v["combatants"]["0"], json!([fid("pc0"), 0, 1, 1, 0, 1]));
     assert_eq!(
-        v["combatants"]["0"],
-        json!({"id": fid("pc0"), "side": "party", "isPlayerCharacter": true, "taken": 1, "turns": 1})
-    );
-    assert_eq!(
-        v["combatants"]["6"]["turns"],
+        v["combatants"]["6"][5],
         json!(5),
         "the Legend: one per character"
     );
@@ -332,7 +353,7 @@ fn bad_stored_states_are_refused_naming_the_field() {
             "{err}"
         );
     };
-    refused(&|v| v["v"] = json!(3), "`v`: version 3");
+    refused(&|v| v["v"] = json!(4), "`v`: version 4");
     refused(
         &|v| v["log"] = json!({"2": r#"[[0,0]]"#}),
         "invalid combat state: `log`: steps 1 to 1 are kept",
@@ -351,7 +372,7 @@ fn bad_stored_states_are_refused_naming_the_field() {
         "invalid combat state: `nextNumber`",
     );
     refused(
-        &|v| v["combatants"]["1"]["id"] = json!(fid("pc0")),
+        &|v| v["combatants"]["1"][0] = json!(fid("pc0")),
         "`combatants`: pc00000000000000 is there twice",
     );
     refused(&|v| v["round"] = json!("one"), "`round`");
@@ -465,4 +486,37 @@ fn a_chain_of_10000_summons_leaves_with_its_first_summoner() {
     assert_eq!(s.as_ref().unwrap().now.combatants.len(), 2);
     let (s, _) = apply(s.as_ref(), &ev(json!({"type": "undo"}))).unwrap();
     assert_eq!(s.unwrap().now.combatants.len(), MAX_COMBATANTS);
+}
+
+/// A state stored in version 2 (stop 21: each combatant an object of named fields) reads as the
+/// same fight, is written back in version 3 (each combatant an array), and goes on the same.
+#[test]
+fn a_version_2_state_reads_as_the_same_fight() {
+    let old = fixture("combat-state-v2.json");
+    assert_eq!(old["v"], json!(2));
+    let state: CombatState = from_json_text("combat state", &old.to_string()).unwrap();
+    let new = serde_json::to_value(&state).unwrap();
+    assert_eq!(new["v"], json!(3));
+    assert!(new["combatants"]["0"].is_array());
+    assert_eq!(view(&new), view(&old), "the fight now");
+    assert_eq!(
+        (&new["log"], &new["logged"], &new["forgotten"]),
+        (&old["log"], &old["logged"], &old["forgotten"])
+    );
+    let (a, b) = (
+        apply(Some(&state), &ev(json!({"type": "endTurn"}))).unwrap(),
+        apply(
+            Some(&from_json_text::<CombatState>("combat state", &new.to_string()).unwrap()),
+            &ev(json!({"type": "endTurn"})),
+        )
+        .unwrap(),
+    );
+    assert_eq!(a, b, "the same event gives the same fight from either");
+    let undone = apply(a.0.as_ref(), &ev(json!({"type": "undo"}))).unwrap();
+    // (the full log forgot its oldest step for the new one, so only the fight comes back whole)
+    assert_eq!(
+        undone.0.map(|s| s.now),
+        Some(state.now),
+        "and undo comes back to it"
+    );
 }

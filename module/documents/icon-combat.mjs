@@ -1,5 +1,6 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { combatApply } from "../core.mjs";
+import { STATE_VERSION, stateCombatants } from "../applications/combat/tracker-context.mjs";
 import { combatUpdate, refusalFor } from "../data/combat-rules.mjs";
 import IconSocket from "../icon-socket.mjs";
 import { runCombatEffects } from "./combat-effects.mjs";
@@ -30,14 +31,14 @@ const REQUEST = "combatEvents";
  */
 export default class IconCombat extends Combat {
   /**
-   * The reducer state, or null before the combat starts. A state stored in the shape from before
-   * issue 18 (its undo history as snapshots) is shown converted by the core; the GM's next event
-   * (or {@link iconUpgrade}) stores it converted.
+   * The reducer state, or null before the combat starts. A state stored in an older shape (before
+   * issue 18 its undo history as snapshots, no `v`; version 2 its combatants as objects) is shown
+   * converted by the core; the GM's next event (or {@link iconUpgrade}) stores it converted.
    * @type {import("../applications/combat/tracker-context.mjs").CombatState | null}
    */
   get iconState() {
     const stored = this.#storedState;
-    if (!stored || stored.v !== undefined) return /** @type {CombatState | null} */ (stored);
+    if (!stored || stored.v === STATE_VERSION) return /** @type {CombatState | null} */ (stored);
     let view = IconCombat.#upgraded.get(stored);
     if (!view) {
       try {
@@ -56,7 +57,7 @@ export default class IconCombat extends Combat {
 
   /**
    * `system.state` as stored (what Foundry diffs an update against).
-   * @returns {(Partial<CombatState> & Record<string, unknown>) | null}  Today's shape has `v`; an older one has none.
+   * @returns {(Partial<CombatState> & Record<string, unknown>) | null}  Today's shape has `v` = STATE_VERSION.
    */
   get #storedState() {
     // Every Combat is of the "base" type; system.state holds the reducer's JSON (an ObjectField), or null.
@@ -65,14 +66,14 @@ export default class IconCombat extends Combat {
   }
 
   /**
-   * Store a state kept in the shape from before issue 18 in today's shape (nothing about the
+   * Store a state kept in an older shape in today's shape (nothing about the
    * fight changes, nothing is logged). Events do this by themselves; a world migration can call
    * it for every combat at once. GM only.
    * @returns {Promise<boolean>}  Whether anything was converted.
    */
   async iconUpgrade() {
     const stored = this.#storedState;
-    if (!game.user?.isGM || !stored || stored.v !== undefined) return false;
+    if (!game.user?.isGM || !stored || stored.v === STATE_VERSION) return false;
     await this.iconCommit([{ type: "upgrade" }], null);
     return true;
   }
@@ -197,7 +198,7 @@ export default class IconCombat extends Combat {
    * @returns {CombatEvent[]}
    */
   #defeatedEvents(which) {
-    const rows = new Map(Object.values(this.iconState?.combatants ?? {}).map(c => [c.id, c]));
+    const rows = new Map(stateCombatants(this.iconState).map(c => [c.id, c]));
     return this.combatants.filter(c => which(c)).flatMap(c => {
       const row = rows.get(c.id ?? "");
       return row && row.defeated !== c.isDefeated ? [{ type: "setDefeated", id: c.id, defeated: c.isDefeated }] : [];
@@ -293,7 +294,7 @@ export default class IconCombat extends Combat {
     super._onCreateDescendantDocuments(...args);
     const [parent, collection, documents] = args;
     if (parent !== this || collection !== "combatants") return;
-    const known = () => new Set(Object.values(this.iconState?.combatants ?? {}).map(c => c.id));
+    const known = () => new Set(stateCombatants(this.iconState).map(c => c.id));
     // foundry-vtt-types 13.345's stored-document type does not resolve the configured class.
     const created = /** @type {import("./icon-combatant.mjs").default[]} */ (/** @type {unknown} */ (documents));
     this.#follow(() => created.filter(c => !known().has(c.id ?? ""))
@@ -306,7 +307,7 @@ export default class IconCombat extends Combat {
     const [parent, collection, , ids] = args;
     if (parent !== this || collection !== "combatants") return;
     this.#follow(() => {
-      const known = new Set(Object.values(this.iconState?.combatants ?? {}).map(c => c.id));
+      const known = new Set(stateCombatants(this.iconState).map(c => c.id));
       return /** @type {string[]} */ (ids).filter(id => known.has(id)).map(id => ({ type: "removeCombatant", id }));
     });
   }

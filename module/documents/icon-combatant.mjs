@@ -1,4 +1,5 @@
 import { SYSTEM_ID } from "../config.mjs";
+import { stateCombatants } from "../applications/combat/tracker-context.mjs";
 import { combatantEntry } from "../data/combat-rules.mjs";
 
 /**
@@ -49,6 +50,6 @@ export default class IconCombatant extends Combatant {
   /** This combatant's row in the reducer state, if the combat has started. */
   get iconRow() {
     const combat = /** @type {import("./icon-combat.mjs").default | null} */ (/** @type {unknown} */ (this.combat));
-    return Object.values(combat?.iconState?.combatants ?? {}).find(c => c.id === this.id) ?? null;
+    return stateCombatants(combat?.iconState).find(c => c.id === this.id) ?? null;
   }
 }

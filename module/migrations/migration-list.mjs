@@ -1,3 +1,4 @@
+import { STATE_VERSION } from "../applications/combat/tracker-context.mjs";
 import { loadCore } from "../core.mjs";
 
 /**
@@ -18,21 +19,23 @@ import { loadCore } from "../core.mjs";
  * @type {readonly import("./migration-runner.mjs").Migration[]}
  */
 export const MIGRATIONS = Object.freeze([
-  { version: 1, label: "ICONENGINE.Migration.label.combatState", documents: { Combat: convertCombatState } }
+  { version: 1, label: "ICONENGINE.Migration.label.combatState", documents: { Combat: convertCombatState } },
+  { version: 2, label: "ICONENGINE.Migration.label.combatState", documents: { Combat: convertCombatState } }
 ]);
 
 /**
- * Migration 1 (issue 18): a Combat's turn-order state stored with its undo history as snapshots
- * becomes the current state plus an event log. The core's `upgrade` event converts it (nothing
- * about the fight changes); states already converted (they carry `v`) and combats not started
- * are left alone. IconCombat also converts on the GM's next event, so this only saves every
- * client the conversion on load.
+ * Migrations 1 (issue 18) and 2: a Combat's turn-order state in an older shape is stored in
+ * today's. Before issue 18 it carried its undo history as snapshots (no `v`); version 2 stored
+ * each combatant as an object of named fields, version 3 as an array. The core's `upgrade` event
+ * converts either (nothing about the fight changes); states already in today's shape and combats
+ * not started are left alone. IconCombat also converts on the GM's next event, so this only saves
+ * every client the conversion on load.
  * @type {import("./migration-runner.mjs").MigrateSource}
  */
 async function convertCombatState(source) {
   const system = /** @type {{state?: {v?: number} | null} | undefined} */ (source.system);
   const state = system?.state;
-  if (!system || !state || state.v !== undefined) return null;
+  if (!system || !state || state.v === STATE_VERSION) return null;
   const core = await loadCore();
   system.state = core.combatApply(state, { type: "upgrade" }).state;
   return source;

@@ -4,7 +4,6 @@
 
 use super::refuse;
 use crate::error::Result;
-use serde::ser::SerializeStruct;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -68,11 +67,9 @@ pub struct Entry {
 
 /// A combatant in the fight, with this round's bookkeeping.
 ///
-/// As JSON its entry's fields and the counters sit side by side, and every field at its default
-/// (`false`, `0`, `null`) is left out, so a stored fight stays small and a Combat update that
-/// changes one counter carries one key.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(from = "CombatantFields")]
+/// Stored as a short array (see its `Serialize` impl): a Combat update that changes a counter
+/// carries the combatant's array (~30 bytes), and reading and writing a fight handles no keys.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Combatant {
     pub entry: Entry,
     pub defeated: bool,
@@ -99,38 +96,104 @@ impl Combatant {
     }
 }
 
+/// A combatant's flags as stored (version 3): bit 0 a player character, 1 may go slow, 2
+/// defeated, 3 a pending delay.
+mod flag {
+    pub const PLAYER_CHARACTER: u8 = 1;
+    pub const CAN_SLOW: u8 = 1 << 1;
+    pub const DEFEATED: u8 = 1 << 2;
+    pub const DELAY: u8 = 1 << 3;
+    pub const ALL: u8 = PLAYER_CHARACTER | CAN_SLOW | DEFEATED | DELAY;
+}
+
+/// Stored (version 3) as `[id, side, flags, taken, slow, turns]`, then the template (or 0) and
+/// the summoner when either is there: no keys to write or read, which made the combatants most
+/// of a combat event's work (side as in the log, 0 party / 1 foes; flags in [`flag`]).
 impl Serialize for Combatant {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use super::codec::{SideBit, ZeroOr};
+        use serde::ser::SerializeTuple;
         let e = &self.entry;
-        let mut s = serializer.serialize_struct("Combatant", 11)?;
-        s.serialize_field("id", &e.id)?;
-        s.serialize_field("side", &e.side)?;
-        if e.is_player_character {
-            s.serialize_field("isPlayerCharacter", &true)?;
-        }
-        if let Some(t) = e.template {
-            s.serialize_field("template", &t)?;
-        }
-        if e.can_slow {
-            s.serialize_field("canSlow", &true)?;
+        let bit = |on: bool, bit: u8| if on { bit } else { 0 };
+        let flags = bit(e.is_player_character, flag::PLAYER_CHARACTER)
+            | bit(e.can_slow, flag::CAN_SLOW)
+            | bit(self.defeated, flag::DEFEATED)
+            | bit(self.delay, flag::DELAY);
+        let len = match (&e.template, &e.summoner) {
+            (_, Some(_)) => 8,
+            (Some(_), None) => 7,
+            (None, None) => 6,
+        };
+        let mut s = serializer.serialize_tuple(len)?;
+        s.serialize_element(&e.id)?;
+        s.serialize_element(&SideBit(e.side))?;
+        s.serialize_element(&flags)?;
+        s.serialize_element(&self.taken)?;
+        s.serialize_element(&self.slow)?;
+        s.serialize_element(&self.turns)?;
+        if len > 6 {
+            s.serialize_element(&ZeroOr(e.template))?;
         }
         if let Some(by) = &e.summoner {
-            s.serialize_field("summoner", by)?;
+            s.serialize_element(by)?;
         }
-        if self.defeated {
-            s.serialize_field("defeated", &true)?;
-        }
-        if self.taken != 0 {
-            s.serialize_field("taken", &self.taken)?;
-        }
-        if self.slow != 0 {
-            s.serialize_field("slow", &self.slow)?;
-        }
-        if self.delay {
-            s.serialize_field("delay", &true)?;
-        }
-        s.serialize_field("turns", &self.turns)?;
         s.end()
+    }
+}
+
+/// Read as stored since version 3 (an array, see the `Serialize` impl) or before it (an object of
+/// named fields, [`CombatantFields`]); the log's pages hold either.
+impl<'de> Deserialize<'de> for Combatant {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use super::codec::{SideBit, ZeroOr};
+        use serde::de::{self, MapAccess, SeqAccess, Visitor};
+        struct CombatantVisitor;
+        impl<'de> Visitor<'de> for CombatantVisitor {
+            type Value = Combatant;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a combatant")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Combatant, A::Error> {
+                CombatantFields::deserialize(de::value::MapAccessDeserializer::new(map))
+                    .map(Combatant::from)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Combatant, A::Error> {
+                let missing = |i| de::Error::invalid_length(i, &"6 to 8 elements");
+                let id: String = seq.next_element()?.ok_or_else(|| missing(0))?;
+                let side: SideBit = seq.next_element()?.ok_or_else(|| missing(1))?;
+                let flags: u8 = seq.next_element()?.ok_or_else(|| missing(2))?;
+                if flags & !flag::ALL != 0 {
+                    return Err(de::Error::custom(format!(
+                        "a combatant's flags are 0 to {}, not {flags}",
+                        flag::ALL
+                    )));
+                }
+                let taken: u32 = seq.next_element()?.ok_or_else(|| missing(3))?;
+                let slow: u32 = seq.next_element()?.ok_or_else(|| missing(4))?;
+                let turns: u32 = seq.next_element()?.ok_or_else(|| missing(5))?;
+                let template: Option<ZeroOr<Template>> = seq.next_element()?;
+                let summoner: Option<String> = seq.next_element()?;
+                if seq.next_element::<de::IgnoredAny>()?.is_some() {
+                    return Err(de::Error::invalid_length(9, &"6 to 8 elements"));
+                }
+                Ok(Combatant {
+                    entry: Entry {
+                        id,
+                        side: side.0,
+                        is_player_character: flags & flag::PLAYER_CHARACTER != 0,
+                        template: template.and_then(|t| t.0),
+                        can_slow: flags & flag::CAN_SLOW != 0,
+                        summoner,
+                    },
+                    defeated: flags & flag::DEFEATED != 0,
+                    taken,
+                    slow,
+                    delay: flags & flag::DELAY != 0,
+                    turns,
+                })
+            }
+        }
+        d.deserialize_any(CombatantVisitor)
     }
 }
 

@@ -2,16 +2,19 @@
 //! shape from before issue 18, which carried up to 100 whole snapshots for undo.
 //!
 //! The stored JSON is an object of small keys, so the update Foundry sends for an event (it
-//! diffs an object field key by key) carries what changed: a turn changes a counter of one
-//! combatant, a few fields of the fight, and one key of the log.
+//! diffs an object field key by key) carries what changed: a turn changes one combatant (a short
+//! array, `[id, side, flags, taken, slow, turns]`, see src/combat/fight.rs), a few fields of the
+//! fight, and one key of the log.
 //!
 //! ```json
-//! {"v": 2, "round": 2, "partyResolve": 2, "regularSide": "party", "slowSide": "foes",
+//! {"v": 3, "round": 2, "partyResolve": 2, "regularSide": "party", "slowSide": "foes",
 //!  "lastSide": "foes", "current": {"id": "pc1", "slow": false}, "ended": false,
-//!  "combatants": {"0": {"id": "pc1", "side": "party", "isPlayerCharacter": true, "taken": 1,
-//!  "turns": 1}, ...}, "nextNumber": 5,
+//!  "combatants": {"0": ["pc1", 0, 1, 1, 0, 1], ...}, "nextNumber": 5,
 //!  "log": {"4": "[[1,3,0,1,0],[0,0]]"}, "logged": 42, "forgotten": 40}
 //! ```
+//!
+//! Version 2 stored each combatant as an object of named fields (defaults left out); it is read
+//! as it is, and written back as version 3.
 //!
 //! `current`, `next` and `lastSide` are left out when there is none, `logWeight` and `forgotBy`
 //! when they are 0 or none: the text holds no `null`, which the boundary would otherwise take as
@@ -27,8 +30,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
-/// The version of the stored shape this core writes.
-pub const STATE_VERSION: u32 = 2;
+/// The version of the stored shape this core writes: 3 stores each combatant as an array
+/// (src/combat/fight.rs); 2 stored it as an object of named fields, and reads the same otherwise.
+pub const STATE_VERSION: u32 = 3;
 
 /// Which limit of the undo log dropped the most recent step it forgot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
@@ -214,15 +218,17 @@ impl CombatState {
     fn from_fields(f: StoredFields) -> Result<Self> {
         match f.v {
             None => return from_v1(f),
-            Some(STATE_VERSION) => {}
+            Some(2 | STATE_VERSION) => {}
             Some(v) => {
                 return refuse(format!(
-                "`v`: version {v} of the combat state is not one this core reads ({STATE_VERSION})"
+                "`v`: version {v} of the combat state is not one this core reads (2, {STATE_VERSION})"
             ))
             }
         }
         let Roster::Numbered(combatants) = f.combatants else {
-            return refuse("`combatants`: a version 2 state has them by number, not as a list");
+            return refuse(
+                "`combatants`: a version 2 or 3 state has them by number, not as a list",
+            );
         };
         let Some(next_number) = f.next_number else {
             return refuse("missing field `nextNumber`");

@@ -32,7 +32,7 @@ describe("ICON combat tracker in the browser", () => {
       const { ICONENGINE } = await import("/module/config.mjs");
       const { loadCore, combatApply } = await import("/module/core.mjs");
       const { combatantEntry } = await import("/module/data/combat-rules.mjs");
-      const { trackerContext, trackerEvent } = await import("/module/applications/combat/tracker-context.mjs");
+      const { trackerContext, trackerEvent, stateCombatants } = await import("/module/applications/combat/tracker-context.mjs");
       await loadCore();
       const img = "/assets/icons/statuses/";
       // Three player characters (the user owns Ysolde), her summoned wolf, an Elite and a normal foe.
@@ -72,7 +72,7 @@ describe("ICON combat tracker in the browser", () => {
         if (action === "iconStart") reducerEvent = { type: "start", combatants: facts.map(combatantEntry) };
         // Foundry's toggleDefeated updates the Combatant; IconCombat turns that into setDefeated.
         else if (action === "toggleDefeated") {
-          const row = Object.values(t.state.combatants).find(c => c.id === combatantId);
+          const row = stateCombatants(t.state).find(c => c.id === combatantId);
           reducerEvent = { type: "setDefeated", id: combatantId, defeated: !row.defeated };
         } else reducerEvent = trackerEvent(action, { combatantId, by: target.dataset.by });
         if (reducerEvent) t.busy = t.dispatch(reducerEvent);

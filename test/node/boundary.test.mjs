@@ -233,12 +233,12 @@ describe("messages name the field", () => {
     const length = JSON.stringify(start).length; // the argument that carries the cut surrogate in
     const { state } = core.combatApply(null, start);
     assert.ok(n === 2 ? length <= 256 : n === 12 ? length > 256 && length <= 4096 : length > 4096, `${length}`);
-    assert.deepEqual(Object.values(state.combatants).map(c => c.id), ids.map((id, i) => (i === 1 ? "\ufffd" : id)));
+    assert.deepEqual(Object.values(state.combatants).map(c => c[0]), ids.map((id, i) => (i === 1 ? "\ufffd" : id)));
     const { state: begun } = core.combatApply(state, { type: "beginTurn", id: "Æ😀0" });
     assert.equal(begun.current.id, "Æ😀0");
     const bad = structuredClone(begun);
-    bad.combatants[n - 1].taken = NaN;
-    refuses(() => core.combatApply(bad, { type: "endTurn" }), new RegExp(`\`combatants\\.${n - 1}\\.taken\`.*NaN`));
+    bad.combatants[n - 1][3] = NaN; // taken (src/combat/fight.rs: [id, side, flags, taken, ...])
+    refuses(() => core.combatApply(bad, { type: "endTurn" }), new RegExp(`\`combatants\\.${n - 1}\\[3\\]\`.*NaN`));
   });
   test("a start past 10,000 combatants: refused before its JSON is written, as the core refuses it", () => {
     const many = n => ({ type: "start", combatants: Array.from({ length: n }, (_, i) => ({ id: `c${i}`, side: i % 2 ? "foes" : "party" })) });

@@ -23,7 +23,7 @@ globalThis.game = {
 
 const { combatantEntry, refusalFor, foundryTurn, healTarget, endOfCombatChanges, stateDiff, combatUpdate, endOfTurn } =
   await import("../../module/data/combat-rules.mjs");
-const { trackerContext, trackerEvent, turnPips } = await import("../../module/applications/combat/tracker-context.mjs");
+const { trackerContext, trackerEvent, turnPips, stateCombatants } = await import("../../module/applications/combat/tracker-context.mjs");
 
 /** The fight of the browser test: three PCs, an Elite and a normal foe. */
 const facts = [
@@ -59,12 +59,12 @@ describe("combat tracker (pure modules + core)", () => {
     const state = apply(null, { type: "start", combatants: [
       combatantEntry({ id: "pc", actorType: "character" }),
       combatantEntry({ id: "tokA", actorType: "foe" }), combatantEntry({ id: "tokB", actorType: "foe" })] }).state;
-    assert.deepEqual(Object.values(state.combatants).map(c => c.turns), [1, 1, 1]);
+    assert.deepEqual(stateCombatants(state).map(c => c.turns), [1, 1, 1]);
     // a summon (its token flagged with the summoner) takes no turns
     const summon = combatantEntry({ id: "wolf", actorType: "foe", disposition: 1, summonerId: "pc" });
     assert.equal(summon.summoner, "pc");
     const withSummon = apply(state, { type: "addCombatant", combatant: summon }).state;
-    assert.equal(Object.values(withSummon.combatants).find(c => c.id === "wolf").turns, 0);
+    assert.equal(stateCombatants(withSummon).find(c => c.id === "wolf").turns, 0);
   });
 
   test("who may send what: the GM everything, players their own combatants' turns", () => {
@@ -162,7 +162,7 @@ describe("combat tracker (pure modules + core)", () => {
           assert.equal(r.canEnd, state.current?.id === r.id);
           assert.equal(r.pips.length >= r.turnsLeft, true);
         }
-        const current = state.current ? Object.values(state.combatants).find(c => c.id === state.current.id) : null;
+        const current = state.current ? stateCombatants(state).find(c => c.id === state.current.id) : null;
         assert.equal(ctx.actingSide, current ? current.side : state.next?.side ?? null);
         // take a random offered button (or mark a delay / defeat someone now and then)
         const offered = rows.flatMap(r => [r.canAct && trackerEvent("iconAct", { combatantId: r.id }),
@@ -240,7 +240,7 @@ const oldState = name => JSON.parse(readFileSync(new URL(`../../tests/fixtures/$
 /** The tracker's moves for the state: end the open turn, else the first eligible combatant acts, now and then slow. */
 function trackerMove(state, n) {
   if (state.current) return { type: "endTurn" };
-  const rows = Object.values(state.combatants);
+  const rows = stateCombatants(state);
   const next = state.next;
   const c = rows.find(c => c.side === next.side && !c.defeated
     && (next.phase === "regular" ? c.turns - (c.taken ?? 0) - (c.slow ?? 0) > 0 : (c.slow ?? 0) > 0));
@@ -265,7 +265,7 @@ describe("the stored state and the updates that carry it", () => {
     check(apply(null, { type: "start", combatants: roster }).state);
     for (let step = 0; step < 400; step++) {
       const roll = rand(12);
-      const ids = Object.values(state.combatants).map(c => c.id);
+      const ids = stateCombatants(state).map(c => c.id);
       const event = roll === 0 ? { type: "undo" }
         : roll === 1 ? { type: "setDefeated", id: ids[rand(ids.length)], defeated: rand(2) === 0 }
         : roll === 2 ? { type: "delay", id: ids[rand(ids.length)] }
@@ -395,7 +395,7 @@ describe("IconCombat and the tracker over stand-ins for Foundry", () => {
     assert.ok(largestState <= 4096, `${largestState}`);
     console.log(`largest turn update: ${largest} bytes; largest stored state: ${largestState} bytes`);
     // Foundry's turn follows the open ICON turn
-    const who = Object.values(expected.combatants).find(c => c.side === expected.next.side && c.turns > (c.taken ?? 0) + (c.slow ?? 0) && !c.delay);
+    const who = stateCombatants(expected).find(c => c.side === expected.next.side && c.turns > (c.taken ?? 0) + (c.slow ?? 0) && !c.delay);
     await combat.iconCommit([{ type: "beginTurn", id: who.id }]);
     assert.equal(combat.turn, combat.turns.findIndex(c => c.id === who.id));
   });
@@ -464,9 +464,9 @@ describe("IconCombat and the tracker over stand-ins for Foundry", () => {
   test("a Combat stored before issue 18 shows converted and is stored converted on first use", async () => {
     const stored = oldState("combat-v1-midfight.json");
     const acting = stored.current.id;
-    const combat = combatOf(Object.values(apply(stored, { type: "upgrade" }).state.combatants).map(c => ({ id: c.id, actorType: "foe" })), stored);
+    const combat = combatOf(stateCombatants(apply(stored, { type: "upgrade" }).state).map(c => ({ id: c.id, actorType: "foe" })), stored);
     const view = combat.iconState;
-    assert.equal(view.v, 2);
+    assert.equal(view.v, 3);
     assert.equal(view.current.id, stored.current.id);
     assert.equal(combat.iconState, view, "converted once per stored state");
     assert.equal(await combat.iconUpgrade(), true);
@@ -476,7 +476,7 @@ describe("IconCombat and the tracker over stand-ins for Foundry", () => {
     await combat.iconCommit([{ type: "endTurn" }, { type: "undo" }, { type: "undo" }]);
     const now = combat._source.system.state;
     assert.equal(now.current.id, acting);
-    assert.equal(Object.values(now.combatants).find(c => c.id === fid("ysolde")).delay, undefined, "the last old step (a delay) undone");
+    assert.equal(stateCombatants(now).find(c => c.id === fid("ysolde")).delay, false, "the last old step (a delay) undone");
     assert.equal(now.logged - now.forgotten, 40, "the converted steps but the one undone");
   });
 

@@ -323,7 +323,7 @@ describe("the shipped migrations and their registration", () => {
     const report = await new MigrationRunner(MIGRATIONS.slice(0, 1)).run();
     assert.deepEqual(report.failed, null);
     const stored = world.stored.combats.get(fixture.combats[0]._id).system.state;
-    assert.equal(stored.v, 2, "today's shape");
+    assert.equal(stored.v, 3, "today's shape");
     assert.equal(stored.history, undefined, "no snapshots left");
     // The same fight: the same events give the same effects on the old and the converted state,
     // undo included (the old snapshots became steps), down to the refusal past the first one.
@@ -346,6 +346,22 @@ describe("the shipped migrations and their registration", () => {
     world.settings["icon-engine.dataVersion"] = 0;
     await new MigrationRunner(MIGRATIONS.slice(0, 1)).run();
     assert.equal(world.requests.length, 0);
+  });
+
+  test("migration 2 stores a version-2 combat state (combatants as objects) in today's shape, the same fight", async () => {
+    const core = (await import("../support/load-core.mjs")).default;
+    const v2 = JSON.parse(readFileSync(new URL("../../tests/fixtures/combat-state-v2.json", import.meta.url), "utf8"));
+    assert.equal(v2.v, 2);
+    const world = loadWorld({ dataVersion: 1 });
+    const id = fixture.combats[0]._id;
+    world.stored.combats.get(id).system.state = structuredClone(v2);
+    const report = await new MigrationRunner(MIGRATIONS).run();
+    assert.deepEqual(report.failed, null);
+    const stored = world.stored.combats.get(id).system.state;
+    assert.equal(stored.v, 3);
+    assert.deepEqual(Object.values(stored.combatants).map(c => c[0]), Object.values(v2.combatants).map(c => c.id));
+    const [a, b] = [v2, stored].map(state => core.combatApply(state, { type: "endTurn" }));
+    assert.deepEqual(b, a, "the same event, the same fight and effects");
   });
 
   test("register(): a hidden world setting, default 0, and a ready hook that migrates", async () => {

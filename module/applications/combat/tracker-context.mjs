@@ -15,8 +15,8 @@ import { SIDES, combatantEntry } from "../../data/combat-rules.mjs";
  */
 
 /**
- * A combatant in the reducer state. Fields at their default (false, 0, null) are left out of the
- * stored state; {@link stateCombatant} fills them in.
+ * A combatant in the reducer state, every field written out ({@link stateCombatant} reads it
+ * from the stored form).
  * @typedef {object} StateCombatant
  * @property {string} id
  * @property {"party"|"foes"} side
@@ -32,12 +32,22 @@ import { SIDES, combatantEntry } from "../../data/combat-rules.mjs";
  */
 
 /**
+ * A combatant as the state stores it (version 3, src/combat/fight.rs): `[id, side, flags, taken,
+ * slow, turns, template?, summoner?]`, side 0 (party) or 1 (foes), flags 1 a player character,
+ * 2 may go slow, 4 defeated, 8 a pending delay, template 0 for none.
+ * @typedef {[string, number, number, number, number, number, (string|number)?, string?]} StoredCombatant
+ */
+
+/** The version of the stored state this system's core writes (src/combat/stored.rs). */
+export const STATE_VERSION = 3;
+
+/**
  * The reducer state (see docs/js-contract.md, Reducers): the fight, its combatants by number,
  * and the undo log in pages. `current`, `next` and `lastSide` are left out when there is none.
  * @typedef {object} CombatState
  * @property {number} v
  * @property {number} round
- * @property {Record<string, Partial<StateCombatant> & {id: string, side: "party"|"foes", turns: number}>} combatants
+ * @property {Record<string, StoredCombatant>} combatants
  * @property {{id: string, slow: boolean}} [current]
  * @property {{phase: "regular"|"slow", side: "party"|"foes"}} [next]
  * @property {number} partyResolve
@@ -49,14 +59,26 @@ import { SIDES, combatantEntry } from "../../data/combat-rules.mjs";
 
 /**
  * A stored combatant with every field written out.
- * @param {Partial<StateCombatant> & {id: string, side: "party"|"foes"}} c
+ * @param {StoredCombatant} c
  * @returns {StateCombatant}
  */
-export function stateCombatant(c) {
+export function stateCombatant([id, side, flags, taken, slow, turns, template, summoner]) {
   return {
-    isPlayerCharacter: false, template: null, canSlow: false, summoner: null, defeated: false,
-    taken: 0, slow: 0, delay: false, turns: 0, ...c
+    id, side: side === 0 ? "party" : "foes",
+    isPlayerCharacter: (flags & 1) !== 0, canSlow: (flags & 2) !== 0, defeated: (flags & 4) !== 0, delay: (flags & 8) !== 0,
+    taken, slow, turns,
+    template: typeof template === "string" ? template : null,
+    summoner: summoner ?? null
   };
+}
+
+/**
+ * Every combatant of a state, every field written out, by number order.
+ * @param {CombatState | null | undefined} state
+ * @returns {StateCombatant[]}
+ */
+export function stateCombatants(state) {
+  return Object.values(state?.combatants ?? {}).map(stateCombatant);
 }
 
 /**
@@ -84,7 +106,7 @@ export function turnPips(c) {
 export function trackerContext(state, combatants, { isGM }) {
   const i18n = game.i18n;
   if (!i18n) throw new Error("ICON Engine: the tracker renders after game.i18n is ready");
-  const byId = new Map(Object.values(state?.combatants ?? {}).map(c => [c.id, stateCombatant(c)]));
+  const byId = new Map(stateCombatants(state).map(c => [c.id, c]));
   const started = state !== null;
   const ended = !!state?.ended;
   const current = state?.current ?? null;
