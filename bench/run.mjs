@@ -328,7 +328,7 @@ if (want("packs")) {
   say("| log | size | documents | plain JS ms | core.importPack ms | ratio | foundryvtt-cli NeDB read ms | target ≤ 2× |");
   say("|---|---:|---:|---:|---:|---:|---:|:--:|");
   const dir = mkdtempSync(path.join(tmpdir(), "icon-bench-"));
-  const seed = path.join(root, "..", "shared", "seeds", "icon-rules-reference.db");
+  const seed = path.join(root, "tests", "fixtures", "seeds", "icon-rules-reference.db");
   const logs = [];
   if (existsSync(seed)) logs.push(["seed `icon-rules-reference.db`", readFileSync(seed, "utf8")]);
   logs.push(["generated NeDB log", generatedLog()]);

@@ -105,7 +105,7 @@ fn main() {
     }
     let seed = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/seeds/icon-rules-reference.db"
+        "/tests/fixtures/seeds/icon-rules-reference.db"
     );
     if let Ok(text) = std::fs::read_to_string(seed) {
         row("the seed (icon-rules-reference.db)", &text);

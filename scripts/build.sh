@@ -92,11 +92,10 @@ log "cargo build --release --bin icon-engine"
 cargo build --quiet --release --bin icon-engine
 
 # --- 4. compendium packs ----------------------------------------------------------------------
-# The seed becomes foundryvtt-cli source JSON through the core's own importer (when the seed is
-# beside the repository; otherwise the committed packs/_source is used as it is), then the
-# official foundryvtt-cli compiles the LevelDB packs that system.json declares. They are compiled
-# again only when their sources (or the compiler) changed.
-SEED="$ROOT/../shared/seeds/icon-rules-reference.db"
+# The vendored seed (tests/fixtures/seeds/) becomes foundryvtt-cli source JSON through the core's
+# own importer, then the official foundryvtt-cli compiles the LevelDB packs that system.json
+# declares. They are compiled again only when their sources (or the compiler) changed.
+SEED="$ROOT/tests/fixtures/seeds/icon-rules-reference.db"
 if [ -f "$SEED" ]; then
   log "packs/_source/rules-reference from the seed"
   rm -rf target/seed-import

@@ -19,7 +19,7 @@ fn import_writes_one_source_file_per_entry_with_keys() {
     let out = scratch("seed");
     let seed = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/seeds/icon-rules-reference.db"
+        "/tests/fixtures/seeds/icon-rules-reference.db"
     );
     let run = cli()
         .args(["import", seed, "--out"])
@@ -177,7 +177,7 @@ fn usage_errors_exit_with_2() {
 fn glossary_prints_the_terms_as_json() {
     let seed = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/seeds/icon-rules-reference.db"
+        "/tests/fixtures/seeds/icon-rules-reference.db"
     );
     let run = cli().args(["glossary", seed]).output().unwrap();
     assert!(

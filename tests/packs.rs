@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 const SEED: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/seeds/icon-rules-reference.db"
+    "/tests/fixtures/seeds/icon-rules-reference.db"
 );
 const TACTICAL: &str = "oTFwOxymQG9qIOAd";
 const NARRATIVE: &str = "zr2iJeDGRgYVvxHH";
@@ -18,7 +18,7 @@ const STATUSES_PAGE: &str = "Positive Effects/Statuses/Blights/States";
 const GLOSSARY_PAGE: &str = "Basic Combat Concepts & Glossary";
 
 fn seed() -> String {
-    std::fs::read_to_string(SEED).expect("the seed is beside the repository (../shared/seeds)")
+    std::fs::read_to_string(SEED).expect("the vendored seed (tests/fixtures/seeds)")
 }
 
 fn options(format: Format, force: bool) -> ImportOptions {

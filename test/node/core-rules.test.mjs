@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import core from "../support/load-core.mjs";
 
-const seed = new URL("../../../shared/seeds/icon-rules-reference.db", import.meta.url);
+const seed = new URL("../../tests/fixtures/seeds/icon-rules-reference.db", import.meta.url);
 
 describe("rule requests", () => {
   test("an ICON attack resolves and its odds are exact", () => {

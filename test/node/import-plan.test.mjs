@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import core from "../support/load-core.mjs";
 import { UNSAFE, batches, planImport } from "../../module/packs/import-plan.mjs";
 
-const seed = new URL("../../../shared/seeds/icon-rules-reference.db", import.meta.url);
+const seed = new URL("../../tests/fixtures/seeds/icon-rules-reference.db", import.meta.url);
 
 test("a re-import updates the entries it finds and creates the rest, with every page cleaned", () => {
   const { documents, report } = core.importPack(readFileSync(seed, "utf8"));

@@ -10,7 +10,7 @@ import core from "../support/load-core.mjs";
 
 const root = new URL("../../", import.meta.url);
 const pack = new URL("packs/rules-reference", root);
-const seed = new URL("../shared/seeds/icon-rules-reference.db", root);
+const seed = new URL("tests/fixtures/seeds/icon-rules-reference.db", root);
 
 test("the compiled rules reference holds 2 entries and 17 pages in order, with the newest text", async () => {
   assert.ok(existsSync(pack), "packs/rules-reference is built by scripts/build.sh");
