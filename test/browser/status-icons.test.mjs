@@ -247,7 +247,8 @@ test("contact sheet: every icon at 24 and 64 px on light and dark art", async ()
   const page = browser.page;
   const data = id => `data:image/svg+xml;charset=utf-8,${encodeURIComponent(sources.get(id) ?? "")}`;
   const css = rgb => `rgb(${rgb.join(" ")})`;
-  const rows = Object.entries(ICONENGINE.statuses).map(([kind, list]) => `<h2>${kind}</h2>` + list.map(id => `
+  const groups = { positive: "Positive effects", status: "Statuses", state: "Special states" };
+  const rows = Object.entries(ICONENGINE.statuses).map(([kind, list]) => `<h2>${groups[kind] ?? kind}</h2>` + list.map(id => `
     <div class="row"><span class="name">${id}</span>
       ${[LIGHT, DARK].map(bg => `<span class="cell" style="background:${css(bg)}"><img src="${data(id)}" width="24" height="24"></span>`).join("")}
       <span class="cell art"><img src="${data(id)}" width="24" height="24"></span>
