@@ -822,3 +822,42 @@ fn the_effort_pool_pays_for_pushes_across_rolls() {
         Value::Null
     );
 }
+
+// ---------------------------------------------------------------- the readings (docs/rules.md)
+
+/// Seed (Action Rolls): "In the case that you roll with 0 dice (either naturally or because of
+/// curses), instead roll 2D6 and pick the lowest result" and "6,6: Critical Hit!". Reading: the
+/// 0-dice roll's two dice stand for one, read by the lowest, so 6,6 is a success, never a critical.
+#[test]
+fn a_zero_dice_action_roll_of_6_6_is_a_success() {
+    for req in [
+        json!({"kind": "icon.action", "rating": 0, "effect": "normal"}),
+        json!({"kind": "icon.action", "rating": 2, "curses": 2, "effect": "normal"}),
+    ] {
+        let d = done(req.clone(), &[&[6, 6]]).1;
+        assert_eq!(
+            (d["pool"].clone(), d["result"].clone(), d["effect"].clone(), d["segments"].clone()),
+            (json!(0), json!("success"), json!("normal"), json!(2)),
+            "{req}"
+        );
+        assert_eq!(exact(&odds(req.clone()), "critical"), "0/1");
+        // P(success) with 0 dice is P(both dice 6) = 1/36
+        assert_eq!(exact(&odds(req), "success"), "1/36");
+    }
+    assert_eq!(done(json!({"kind": "icon.fortune", "dice": 0}), &[&[6, 6]]).1["result"], "good");
+}
+
+/// Seed: "Pacified: Character deals half damage." "Hatred of X: Deal half damage to all foes other
+/// than foe X." Reading: an attacker both pacified and hateful deals half, once.
+#[test]
+fn pacified_and_hatred_together_halve_once() {
+    let (total, d) = apply(
+        pc(40, 0, 0, &[]),
+        9,
+        "hit",
+        json!({"attackerPacified": true, "attackerHatred": true}),
+    );
+    assert_eq!(total, 5);
+    assert_eq!(steps(&d)[1], ("pacified".into(), -4, 5));
+    assert!(!has_step(&d, "hatred"));
+}

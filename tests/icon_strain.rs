@@ -458,3 +458,16 @@ fn a_character_broken_for_the_expedition_sits_out_the_next_one() {
     let (s, fx) = character().apply(&NarrativeEvent::EndExpedition).unwrap();
     assert!(!sits_out(&s) && fx.is_empty());
 }
+
+/// Seed (Resolve): "you can give 1 personal resolve as part of the activation to another character
+/// who hasn't used a limit break this expedition": the mark of a used limit break lasts the
+/// expedition.
+#[test]
+fn a_used_limit_break_is_forgotten_when_the_expedition_ends() {
+    let mut s = character();
+    s.limit_break_used = true;
+    let (s, _) = s.apply(&NarrativeEvent::EndScene).unwrap();
+    assert!(s.limit_break_used, "a scene is not an expedition");
+    let (s, _) = s.apply(&NarrativeEvent::EndExpedition).unwrap();
+    assert!(!s.limit_break_used);
+}

@@ -57,6 +57,11 @@ pub struct NarrativeState {
     /// expedition". Cleared when that next expedition ends.
     #[serde(default)]
     pub sits_out_next_expedition: bool,
+    /// Used a limit break this expedition: it cannot receive personal resolve from another's
+    /// ("another character who hasn't used a limit break this expedition"). Cleared when the
+    /// expedition ends.
+    #[serde(default)]
+    pub limit_break_used: bool,
 }
 
 /// Things that happen to a character's narrative state.
@@ -231,6 +236,7 @@ impl NarrativeState {
                 }
                 s.broken = false;
                 s.broken_for_expedition = false;
+                s.limit_break_used = false;
             }
         }
         Ok((s, effects))
