@@ -836,7 +836,12 @@ fn a_zero_dice_action_roll_of_6_6_is_a_success() {
     ] {
         let d = done(req.clone(), &[&[6, 6]]).1;
         assert_eq!(
-            (d["pool"].clone(), d["result"].clone(), d["effect"].clone(), d["segments"].clone()),
+            (
+                d["pool"].clone(),
+                d["result"].clone(),
+                d["effect"].clone(),
+                d["segments"].clone()
+            ),
             (json!(0), json!("success"), json!("normal"), json!(2)),
             "{req}"
         );
@@ -844,7 +849,10 @@ fn a_zero_dice_action_roll_of_6_6_is_a_success() {
         // P(success) with 0 dice is P(both dice 6) = 1/36
         assert_eq!(exact(&odds(req), "success"), "1/36");
     }
-    assert_eq!(done(json!({"kind": "icon.fortune", "dice": 0}), &[&[6, 6]]).1["result"], "good");
+    assert_eq!(
+        done(json!({"kind": "icon.fortune", "dice": 0}), &[&[6, 6]]).1["result"],
+        "good"
+    );
 }
 
 /// Seed: "Pacified: Character deals half damage." "Hatred of X: Deal half damage to all foes other
