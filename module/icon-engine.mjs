@@ -109,6 +109,7 @@ Hooks.once("init", () => {
   applications.PackImportDialog.registerButtons();
   applications.ChatCards.register();
   applications.TacticalChat.register();
+  dice.TacticalRolls.register();
   applications.narrative.ClockPanel.register();
   applications.narrative.NarrativeCards.register();
   foundry.applications.handlebars.loadTemplates([...Object.values(ICONENGINE.templates), ...ICONENGINE.partials]);

@@ -37,6 +37,16 @@ pub enum Request {
     IconHeal(icon::Heal),
     #[serde(rename = "icon.evasion")]
     IconEvasion(icon::situation::Evasion),
+    #[serde(rename = "icon.inflict")]
+    IconInflict(icon::effects::Inflict),
+    #[serde(rename = "icon.hatred")]
+    IconHatred(icon::effects::Hatred),
+    #[serde(rename = "icon.marks")]
+    IconMarks(icon::marks::Marks),
+    #[serde(rename = "icon.tokens")]
+    IconTokens(icon::tokens::TokensRule),
+    #[serde(rename = "icon.limitBreak")]
+    IconLimitBreak(icon::limit_break::LimitBreak),
     #[serde(rename = "icons.test")]
     IconsTest(icons::Test),
     #[serde(rename = "tribute.test")]
@@ -89,6 +99,26 @@ macro_rules! dispatch {
                 let $wrap = Detail::IconEvasion;
                 $body
             }
+            Request::IconInflict($rule) => {
+                let $wrap = Detail::IconInflict;
+                $body
+            }
+            Request::IconHatred($rule) => {
+                let $wrap = Detail::IconHatred;
+                $body
+            }
+            Request::IconMarks($rule) => {
+                let $wrap = Detail::IconMarks;
+                $body
+            }
+            Request::IconTokens($rule) => {
+                let $wrap = Detail::IconTokens;
+                $body
+            }
+            Request::IconLimitBreak($rule) => {
+                let $wrap = Detail::IconLimitBreak;
+                $body
+            }
             Request::IconsTest($rule) => {
                 let $wrap = Detail::IconsTest;
                 $body
@@ -130,6 +160,11 @@ impl Request {
             Request::IconApplyDamage(_) => "icon.applyDamage",
             Request::IconHeal(_) => "icon.heal",
             Request::IconEvasion(_) => "icon.evasion",
+            Request::IconInflict(_) => "icon.inflict",
+            Request::IconHatred(_) => "icon.hatred",
+            Request::IconMarks(_) => "icon.marks",
+            Request::IconTokens(_) => "icon.tokens",
+            Request::IconLimitBreak(_) => "icon.limitBreak",
             Request::IconsTest(_) => "icons.test",
             Request::TributeTest(_) => "tribute.test",
             Request::NarratorSkill(_) => "narrator.skill",
@@ -244,6 +279,11 @@ pub enum Detail {
     IconApplyDamage(icon::HealthOutcome),
     IconHeal(icon::HealOutcome),
     IconEvasion(icon::situation::EvasionOutcome),
+    IconInflict(icon::effects::InflictOutcome),
+    IconHatred(icon::effects::HatredOutcome),
+    IconMarks(icon::marks::MarksOutcome),
+    IconTokens(icon::tokens::TokensOutcome),
+    IconLimitBreak(icon::limit_break::LimitBreakOutcome),
     IconsTest(icons::TestOutcome),
     TributeTest(tribute::TestOutcome),
     NarratorSkill(narrator::SkillOutcome),

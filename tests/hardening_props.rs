@@ -18,6 +18,11 @@ const KINDS: &[&str] = &[
     "icon.applyDamage",
     "icon.heal",
     "icon.evasion",
+    "icon.inflict",
+    "icon.hatred",
+    "icon.marks",
+    "icon.tokens",
+    "icon.limitBreak",
     "icons.test",
     "tribute.test",
     "narrator.skill",
@@ -28,6 +33,18 @@ const KINDS: &[&str] = &[
 /// Field names the kinds use (and a few they do not).
 const FIELDS: &[&str] = &[
     "formula",
+    "trueStrike",
+    "autoHit",
+    "evasion",
+    "critAgain",
+    "blessing",
+    "floor",
+    "effortPool",
+    "marks",
+    "event",
+    "tokens",
+    "cost",
+    "personal",
     "boons",
     "curses",
     "bonus",
@@ -97,6 +114,10 @@ fn scalar() -> impl Strategy<Value = Value> {
             "1d20+",
             "",
             "party",
+            "sacrifice",
+            "dangerousTerrain",
+            "place",
+            "useCombo",
         ])
         .prop_map(Value::from),
     ]
@@ -156,7 +177,7 @@ proptest! {
 
     #[test]
     fn resolve_takes_arbitrary_faces_for_every_kind(
-        which in 0usize..13,
+        which in 0usize..16,
         faces in prop::collection::vec(prop::collection::vec(prop_oneof![-2i64..13, any::<i64>()], 0..8), 0..6),
     ) {
         let requests = [
@@ -173,6 +194,9 @@ proptest! {
             json!({"kind": "mns.action", "target": 12}),
             json!({"kind": "mns.save", "score": 10}),
             json!({"kind": "dice", "formula": "(1d4)d6rr1cs>=4"}),
+            json!({"kind": "icon.attack", "boons": 1, "defense": 10, "evasion": true}),
+            json!({"kind": "icon.attack", "defense": 10, "evasion": true, "autoHit": true}),
+            json!({"kind": "icon.save", "blessing": true}),
         ];
         let req: Request = serde_json::from_value(requests[which].clone()).unwrap();
         let p = Prepared::new(&req).unwrap();

@@ -86,14 +86,20 @@ fn burdens_tick_two_actions_with_dots_at_most_twice_each() {
         (1, 1, false)
     );
     assert_eq!(s.burdens[0].filled, 6);
-    // second break, second burden on smash
+    // second break (a later scene), second burden on smash
     let (s, _) = s
+        .apply(&NarrativeEvent::EndScene)
+        .unwrap()
+        .0
         .apply(&ev(json!({"type": "takeStrain", "amount": 6})))
         .unwrap();
     let s = burden(&s, "fear", "smash", "charm");
     assert_eq!(s.ticks("smash"), 2);
     // third break: smash is already ticked twice
     let (s, _) = s
+        .apply(&NarrativeEvent::EndScene)
+        .unwrap()
+        .0
         .apply(&ev(json!({"type": "takeStrain", "amount": 6})))
         .unwrap();
     refused(&s, "smash", "study", 4, "already ticked twice");
@@ -287,9 +293,12 @@ fn breaking_transitions_step_by_step() {
         ))
         .is_err());
     assert_eq!(s, before);
-    // resisting past the maximum with little strain left is allowed and breaks
+    // resisting past the maximum with little strain left is allowed and breaks (a character
+    // not broken yet)
     let (t, _) = NarrativeState {
         strain: 4,
+        broken: false,
+        burden_pending: false,
         ..before.clone()
     }
     .apply(&NarrativeEvent::Resist {
@@ -326,6 +335,9 @@ fn burdens_tick_only_actions_that_still_roll_dice() {
     let s = burden(&s, "tiredness", "charm", "smash");
     assert_eq!(s.ticks("charm"), 1);
     let (s, _) = s
+        .apply(&NarrativeEvent::EndScene)
+        .unwrap()
+        .0
         .apply(&ev(json!({"type": "takeStrain", "amount": 6})))
         .unwrap();
     let e = s
@@ -337,4 +349,125 @@ fn burdens_tick_only_actions_that_still_roll_dice() {
     assert_eq!((s.ticks("tinker"), s.ticks("smash")), (1, 2));
     // a rejected event leaves the state as it was: the burden is still pending there
     assert!(s.burdens.len() == 2 && !s.burden_pending);
+}
+
+// ---------------------------------------------------------------- issue 27: breaking, expeditions
+
+/// Seed (Narrative Play, Breaking): "you break and become too hurt or overwhelmed to continue in
+/// the current scene ... You cease to be broken at the end of the scene." A broken character does
+/// not break again (nor take a second burden) before the scene ends.
+#[test]
+fn a_broken_character_does_not_break_again_in_the_same_scene() {
+    let (s, _) = character()
+        .apply(&ev(json!({"type": "takeStrain", "amount": 9})))
+        .unwrap();
+    let s = burden(&s, "broken arm", "smash", "tinker");
+    assert!(s.broken && !s.burden_pending);
+    // more strain past the maximum, and critical strain, in the same scene
+    let (t, fx) = s
+        .apply(&ev(json!({"type": "takeStrain", "amount": 7})))
+        .unwrap();
+    assert_eq!(
+        (t.broken, t.burden_pending, t.strain, fx.len()),
+        (true, false, 5, 0),
+        "strain fills the boxes up to the maximum, and nothing breaks"
+    );
+    let (t, fx) = t
+        .apply(&ev(
+            json!({"type": "takeStrain", "amount": 1, "critical": true}),
+        ))
+        .unwrap();
+    assert_eq!((t.burden_pending, fx.len()), (false, 0));
+    let (t, _) = t
+        .apply(&NarrativeEvent::Resist {
+            risk: Risk::Desperate,
+        })
+        .unwrap();
+    assert!(!t.burden_pending);
+    assert!(t
+        .apply(&ev(
+            json!({"type": "takeBurden", "name": "fear", "actions": ["charm", "study"], "clock": 4})
+        ))
+        .is_err());
+    // the next scene: recovered, and strain past the maximum breaks again
+    let (t, _) = t.apply(&NarrativeEvent::EndScene).unwrap();
+    assert!(!t.broken);
+    let (t, fx) = t
+        .apply(&ev(json!({"type": "takeStrain", "amount": 1})))
+        .unwrap();
+    assert!(t.broken && t.burden_pending);
+    assert_eq!(
+        serde_json::to_value(&fx).unwrap(),
+        json!([{"type": "broke"}, {"type": "chooseBurden"}])
+    );
+}
+
+/// Whether the stored state says the character sits out the next expedition.
+fn sits_out(s: &NarrativeState) -> bool {
+    serde_json::to_value(s).unwrap()["sitsOutNextExpedition"] == json!(true)
+}
+
+/// Seed (Narrative Play, 3 burdens): "After the expedition is over, any character that broke this
+/// way must take their leave from adventuring for a while and cannot embark on the next
+/// expedition. They can still heal burdens during the interludes and pursue ambitions normally,
+/// then return the following expedition if they so choose."
+#[test]
+fn a_character_broken_for_the_expedition_sits_out_the_next_one() {
+    let mut s = character();
+    for (name, a, b) in [
+        ("a", "smash", "tinker"),
+        ("b", "charm", "study"),
+        ("c", "endure", "smash"),
+    ] {
+        s = s
+            .apply(&ev(json!({"type": "takeStrain", "amount": 9})))
+            .unwrap()
+            .0;
+        s = burden(&s, name, a, b);
+        s = s.apply(&NarrativeEvent::EndScene).unwrap().0;
+    }
+    let (s, _) = s
+        .apply(&ev(json!({"type": "takeStrain", "amount": 9})))
+        .unwrap();
+    assert!(s.broken_for_expedition);
+    let (s, fx) = s.apply(&NarrativeEvent::EndExpedition).unwrap();
+    assert!(!s.broken && !s.broken_for_expedition);
+    assert!(sits_out(&s), "remembered past the expedition");
+    assert_eq!(
+        serde_json::to_value(&fx).unwrap(),
+        json!([{"type": "recovered"}, {"type": "sitsOutNextExpedition"}])
+    );
+    // the state round-trips through JSON with the flag (the sheet stores it)
+    let stored = serde_json::to_value(&s).unwrap();
+    assert_eq!(stored["sitsOutNextExpedition"], true);
+    // burdens still heal in the interlude
+    let (s, _) = s
+        .apply(&ev(
+            json!({"type": "healBurden", "index": 0, "segments": 6}),
+        ))
+        .unwrap();
+    assert_eq!(s.burdens.len(), 2);
+    // the expedition it sat out ends: it may embark on the following one
+    let (s, fx) = s.apply(&NarrativeEvent::EndExpedition).unwrap();
+    assert!(!sits_out(&s));
+    assert_eq!(
+        serde_json::to_value(&fx).unwrap(),
+        json!([{"type": "mayEmbark"}])
+    );
+    // a character that never broke this way never sits out
+    let (s, fx) = character().apply(&NarrativeEvent::EndExpedition).unwrap();
+    assert!(!sits_out(&s) && fx.is_empty());
+}
+
+/// Seed (Resolve): "you can give 1 personal resolve as part of the activation to another character
+/// who hasn't used a limit break this expedition": the mark of a used limit break lasts the
+/// expedition.
+#[test]
+fn a_used_limit_break_is_forgotten_when_the_expedition_ends() {
+    let mut s = character();
+    s.limit_break_used = true;
+    let (s, _) = s.apply(&NarrativeEvent::EndScene).unwrap();
+    assert!(s.limit_break_used, "a scene is not an expedition");
+    let (s, _) = s.apply(&NarrativeEvent::EndExpedition).unwrap();
+    assert!(!s.limit_break_used);
 }

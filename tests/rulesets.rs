@@ -1427,3 +1427,33 @@ fn narrator_outcomes_carry_the_dice_rolled() {
     let d = skill(json!({"dice": "deterministic"}), &[]);
     assert_eq!(d["terms"], json!([]));
 }
+
+/// Seed (narrator-3d6-skill-use.txt, unopposed quantitative actions): "each 4 successes
+/// (coarse-scale) or 8 successes (fine-scale) can allow the action to act as if one additional
+/// rank of power were used, up to a maximum bonus of 1/2 the base ranks of power."
+#[test]
+fn narrator_extra_ranks_stop_at_half_the_base_ranks() {
+    // 10 + 18 − 20 = 8 levels (2 ranks coarse), 3 base ranks: at most 1 (half of 3, rounded down)
+    let d = skill(json!({"use": "quantitative", "ranks": 3}), &[&[6, 6, 6]]);
+    assert_eq!(
+        (d["successLevels"].clone(), d["extraRanks"].clone()),
+        (json!(8), json!(1))
+    );
+    // 4 base ranks allow 2: the levels give 2
+    let d = skill(json!({"use": "quantitative", "ranks": 4}), &[&[6, 6, 6]]);
+    assert_eq!(d["extraRanks"], 2);
+    // 1 base rank allows none
+    let d = skill(json!({"use": "quantitative", "ranks": 1}), &[&[6, 6, 6]]);
+    assert_eq!(d["extraRanks"], 0);
+    // skill 30 against 20 with 18 rolled: 28 levels, 7 ranks coarse; 10 base ranks cap it at 5
+    for (ranks, want) in [(10, 5), (20, 7), (11, 5)] {
+        let d = skill(
+            json!({"use": "quantitative", "skill": 30, "ranks": ranks}),
+            &[&[6, 6, 6]],
+        );
+        assert_eq!(d["extraRanks"], want, "{ranks} base ranks");
+    }
+    // without base ranks there is nothing to cap against
+    let d = skill(json!({"use": "quantitative", "skill": 30}), &[&[6, 6, 6]]);
+    assert_eq!(d["extraRanks"], 7);
+}

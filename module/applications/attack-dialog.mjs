@@ -1,7 +1,7 @@
 import { SYSTEM_PATH } from "../config.mjs";
 import { loadCore } from "../core.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
-import { attackDialogContext, attackTargetOf, attackerOf, initialAttackState, readAttackForm } from "../dice/tactical-requests.mjs";
+import { attackDialogContext, attackOptions, attackTargetOf, attackerOf, initialAttackState, readAttackForm } from "../dice/tactical-requests.mjs";
 import { currentMode, modeChoices } from "../message-mode.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
@@ -16,6 +16,10 @@ const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
  * from an ability with the attack tag or from an actor sheet's light/heavy attack. The context
  * is built by the pure `attackDialogContext`; this class only keeps the state and re-renders
  * the odds part when the form changes.
+ *
+ * Initial attack options (True Strike, Auto-Hit, a floor at 1 HP, a repeated critical hit, a mark,
+ * the range, Unerring: `AttackOptions` in tactical-requests.mjs, named in docs/js-contract.md) come
+ * from the ability's `system.attack` and, over them, from the options `open` is given.
  */
 export default class AttackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
   /** @override */
@@ -43,26 +47,38 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
   /** @type {AttackState} */
   #state;
 
+  /** The names of the initial attack options `open` takes beside the ability. */
+  static OPTION_NAMES = /** @type {const} */ (["trueStrike", "autoHit", "floor", "critAgain", "mark", "range", "unerring"]);
+
   /**
-   * @param {{actor: Actor.Implementation, ability?: Item.Implementation | null, heavy?: boolean} & import("../types/sheets.js").DeepPartial<foundry.applications.api.ApplicationV2.Configuration>} options
+   * @param {{actor: Actor.Implementation, ability?: Item.Implementation | null, heavy?: boolean} & Partial<Record<typeof AttackDialog.OPTION_NAMES[number], unknown>> & import("../types/sheets.js").DeepPartial<foundry.applications.api.ApplicationV2.Configuration>} options
    */
-  constructor({ actor, ability = null, heavy = false, ...options }) {
-    super(options);
+  constructor({ actor, ability = null, heavy = false, ...rest }) {
+    /** @type {Record<string, unknown>} */
+    const initial = {};
+    const config = /** @type {Record<string, unknown>} */ ({ ...rest });
+    for (const name of AttackDialog.OPTION_NAMES) {
+      if (name in config) initial[name] = config[name];
+      delete config[name];
+    }
+    super(/** @type {import("../types/sheets.js").DeepPartial<foundry.applications.api.ApplicationV2.Configuration>} */ (config));
     this.#actor = actor;
     this.#ability = ability;
     this.#state = initialAttackState({
       ability: /** @type {{system: Item.SystemOfType<"ability">} | null} */ (ability), // attacks come from ability items
       heavy,
       attackerStatuses: TacticalRolls.statusesOf(actor),
-      targets: AttackDialog.userTargets(),
-      rollMode: currentMode()
+      targets: AttackDialog.userTargets(actor),
+      rollMode: currentMode(),
+      options: attackOptions(initial)
     });
   }
 
   /**
-   * Open the dialog for an actor (and an ability).
+   * Open the dialog for an actor (and an ability), with initial attack options
+   * (`trueStrike`, `autoHit`, `floor`, `critAgain`, `mark`, `range`, `unerring`).
    * @param {Actor.Implementation} actor
-   * @param {{ability?: Item.Implementation | null, heavy?: boolean}} [options]
+   * @param {{ability?: Item.Implementation | null, heavy?: boolean} & Partial<Record<typeof AttackDialog.OPTION_NAMES[number], unknown>>} [options]
    */
   static async open(actor, options = {}) {
     await loadCore();
@@ -70,25 +86,44 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
   }
 
   /**
-   * The user's targeted tokens, with the defense and Evasion read from each token's actor.
+   * The user's targeted tokens, with the defense, Evasion and Stealth read from each token's
+   * actor, and the spaces from the attacker's token when both are on the canvas (Blind's range).
+   * @param {Actor.Implementation} [attacker]
    * @returns {import("../dice/tactical-requests.mjs").AttackTarget[]}
    */
-  static userTargets() {
+  static userTargets(attacker) {
     /** @type {import("../dice/tactical-requests.mjs").AttackTarget[]} */
     const targets = [];
+    const from = attacker?.getActiveTokens?.()[0] ?? null;
     for (const token of game.user?.targets ?? []) {
       const actor = token.actor;
       if (!actor) continue;
-      targets.push(attackTargetOf({
+      const target = attackTargetOf({
         uuid: actor.uuid,
         name: token.name ?? actor.name,
         img: token.document?.texture?.src ?? actor.img ?? "",
         // Targets are characters and foes, whose defense the attack reads.
         system: /** @type {import("../types/system.js").IconHealthSystem} */ (actor.system),
-        statuses: [...actor.statuses]
-      }));
+        statuses: TacticalRolls.statusesOf(/** @type {Actor.Implementation} */ (actor))
+      });
+      target.summon = !!token.document?.getFlag?.("icon-engine", "summoned");
+      target.distance = AttackDialog.#spaces(from, token);
+      targets.push(target);
     }
     return targets;
+  }
+
+  /**
+   * Spaces between two tokens on the canvas's grid, or null when either is missing.
+   * @param {{center?: {x: number, y: number}} | null} from
+   * @param {{center?: {x: number, y: number}}} to
+   * @returns {number | null}
+   */
+  static #spaces(from, to) {
+    const grid = canvas?.grid;
+    if (!from?.center || !to.center || !grid || typeof grid.measurePath !== "function") return null;
+    const spaces = grid.measurePath([from.center, to.center], {}).spaces;
+    return Number.isFinite(spaces) ? spaces : null;
   }
 
   /** @override */

@@ -30,7 +30,7 @@ const L = `ICONENGINE.Rulesets.field`;
 /**
  * @param {string} name
  * @param {DialogValues} v
- * @param {{min?: number, max?: number, hint?: string}} [extra]
+ * @param {{min?: number, max?: number, hint?: string, label?: string}} [extra]
  * @returns {Field}
  */
 function numberField(name, v, extra = {}) {
@@ -118,6 +118,10 @@ export function dialogFields(kind, v, campaign, tables) {
       if (v.use === "attack") {
         fields.push(numberField("baseDamage", v, { min: 0 }),
           numberField("ranks", v, { min: 1, hint: localize(`${L}.ranksHint`) }));
+      }
+      if (v.use === "quantitative") {
+        fields.push(numberField("baseRanks", v, { min: 0, label: localize("ICONENGINE.Rules.Narrator.baseRanks"),
+          hint: localize("ICONENGINE.Rules.Narrator.baseRanksHint") }));
       }
       return fields;
     }

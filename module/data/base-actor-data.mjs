@@ -7,7 +7,7 @@ import { DAMAGE_DICE, LIMITS, clampHealth } from "./rules.mjs";
  * wounds, the combat numbers, and the Vigilance charges held.
  */
 export function defineBaseActorSchema() {
-  const { HTMLField, NumberField, SchemaField } = foundry.data.fields;
+  const { ArrayField, BooleanField, HTMLField, NumberField, SchemaField, StringField } = foundry.data.fields;
   /** @param {number} [initial] @param {number} [min] @param {number} [max] */
   const integer = (initial = 0, min = 0, max = undefined) =>
     new NumberField({ required: true, nullable: false, integer: true, initial, min, max });
@@ -24,7 +24,15 @@ export function defineBaseActorSchema() {
     fray: integer(3),
     armor: integer(0),
     // Vigilance X: "A special effect with X charges" (module/data/vigilance.mjs).
-    vigilance: integer(0, ...LIMITS.vigilance)
+    vigilance: integer(0, ...LIMITS.vigilance),
+    // Combat tokens (module/data/tokens.mjs, the core's icon.tokens): Blessing tokens, the one
+    // Combo token, Power dice (1-6 ticks, one per ability); all discarded at the end of combat.
+    blessings: integer(0, 0, 100),
+    combo: new BooleanField({ required: true, initial: false }),
+    powerDice: new ArrayField(new SchemaField({
+      ability: new StringField({ required: true, blank: false }),
+      ticks: integer(1, 1, 6)
+    }))
   };
 }
 

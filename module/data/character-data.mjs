@@ -26,6 +26,10 @@ function defineCharacterSchema() {
     broken: new BooleanField({ required: true, initial: false }),
     brokenForExpedition: new BooleanField({ required: true, initial: false }),
     burdenPending: new BooleanField({ required: true, initial: false }),
+    // Broke with 3 burdens in the expedition that ended: "cannot embark on the next expedition".
+    sitsOutNextExpedition: new BooleanField({ required: true, initial: false }),
+    // Used a limit break this expedition (it cannot receive personal resolve from another's).
+    limitBreakUsed: new BooleanField({ required: true, initial: false }),
     burdens: new ArrayField(new SchemaField({
       name: new StringField({ required: true, blank: true }),
       actions: new SchemaField({ first: actionChoice(), second: actionChoice() }),

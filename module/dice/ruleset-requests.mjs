@@ -38,7 +38,7 @@ export const DIALOG_DEFAULTS = Object.freeze({
   "icons.test": { ability: 3, difficulty: 3, bonus: 0, penalty: 0, reaction: false },
   "tribute.test": { rank: 0, focus: 0, burden: 0, oppositionMode: "fixed", opposition: 0, oppRank: 0, oppFocus: 0, oppBurden: 0, effectRank: "" },
   "narrator.skill": { skill: 10, dice: "3d6", modifiers: 0, use: "qualitative", difficultySource: "chart", chartDifficulty: 20,
-    knowledgeDifficulty: 20, opponentSkill: 10, opposedModifier: 0, difficulty: 20, baseDamage: 0, ranks: 1 },
+    knowledgeDifficulty: 20, opponentSkill: 10, opposedModifier: 0, difficulty: 20, baseDamage: 0, ranks: 1, baseRanks: 0 },
   "mns.action": { target: 14, bonus: 0, special: true },
   "mns.save": { score: 10, bonus: 0, saveDice: "2d10", special: true },
   "mns.dice": { die: "d100" }
@@ -106,6 +106,8 @@ export function requestFrom(kind, v, campaign, tables) {
         request.baseDamage = integer(v.baseDamage);
         request.ranks = integer(v.ranks, 1);
       }
+      // "up to a maximum bonus of 1/2 the base ranks of power": the power's base ranks (0: none given)
+      if (use === "quantitative" && integer(v.baseRanks) > 0) request.ranks = integer(v.baseRanks);
       return request;
     }
     case "mns.action":

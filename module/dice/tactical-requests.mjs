@@ -5,7 +5,8 @@
  * browser tests run exactly this code against the real core.
  *
  * Every target gets its own attack roll: each has its own defense, height and cover (so its own
- * boons, curses and odds), and a target with Evasion rolls its d6 before that attack.
+ * boons, curses and odds); a target with Evasion rolls its d6 as that attack's first die (the
+ * core's `icon.attack` with `evasion`), which True Strike ignores.
  */
 
 /**
@@ -16,11 +17,27 @@
 /**
  * @typedef {object} AttackRequest  An `icon.attack` request.
  * @property {"icon.attack"} kind
- * @property {number} boons
- * @property {number} curses
- * @property {number} bonus
+ * @property {number} [boons]     None with autoHit (no attack roll).
+ * @property {number} [curses]
+ * @property {number} [bonus]
  * @property {boolean} canCrit
+ * @property {boolean} trueStrike  "Ignores dodge, blind, evasion, and stealth."
+ * @property {boolean} autoHit     No attack roll: always a hit, never a crit or a miss.
+ * @property {boolean} evasion     The target has Evasion (its d6 comes first).
  * @property {number} [defense]  The target's; none without a target.
+ */
+
+/**
+ * @typedef {object} AttackOptions  The rule options an attack starts with: what an ability item
+ *   (or a macro) says of its attack, by the names docs/js-contract.md gives them. Build them with
+ *   {@link attackOptions}; the attack dialog takes them as initial options.
+ * @property {boolean} trueStrike  True Strike: "Ignores dodge, blind, evasion, and stealth."
+ * @property {boolean} autoHit     Auto-Hit: "doesn't make an attack roll but always scores a hit (not critical hit or miss)".
+ * @property {boolean} floor       Its damage "cannot bring your hp below 1" (a Shove's collision): applied with `floor: 1`.
+ * @property {boolean} critAgain   Its critical hits are critical again ("if you critical hit again, you gain bonus damage").
+ * @property {string} mark         The mark it places on each target it attacks, by its unique name ("" for none).
+ * @property {number | null} range The ability's range in spaces (Blind caps it at 2), or null.
+ * @property {boolean} unerring    Unerring: "Ignores cover and aetherwall".
  */
 
 /**
@@ -34,6 +51,10 @@
  * @property {boolean} cover       The target is behind cover from the attacker.
  * @property {boolean} adjacent    The target is adjacent to the attacker (cover does not count).
  * @property {boolean} hated       The target is the attacker's Hatred's foe X (full damage).
+ * @property {boolean} [stealth]   The target has Stealth (only an adjacent attacker may target it).
+ * @property {number | null} [distance]  Spaces from the attacker, when the canvas measured them.
+ * @property {string[]} [statuses] The target's core statuses (Hatred's end reads foe X's).
+ * @property {boolean} [summon]    The target is a summon ("cannot be marked").
  */
 
 /**
@@ -52,11 +73,48 @@
  * @property {boolean} dazed      The attacker is dazed (+1 curse on attack rolls).
  * @property {boolean} pacified   The attacker is pacified (deals half damage).
  * @property {boolean} hatred     The attacker has Hatred of X (half damage to foes other than X).
+ * @property {boolean} [hatredOngoing]  Its Hatred is ongoing (`hatred+`): foe X's state does not end it.
  * @property {boolean} area       An area attack: Dodge makes its targets immune to its damage.
  * @property {boolean} saveForHalf  Its targets may save for half damage (the damage card offers both).
+ * @property {boolean} blind      The attacker is blind (its range is at most 2).
+ * @property {boolean} combo      The ability has Combo (base or combo version by the attacker's token).
+ * @property {boolean} trueStrike  See {@link AttackOptions}.
+ * @property {boolean} autoHit
+ * @property {boolean} floor
+ * @property {boolean} critAgain
+ * @property {string} mark
+ * @property {number | null} range
+ * @property {boolean} unerring
  * @property {string} rollMode
  * @property {AttackTarget[]} targets
  */
+
+/** The options of a plain attack: none of them. @type {Readonly<AttackOptions>} */
+export const NO_ATTACK_OPTIONS = Object.freeze({
+  trueStrike: false, autoHit: false, floor: false, critAgain: false, mark: "", range: null, unerring: false
+});
+
+/**
+ * The attack options of a source (an ability's `system.attack`, a macro's object, the dialog's
+ * initial options): each known name read as its type, anything else ignored. The one place that
+ * names them, so an ability's fields map onto them in one step.
+ * @param {Record<string, unknown> | null | undefined} [source]
+ * @returns {AttackOptions}
+ */
+export function attackOptions(source) {
+  const o = source ?? {};
+  const range = Math.trunc(Number(o.range));
+  return {
+    trueStrike: o.trueStrike === true,
+    autoHit: o.autoHit === true,
+    // `floor: 1` (as icon.applyDamage takes it) or true
+    floor: o.floor === true || o.floor === 1,
+    critAgain: o.critAgain === true,
+    mark: typeof o.mark === "string" ? o.mark.trim().slice(0, 100) : "",
+    range: o.range !== null && o.range !== undefined && o.range !== "" && Number.isFinite(range) && range >= 0 ? Math.min(range, 1000) : null,
+    unerring: o.unerring === true
+  };
+}
 
 /**
  * @typedef {object} Attacker  The attacking actor's numbers.
@@ -103,8 +161,9 @@ export function attackerOf(actor) {
  * @returns {AttackTarget}
  */
 export function attackTargetOf({ uuid, name, img, system, statuses }) {
-  return { uuid, name, img, defense: system.defense, evasion: statuses.includes("evasion"), heightDifference: 0, cover: false,
-    adjacent: false, hated: false };
+  const bare = statuses.map(s => s.replace(/\+$/, ""));
+  return { uuid, name, img, defense: system.defense, evasion: bare.includes("evasion"), heightDifference: 0, cover: false,
+    adjacent: false, hated: false, stealth: bare.includes("stealth"), distance: null, statuses: [...statuses], summon: false };
 }
 
 /**
@@ -116,11 +175,16 @@ export function attackTargetOf({ uuid, name, img, system, statuses }) {
  * @param {string[]} [options.attackerStatuses]  The attacker's core status ids.
  * @param {AttackTarget[]} [options.targets]
  * @param {string} [options.rollMode]
+ * @param {Record<string, unknown>} [options.options]  Initial {@link AttackOptions} (over the ability's `system.attack`).
  * @returns {AttackState}
  */
-export function initialAttackState({ ability = null, heavy = false, attackerStatuses = [], targets = [], rollMode = "publicroll" } = {}) {
+export function initialAttackState({ ability = null, heavy = false, attackerStatuses = [], targets = [], rollMode = "publicroll",
+  options = {} } = {}) {
   const roll = ability?.system?.roll;
   const has = (/** @type {string} */ id) => attackerStatuses.some(s => s.replace(/\+$/, "") === id);
+  const tags = Array.isArray(ability?.system?.tags) ? ability.system.tags : [];
+  // An ability item's attack options (`system.attack`), then the caller's.
+  const own = /** @type {{system?: {attack?: Record<string, unknown>}} | null} */ (ability)?.system?.attack ?? {};
   return {
     boons: 0,
     curses: 0,
@@ -136,9 +200,13 @@ export function initialAttackState({ ability = null, heavy = false, attackerStat
     dazed: has("dazed"),
     pacified: has("pacified"),
     hatred: has("hatred"),
+    hatredOngoing: attackerStatuses.includes("hatred+"),
     // An ability tagged "area" applies area effects (Dodge is immune to their damage).
-    area: Array.isArray(ability?.system?.tags) && ability.system.tags.includes("area"),
+    area: tags.includes("area"),
     saveForHalf: roll?.saveForHalf ?? false,
+    blind: has("blind"),
+    combo: tags.includes("combo"),
+    ...attackOptions({ ...own, ...options }),
     rollMode,
     targets: targets.map(t => ({ ...t }))
   };
@@ -172,6 +240,14 @@ export function readAttackForm(state, data) {
     hatred: flag("hatred"),
     area: flag("area"),
     saveForHalf: flag("saveForHalf"),
+    blind: flag("blind"),
+    trueStrike: flag("trueStrike"),
+    autoHit: flag("autoHit"),
+    floor: flag("floor"),
+    critAgain: flag("critAgain"),
+    unerring: flag("unerring"),
+    mark: "mark" in data ? attackOptions({ mark: data.mark }).mark : state.mark,
+    range: "range" in data ? attackOptions({ range: data.range }).range : state.range,
     rollMode: typeof data.rollMode === "string" && data.rollMode ? data.rollMode : state.rollMode,
     targets: state.targets.map((target, i) => ({
       ...target,
@@ -184,44 +260,62 @@ export function readAttackForm(state, data) {
 }
 
 /**
+ * @typedef {object} SituationAnswer  The core's `iconSituation`.
+ * @property {number} boons
+ * @property {number} curses
+ * @property {boolean} cover
+ * @property {number | null} [maxRange]  The ability's reach: its range, at most 2 while blind (unless True Strike).
+ * @property {"stealth" | "range" | null} [untargetable]  Why the target cannot be targeted, or null.
+ */
+
+/**
  * The `icon.attack` request against one target (or none): the dialog's boons and curses plus what
- * the situation gives (core `iconSituation`: adjacency, height, cover, a dazed attacker).
+ * the situation gives (core `iconSituation`: adjacency, height, cover, a dazed attacker; Blind's
+ * range and Stealth, which True Strike ignores). An auto-hit attack makes no attack roll, so it
+ * carries no boons, curses or bonus.
  * @param {Pick<CoreApi, "iconSituation">} core
  * @param {AttackState} state
  * @param {Attacker} attacker
  * @param {AttackTarget | null} target
- * @returns {{request: AttackRequest, cover: boolean, situation: {boons: number, curses: number, cover: boolean}}}
+ * @returns {{request: AttackRequest, cover: boolean, situation: SituationAnswer}}
  */
 export function attackRequest(core, state, attacker, target) {
-  const situation = core.iconSituation({
+  const situation = /** @type {SituationAnswer} */ (core.iconSituation({
     ranged: state.ranged,
     foeAdjacent: state.foeAdjacent,
     heightDifference: target?.heightDifference ?? 0,
     targetInCover: target?.cover ?? false,
     targetAdjacent: target?.adjacent ?? false,
-    attackerDazed: state.dazed
-  });
+    attackerDazed: state.dazed,
+    attackerBlind: state.blind ?? false,
+    targetStealth: target?.stealth ?? false,
+    trueStrike: state.trueStrike ?? false,
+    unerring: state.unerring ?? false,
+    range: state.range ?? null,
+    distance: target?.distance ?? null
+  }));
   /** @type {AttackRequest} */
   const request = {
     kind: "icon.attack",
-    boons: state.boons + situation.boons,
-    curses: state.curses + situation.curses,
-    bonus: state.bonus,
-    canCrit: attacker.canCrit
+    canCrit: attacker.canCrit,
+    trueStrike: !!state.trueStrike,
+    autoHit: !!state.autoHit,
+    evasion: !!target?.evasion
   };
+  if (!state.autoHit) Object.assign(request, { boons: state.boons + situation.boons, curses: state.curses + situation.curses, bonus: state.bonus });
   if (target) request.defense = target.defense;
   return { request, cover: situation.cover, situation };
 }
 
 /**
- * How an attack landed: a miss when evaded or short of the defense; a crit when the core says so;
- * with no target (no defense), a hit unless it crits.
- * @param {Done | null} attack   The icon.attack outcome (null when evasion skipped the roll).
- * @param {boolean} [evaded]
+ * How an attack landed: a miss when evaded (the core's `evaded`) or short of the defense; a crit
+ * when the core says so; with no target (no defense), a hit unless it crits.
+ * @param {Done | null} attack   The icon.attack outcome (null: no attack was made).
+ * @param {boolean} [evaded]     Evaded by a separate `icon.evasion` roll.
  * @returns {"hit"|"crit"|"miss"}
  */
 export function attackResult(attack, evaded = false) {
-  if (evaded || !attack) return "miss";
+  if (evaded || !attack || attack.evaded) return "miss";
   if (attack.crit) return "crit";
   return attack.hit === false ? "miss" : "hit";
 }
@@ -241,7 +335,9 @@ export function damageRequest(state, attacker, result) {
     die: attacker.die,
     dice: state.dice,
     fray: attacker.fray,
-    bonusDice: state.bonusDice
+    bonusDice: state.bonusDice,
+    // "if you critical hit again, you gain bonus damage": only a critical hit can be one again
+    critAgain: result === "crit" && !!state.critAgain
   };
 }
 
@@ -254,15 +350,20 @@ export function damageRequest(state, attacker, result) {
  * @property {boolean} attackerPacified
  * @property {boolean} attackerHatred
  * @property {boolean} cover
+ * @property {0|1} floor          1: the damage "cannot bring your hp below 1".
+ * @property {boolean} trueStrike True Strike's damage ignores Dodge.
  * @property {boolean} [savedHalf]
  */
 
 /**
  * @typedef {object} HealthDamageOptions  `icon.applyDamage` options of damage that is no attack's:
- *   Slashed (`source: "slashed"`) or an effect such as Counter's.
- * @property {"slashed"|"effect"} source
+ *   Slashed (`source: "slashed"`), dangerous terrain (`"dangerousTerrain"`), a Sacrifice
+ *   (`"sacrifice"`, held at 1 HP) or an effect such as Counter's.
+ * @property {"slashed"|"effect"|"dangerousTerrain"|"sacrifice"} source
  * @property {boolean} ability  Whether an ability dealt it (Counter and Pacified care).
  * @property {boolean} fromFoe  Whether a foe of the target dealt it (Intangible and Vigilance care).
+ * @property {boolean} [terrainTakenThisTurn]  Dangerous terrain already hurt the target this turn (it deals none).
+ * @property {0|1} [floor]
  */
 
 /**
@@ -284,7 +385,9 @@ export function damageOptions(state, result, cover, target = null) {
     attackerWeakened: state.weakened,
     attackerPacified: state.pacified,
     attackerHatred: state.hatred && !target?.hated,
-    cover
+    cover,
+    floor: state.floor ? 1 : 0,
+    trueStrike: !!state.trueStrike
   };
 }
 
@@ -310,28 +413,34 @@ export function percent(p) {
 /**
  * The attack dialog's context: the numbers, and per target (or once without targets) the net
  * boons/curses and the exact P(hit), P(crit) and P(exceed) from the core's `odds`.
- * @param {Pick<CoreApi, "iconSituation" | "odds">} core
+ * @param {Pick<CoreApi, "iconSituation" | "odds" | "resolve">} core
  * @param {AttackState} state
  * @param {Attacker} attacker
  */
 export function attackDialogContext(core, state, attacker) {
   const targets = state.targets.length ? state.targets : [null];
   const rows = targets.map((target, index) => {
-    const { request, cover } = attackRequest(core, state, attacker, target);
+    const { request, cover, situation } = attackRequest(core, state, attacker, target);
     const odds = core.odds(request);
     const exact = odds.exact?.outcomes ?? {};
-    const boons = Number(request.boons);
-    const curses = Number(request.curses);
+    const boons = Number(request.boons ?? 0);
+    const curses = Number(request.curses ?? 0);
+    const untargetable = situation.untargetable ?? null;
     return {
       index,
       target,
       net: boons - curses,
-      netLabel: boons === curses ? "0" : boons > curses ? `+${boons - curses}` : `−${curses - boons}`,
+      netLabel: state.autoHit ? "—" : boons === curses ? "0" : boons > curses ? `+${boons - curses}` : `−${curses - boons}`,
       cover,
+      evading: !!request.evasion && !request.trueStrike,
+      untargetable,
+      untargetableLabel: untargetable ? `ICONENGINE.Rules.Untargetable.${untargetable}` : null,
+      hatredEnds: target?.hated && state.hatred ? hatredEnd(core, target, !!state.hatredOngoing) : null,
       heightOptions: [-3, -2, -1, 0, 1, 2, 3].map(value => ({
         value, label: value > 0 ? `+${value}` : String(value), selected: value === (target?.heightDifference ?? 0)
       })),
-      hit: target ? { p: odds.outcomes.hit, text: percent(odds.outcomes.hit), exact: exact.hit ?? "" } : null,
+      hit: odds.outcomes.hit !== undefined ? { p: odds.outcomes.hit, text: percent(odds.outcomes.hit), exact: exact.hit ?? "" } : null,
+      evaded: odds.outcomes.evaded !== undefined ? { p: odds.outcomes.evaded, text: percent(odds.outcomes.evaded), exact: exact.evaded ?? "" } : null,
       crit: { p: odds.outcomes.crit, text: percent(odds.outcomes.crit), exact: exact.crit ?? "" },
       exceed: { p: odds.outcomes.exceed, text: percent(odds.outcomes.exceed), exact: exact.exceed ?? "" }
     };
@@ -342,16 +451,31 @@ export function attackDialogContext(core, state, attacker) {
     rows,
     hasTargets: state.targets.length > 0,
     damageFormula: `${state.dice}[D] + ${attacker.fray}`,
-    dieLabel: `d${attacker.die}`
+    dieLabel: `d${attacker.die}`,
+    maxRange: rows.length ? attackRequest(core, state, attacker, null).situation.maxRange ?? null : null
   };
+}
+
+/**
+ * Whether the attacker's Hatred of X ends because of foe X (the core's `icon.hatred`: X became
+ * immune to damage or un-targetable): the i18n key of the reason, or null while it lasts.
+ * @param {Pick<CoreApi, "resolve">} core
+ * @param {AttackTarget} target  Foe X.
+ * @param {boolean} [ongoing]    The Hatred is ongoing (`hatred+`): it waits for its cause.
+ * @returns {string | null}
+ */
+export function hatredEnd(core, target, ongoing = false) {
+  const answer = /** @type {{status: string, ends?: boolean, reason?: string | null}} */ (
+    core.resolve({ kind: "icon.hatred", foe: target.statuses ?? [], ongoing }, []));
+  return answer.ends && answer.reason ? `ICONENGINE.Rules.HatredEnds.${answer.reason}` : null;
 }
 
 /**
  * @typedef {object} PlannedAttack  One target's part of an attack.
  * @property {AttackTarget | null} target
- * @property {CoreRequest | null} evasion   `icon.evasion`, when the target has Evasion.
- * @property {CoreRequest} attack
+ * @property {AttackRequest} attack   With the target's Evasion d6 first when it has Evasion.
  * @property {boolean} cover
+ * @property {"stealth" | "range" | null} untargetable  Why the target cannot be attacked (it is skipped).
  */
 
 /**
@@ -365,8 +489,8 @@ export function attackDialogContext(core, state, attacker) {
 export function planAttack(core, state, attacker) {
   const targets = state.targets.length ? state.targets : [null];
   return targets.map(target => {
-    const { request, cover } = attackRequest(core, state, attacker, target);
-    return { target, evasion: target?.evasion ? { kind: "icon.evasion" } : null, attack: request, cover };
+    const { request, cover, situation } = attackRequest(core, state, attacker, target);
+    return { target, attack: request, cover, untargetable: situation.untargetable ?? null };
   });
 }
 
@@ -414,12 +538,12 @@ export function healRequest(target, healing) {
 }
 
 /**
- * The `icon.save` request (a save succeeds on 10+).
- * @param {{boons?: number, curses?: number, bonus?: number}} [options]
+ * The `icon.save` request (a save succeeds on 10+); `blessing`: a Blessing token spent on it, +1 boon.
+ * @param {{boons?: number, curses?: number, bonus?: number, blessing?: boolean}} [options]
  * @returns {CoreRequest}
  */
-export function saveRequest({ boons = 0, curses = 0, bonus = 0 } = {}) {
-  return { kind: "icon.save", boons, curses, bonus };
+export function saveRequest({ boons = 0, curses = 0, bonus = 0, blessing = false } = {}) {
+  return blessing ? { kind: "icon.save", boons, curses, bonus, blessing } : { kind: "icon.save", boons, curses, bonus };
 }
 
 /**

@@ -1,16 +1,23 @@
 import { SYSTEM_ID } from "../config.mjs";
-import { loadCore } from "../core.mjs";
+import { getCore, isCoreLoaded, loadCore } from "../core.mjs";
 import { healthChange, statusEffectData } from "../data/health-changes.mjs";
 import { coreStatuses } from "../data/rules.mjs";
 import { SLASHED_DAMAGE, SLASHED_FLAG, slashedLimit } from "../data/slashed.mjs";
+import { DANGEROUS_TERRAIN_DAMAGE, TERRAIN_FLAG } from "../data/terrain.mjs";
+import { endedEffects, markEffectData, marksOf } from "../data/marks.mjs";
+import { tokensOf, tokensUpdate } from "../data/tokens.mjs";
 import { gainVigilance, spendVigilance, vigilanceHeld } from "../data/vigilance.mjs";
+import IconSocket from "../icon-socket.mjs";
 import "./cards/icon-tactical.mjs";
 import IconRoll from "./icon-roll.mjs";
 import { applyMode, currentMode } from "../message-mode.mjs";
-import { abilityAftermath, applyDamageRequest, attackResult, attackerOf, coreTarget, damageOptions, damageRequest, healRequest, planAttack,
-  saveRequest } from "./tactical-requests.mjs";
+import { abilityAftermath, applyDamageRequest, attackResult, attackerOf, coreTarget, damageOptions, damageRequest, hatredEnd, healRequest,
+  planAttack, saveRequest } from "./tactical-requests.mjs";
 
-export { SLASHED_DAMAGE };
+export { SLASHED_DAMAGE, DANGEROUS_TERRAIN_DAMAGE };
+
+/** @param {string} key @param {Record<string, string>} [data] */
+const format = (key, data = {}) => game.i18n?.format(key, data) ?? key;
 
 /**
  * @typedef {object} IconTurnOrder  What this module uses of the ICON Combat (documents/icon-combat.mjs).
@@ -96,8 +103,12 @@ export default class TacticalRolls {
   }
 
   /**
-   * Roll an attack: per target the Evasion d6 (if it has Evasion), the attack roll, then the
-   * damage of its result; one message.
+   * Roll an attack: per target the attack roll (with the target's Evasion d6 first when it has
+   * Evasion and the attack is no True Strike; none at all for an auto-hit), then the damage of
+   * its result; one message. Targets the core finds untargetable (Stealth, Blind's range) are
+   * skipped with a notice. A Hatred whose foe X became immune or un-targetable ends first; an
+   * ability with Combo uses (or gains) the attacker's combo token; a mark is placed on every
+   * target attacked.
    * @param {Actor.Implementation} actor
    * @param {AttackState} state
    * @param {{ability?: Item.Implementation | null}} [options]
@@ -105,35 +116,56 @@ export default class TacticalRolls {
   static async attack(actor, state, { ability = null } = {}) {
     const core = await loadCore();
     const attacker = attackerOf(/** @type {IconHealthActor} */ (actor)); // the sheets attack with characters and foes
+    state = await TacticalRolls.#endHatred(actor, state);
+    const combo = state.combo ? await TacticalRolls.useCombo(actor) : null;
     /** @type {IconRoll[]} */
     const rolls = [];
+    /** @type {string[]} */
+    const attacked = [];
     for (const [key, part] of planAttack(core, state, attacker).entries()) {
       const target = part.target ? { uuid: part.target.uuid, name: part.target.name, img: part.target.img, defense: part.target.defense } : null;
-      let evaded = false;
-      if (part.evasion) {
-        const evasion = await TacticalRolls.roll(part.evasion, { role: "evasion", key, target });
-        rolls.push(evasion);
-        evaded = !!evasion.outcome?.evaded;
+      if (part.untargetable) {
+        ui.notifications?.warn(format(`ICONENGINE.Rules.Untargetable.${part.untargetable}Notice`, { name: target?.name ?? "" }));
+        continue;
       }
-      /** @type {Done | null} */
-      let attackOutcome = null;
-      if (!evaded) {
-        const roll = await TacticalRolls.roll(part.attack, { role: "attack", key, target });
-        rolls.push(roll);
-        attackOutcome = roll.outcome;
-      }
-      const result = attackResult(attackOutcome, evaded);
+      const roll = await TacticalRolls.roll(part.attack, { role: "attack", key, target });
+      rolls.push(roll);
+      if (part.target) attacked.push(part.target.uuid);
+      const result = attackResult(roll.outcome);
       const damage = damageRequest(state, attacker, result);
       if (damage) {
         const apply = damageOptions(state, result, part.cover, part.target);
         rolls.push(await TacticalRolls.roll(damage, { role: "damage", key, target, apply, saveForHalf: state.saveForHalf }));
       }
     }
-    const flavor = ability?.name ?? game.i18n?.localize(state.dice >= 2 ? "ICONENGINE.Tactical.HeavyAttack" : "ICONENGINE.Tactical.LightAttack") ?? "";
-    const message = await TacticalRolls.post(actor, rolls, flavor, state.rollMode, { attacker: actor.uuid, ability: ability?.uuid ?? null });
+    if (!rolls.length) return null;
+    const name = ability?.name ?? game.i18n?.localize(state.dice >= 2 ? "ICONENGINE.Tactical.HeavyAttack" : "ICONENGINE.Tactical.LightAttack") ?? "";
+    const version = combo ? game.i18n?.localize(`ICONENGINE.Rules.Tokens.${combo}`) ?? combo : "";
+    const flavor = version ? `${name} (${version})` : name;
+    const mark = state.mark ? { mark: state.mark, targets: attacked } : null;
+    const message = await TacticalRolls.post(actor, rolls, flavor, state.rollMode, { attacker: actor.uuid, ability: ability?.uuid ?? null, mark });
+    if (mark && attacked.length && message) await TacticalRolls.#placeMarksOf(message);
     // Basic attacks are abilities too ("The following Basic Abilities are common to every character").
     await TacticalRolls.abilityUsed(actor);
     return message;
+  }
+
+  /**
+   * Hatred of X: "End this status at the end of your turn, or if foe X becomes immune to damage or
+   * un-targetable." When the attack's hated target is such (the core's `icon.hatred`), the
+   * attacker's Hatred ends before the attack, and the attack deals full damage.
+   * @param {Actor.Implementation} actor
+   * @param {AttackState} state
+   * @returns {Promise<AttackState>}
+   */
+  static async #endHatred(actor, state) {
+    if (!state.hatred) return state;
+    const core = await loadCore();
+    const hated = state.targets.find(t => t.hated);
+    if (!hated || !hatredEnd(core, hated, !!state.hatredOngoing)) return state;
+    if (TacticalRolls.statusesOf(actor).includes("hatred")) await actor.toggleStatusEffect("hatred", { active: false });
+    ui.notifications?.info(format("ICONENGINE.Rules.HatredEnded", { name: actor.name ?? "", foe: hated.name }));
+    return { ...state, hatred: false };
   }
 
   /**
@@ -161,6 +193,272 @@ export default class TacticalRolls {
     if (!combat || !id || typeof combat.iconDispatch !== "function") return;
     if (combat.combatants.get(id)?.actor?.uuid !== actor.uuid) return;
     await combat.iconDispatch({ type: "endTurn" });
+  }
+
+  /**
+   * The core's `icon.tokens` applied to an actor's tokens (Blessing, Combo, Power dice) and
+   * written back. Throws the core's refusal (no token to spend, a second die of one ability).
+   * @param {Actor.Implementation} actor
+   * @param {Record<string, unknown>} event  A `TokenEvent` (docs/js-contract.md).
+   * @returns {Promise<{tokens: import("../data/tokens.mjs").Tokens, effects: {type: string, ability?: string}[]}>}
+   */
+  static async tokens(actor, event) {
+    const core = await loadCore();
+    const tokens = tokensOf(/** @type {Record<string, unknown>} */ (actor.system));
+    const answer = /** @type {Done & {tokens: import("../data/tokens.mjs").Tokens, effects: {type: string, ability?: string}[]}} */ (
+      core.resolve({ kind: "icon.tokens", tokens, event }, []));
+    // Dotted `system.*` keys, which Foundry's update expands.
+    await actor.update(/** @type {Actor.UpdateData} */ (/** @type {unknown} */ (tokensUpdate(answer.tokens))));
+    return { tokens: answer.tokens, effects: answer.effects };
+  }
+
+  /**
+   * The end of combat: "All blessings are discarded at the end of combat", and the combo token and
+   * power dice with them (the core's `icon.tokens` "endCombat"); nothing is written when the
+   * actor holds none.
+   * @param {Actor.Implementation} actor
+   */
+  static async discardTokens(actor) {
+    const held = tokensOf(/** @type {Record<string, unknown>} */ (actor.system));
+    if (!held.blessings && !held.combo && !held.powerDice.length) return;
+    await TacticalRolls.tokens(actor, { type: "endCombat" });
+  }
+
+  /**
+   * Use an ability with Combo: the combo version when the actor holds the token (it is
+   * discarded), else the base version (a token is gained).
+   * @param {Actor.Implementation} actor
+   * @returns {Promise<"comboVersion" | "baseVersion">}
+   */
+  static async useCombo(actor) {
+    const { effects } = await TacticalRolls.tokens(actor, { type: "useCombo" });
+    return effects.some(e => e.type === "comboVersion") ? "comboVersion" : "baseVersion";
+  }
+
+  /**
+   * Every actor that fights or stands on the viewed scene: the combat's combatants, the scene's
+   * tokens (unlinked ones' own actors) and the world's actors; each once.
+   * @returns {Actor.Implementation[]}
+   */
+  static #fighters() {
+    /** @type {Map<string, Actor.Implementation>} */
+    const found = new Map();
+    const add = (/** @type {Actor.Implementation | null | undefined} */ a) => { if (a) found.set(a.uuid, a); };
+    // The configured Combat is IconCombat (foundry-vtt-types 13.345 gives game.combat no members of it).
+    const combat = /** @type {Combat.Implementation | null | undefined} */ (/** @type {unknown} */ (game.combat));
+    for (const c of combat?.combatants ?? []) add(c.actor);
+    for (const t of canvas?.scene?.tokens ?? []) add(/** @type {Actor.Implementation | null} */ (t.actor));
+    for (const a of game.actors ?? []) add(/** @type {Actor.Implementation} */ (a));
+    return [...found.values()];
+  }
+
+  /** @returns {import("../data/marks.mjs").MarkedEffect[]} */
+  static #storedMarks() {
+    return marksOf(TacticalRolls.#fighters().map(a => ({ uuid: a.uuid, effects: a.effects.contents.map(e => ({ id: e.id, flags: e.flags })) })),
+      SYSTEM_ID);
+  }
+
+  /**
+   * Delete the stored effects of marks the core ended.
+   * @param {import("../data/marks.mjs").MarkedEffect[]} stored
+   * @param {import("../data/marks.mjs").Mark[]} ended
+   */
+  static async #deleteMarks(stored, ended) {
+    for (const gone of endedEffects(stored, ended)) {
+      const doc = await fromUuid(/** @type {`Actor.${string}`} */ (gone.actorUuid));
+      if (doc instanceof Actor && doc.effects.has(gone.effectId)) await doc.deleteEmbeddedDocuments("ActiveEffect", [gone.effectId]);
+    }
+  }
+
+  /**
+   * Place an attack message's mark on the targets it attacked (as the GM: the socket carries a
+   * player's request, and the GM checks it comes from the message's author, who owns the attacker).
+   * @param {ChatMessage.Implementation} message
+   */
+  static async #placeMarksOf(message) {
+    try {
+      await IconSocket.executeAsGM("placeMarks", { messageId: message.id });
+    } catch (error) {
+      ui.notifications?.warn(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /**
+   * The GM's side of placing marks: a message's `flags.icon-engine.tactical.mark` ({mark, targets})
+   * placed by its attacker through the core's `icon.marks` (the placer's older mark on a target and
+   * its same mark elsewhere end). Refused unless the asking user is a GM or the message's author
+   * and owns the attacker.
+   * @param {Record<string, unknown>} payload  `{messageId}`.
+   * @param {string} userId  Who asked.
+   */
+  static async placeMarks({ messageId }, userId) {
+    const core = await loadCore();
+    const message = /** @type {ChatMessage.Implementation | undefined} */ (/** @type {unknown} */ (game.messages?.get(String(messageId))));
+    if (!message) throw new Error(format("ICONENGINE.Rules.Mark.NoMessage"));
+    const user = game.users?.get(userId);
+    const tactical = /** @type {{attacker?: unknown, mark?: {mark?: unknown, targets?: unknown} | null} | undefined} */ (
+      message.getFlag(SYSTEM_ID, "tactical"));
+    const placer = typeof tactical?.attacker === "string" ? await fromUuid(/** @type {`Actor.${string}`} */ (tactical.attacker)) : null;
+    if (!(placer instanceof Actor) || !user) throw new Error(format("ICONENGINE.Socket.NotAllowed"));
+    if (!user.isGM && (message.author?.id !== userId || !placer.testUserPermission(user, "OWNER"))) {
+      throw new Error(format("ICONENGINE.Socket.NotAllowed"));
+    }
+    const name = typeof tactical?.mark?.mark === "string" ? tactical.mark.mark : "";
+    const targets = Array.isArray(tactical?.mark?.targets) ? tactical.mark.targets.filter(t => typeof t === "string") : [];
+    // Only the targets the message's own attack rolls name.
+    const rolled = new Set(/** @type {IconRoll[]} */ (message.rolls).map(r => r.iconOptions.tactical?.role === "attack" ? r.iconOptions.tactical.target?.uuid : null));
+    const img = CONFIG.statusEffects.find(s => s.id === "marked")?.img ?? "icons/svg/target.svg";
+    for (const uuid of targets) {
+      if (!rolled.has(uuid)) continue;
+      const target = await fromUuid(/** @type {`Actor.${string}`} */ (uuid));
+      if (!(target instanceof Actor)) continue;
+      const stored = TacticalRolls.#storedMarks();
+      // "Summons ... cannot be marked": an unlinked token's actor, or a linked actor's token on the scene.
+      const summon = !!target.token?.getFlag(SYSTEM_ID, "summoned")
+        || !!canvas?.scene?.tokens.some(t => t.actorLink && t.actorId === target.id && !!t.getFlag(SYSTEM_ID, "summoned"));
+      const mark = { mark: name, placer: placer.uuid, target: target.uuid };
+      const answer = /** @type {Done & {ended: import("../data/marks.mjs").Mark[], placed: boolean}} */ (core.resolve({ kind: "icon.marks",
+        marks: stored.map(s => s.mark), event: { type: "place", mark, targetIsSummon: summon } }, []));
+      await TacticalRolls.#deleteMarks(stored, answer.ended);
+      if (answer.placed) {
+        const data = markEffectData(mark, placer.name ?? "", SYSTEM_ID, format, img);
+        await target.createEmbeddedDocuments("ActiveEffect", [/** @type {ActiveEffect.CreateData} */ (/** @type {unknown} */ (data))]);
+      }
+    }
+  }
+
+  /**
+   * "Marks end when the character that placed the mark is defeated": the marks the core's
+   * `icon.marks` ends with this actor's defeat (those it placed, and those on it) are deleted.
+   * Runs on the active GM when an actor gains the defeated status.
+   * @param {Actor.Implementation} actor
+   */
+  static async endMarksOf(actor) {
+    const core = await loadCore();
+    const stored = TacticalRolls.#storedMarks();
+    if (!stored.length) return;
+    const answer = /** @type {Done & {ended: import("../data/marks.mjs").Mark[]}} */ (core.resolve({ kind: "icon.marks",
+      marks: stored.map(s => s.mark), event: { type: "defeated", id: actor.uuid } }, []));
+    await TacticalRolls.#deleteMarks(stored, answer.ended);
+  }
+
+  /**
+   * "Unstoppable: Immune to all statuses": the status a user is about to put on an Unstoppable
+   * character (the token HUD, a macro, an ability) is refused with a notice, as the core's
+   * `icon.inflict` says; positive effects, states and marks pass. The inflicter is not known
+   * here, so Sealed and Intangible are left to {@link TacticalRolls.inflict}.
+   * @param {ActiveEffect.Implementation} effect
+   * @returns {boolean}  false: refuse the creation.
+   */
+  static allowStatus(effect) {
+    const actor = effect.parent;
+    if (!(actor instanceof Actor) || !effect.statuses.size || !isCoreLoaded()) return true;
+    const target = TacticalRolls.statusesOf(/** @type {Actor.Implementation} */ (actor));
+    for (const status of effect.statuses) {
+      const answer = /** @type {Done & {inflicted?: boolean, blockedBy?: string | null}} */ (
+        getCore().resolve({ kind: "icon.inflict", status, target, fromFoe: false }, []));
+      if (answer.inflicted === false) {
+        ui.notifications?.warn(format(`ICONENGINE.Rules.Blocked.${answer.blockedBy}`, { name: actor.name ?? "", inflicter: "",
+          status: game.i18n?.localize(`ICONENGINE.Status.${status}.name`) ?? status }));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Start listening: the GM places marks players ask for, and ends the marks of a character that
+   * is defeated (any way: damage, the tracker, the token HUD); statuses stop at Unstoppable.
+   */
+  static register() {
+    IconSocket.registerHandler("placeMarks", TacticalRolls.placeMarks);
+    Hooks.on("preCreateActiveEffect", (/** @type {ActiveEffect.Implementation} */ effect) => TacticalRolls.allowStatus(effect));
+    Hooks.on("createActiveEffect", (/** @type {ActiveEffect.Implementation} */ effect) => {
+      if (!game.users?.activeGM?.isSelf || !effect.statuses.has("defeated")) return;
+      const actor = effect.parent;
+      if (actor instanceof Actor) TacticalRolls.endMarksOf(/** @type {Actor.Implementation} */ (actor)).catch(error => console.error(error));
+    });
+  }
+
+  /**
+   * Dangerous terrain: "Entering or exiting a dangerous terrain space causes a character to take
+   * 2 piercing damage. Characters can only take this damage once a turn." The core's damage
+   * applied with a card and Undo; the second time in a turn of a running combat it deals nothing.
+   * @param {Actor.Implementation} actor
+   * @param {{rollMode?: string}} [options]
+   */
+  static async dangerousTerrain(actor, { rollMode } = {}) {
+    const taken = TacticalRolls.inCombat(actor) && !!actor.getFlag(SYSTEM_ID, TERRAIN_FLAG);
+    return TacticalRolls.damage(actor, DANGEROUS_TERRAIN_DAMAGE,
+      { source: "dangerousTerrain", ability: false, fromFoe: false, terrainTakenThisTurn: taken },
+      { label: "ICONENGINE.Rules.DangerousTerrain", rollMode });
+  }
+
+  /**
+   * Sacrifice X: "Reduce your hp by X ... cannot bring your hp below 1, and you can pay them even
+   * if you don't have enough hp left." The core's HP loss applied with a card and Undo.
+   * @param {Actor.Implementation} actor
+   * @param {number} amount
+   * @param {{rollMode?: string}} [options]
+   */
+  static async sacrifice(actor, amount, { rollMode } = {}) {
+    return TacticalRolls.damage(actor, Math.max(0, Math.trunc(amount)), { source: "sacrifice", ability: false, fromFoe: false },
+      { label: "ICONENGINE.Rules.Sacrifice", rollMode });
+  }
+
+  /**
+   * Whether a status lands on a target: the core's `icon.inflict` ("Unstoppable: Immune to all
+   * statuses", "Sealed: Character cannot inflict statuses", Intangible against a foe's). When it
+   * does, the status is added; when not, a notice says what stopped it.
+   * @param {Actor.Implementation | null} inflicter  Who inflicts it (null: no one, e.g. terrain).
+   * @param {Actor.Implementation} target
+   * @param {string} status
+   * @param {{fromFoe?: boolean}} [options]
+   * @returns {Promise<boolean>}  Whether it landed.
+   */
+  static async inflict(inflicter, target, status, { fromFoe = true } = {}) {
+    const core = await loadCore();
+    const answer = /** @type {Done & {inflicted: boolean, blockedBy: string | null}} */ (core.resolve({ kind: "icon.inflict", status,
+      inflicter: inflicter ? TacticalRolls.statusesOf(inflicter) : [], target: TacticalRolls.statusesOf(target), fromFoe }, []));
+    if (!answer.inflicted) {
+      ui.notifications?.warn(format(`ICONENGINE.Rules.Blocked.${answer.blockedBy}`, {
+        name: target.name ?? "", inflicter: inflicter?.name ?? "", status: game.i18n?.localize(`ICONENGINE.Status.${status}.name`) ?? status }));
+      return false;
+    }
+    await target.toggleStatusEffect(status, { active: true });
+    return true;
+  }
+
+  /**
+   * A limit break's resolve (the core's `icon.limitBreak`): the cost from the user's personal
+   * resolve and, `fromParty` of it, the party's (the combat's `adjustResolve`, the GM's); and 1
+   * personal resolve given to a character who hasn't used a limit break this expedition. The
+   * user is marked as having used one.
+   * @param {Actor.Implementation} actor  A character.
+   * @param {{cost: number, fromParty?: number, giveTo?: Actor.Implementation | null}} options
+   */
+  static async limitBreak(actor, { cost, fromParty = 0, giveTo = null }) {
+    const core = await loadCore();
+    const system = /** @type {{resolve?: number, limitBreakUsed?: boolean}} */ (actor.system);
+    const combat = /** @type {{iconState?: {partyResolve?: number} | null, iconDispatch?: (event: object) => Promise<void>} | null} */ (
+      /** @type {unknown} */ (game.combat ?? null));
+    const party = Number(combat?.iconState?.partyResolve ?? 0);
+    // Party resolve is the combat's, which only the GM changes (the tracker's adjustResolve).
+    if (fromParty > 0 && !game.user?.isGM) throw new Error(format("ICONENGINE.Rules.LimitBreak.partyIsGM"));
+    const recipient = giveTo ? /** @type {{resolve?: number, limitBreakUsed?: boolean}} */ (giveTo.system) : null;
+    const answer = /** @type {Done & {personal: number, party: number, recipientResolve: number | null}} */ (core.resolve({
+      kind: "icon.limitBreak", cost, personal: system.resolve ?? 0, party, fromParty,
+      give: recipient ? { resolve: recipient.resolve ?? 0, usedLimitBreak: !!recipient.limitBreakUsed } : null
+    }, []));
+    if (fromParty > 0) await combat?.iconDispatch?.({ type: "adjustResolve", by: -fromParty });
+    await actor.update(/** @type {Actor.UpdateData} */ (/** @type {unknown} */ ({ "system.resolve": answer.personal, "system.limitBreakUsed": true })));
+    if (giveTo && answer.recipientResolve !== null) {
+      await giveTo.update(/** @type {Actor.UpdateData} */ (/** @type {unknown} */ ({ "system.resolve": answer.recipientResolve })));
+    }
+    const text = format(giveTo ? "ICONENGINE.Rules.LimitBreak.UsedGave" : "ICONENGINE.Rules.LimitBreak.Used",
+      { name: actor.name ?? "", cost: String(cost), recipient: giveTo?.name ?? "" });
+    await ChatMessage.implementation.create({ speaker: ChatMessage.implementation.getSpeaker({ actor }), content: `<p>${foundry.utils.escapeHTML(text)}</p>` });
+    return answer;
   }
 
   /**
@@ -231,7 +529,8 @@ export default class TacticalRolls {
   /**
    * Apply damage to an actor through the core's `icon.applyDamage`: its health written, and what a
    * message keeps of it (the breakdown and the undo). Slashed damage in a combat counts against
-   * the turn (refused the second time).
+   * the turn (refused the second time); so does dangerous terrain's (the core deals none the
+   * second time, read from the actor's flag when the damage is applied).
    * @param {Actor.Implementation} actor  A character or a foe.
    * @param {number} amount
    * @param {Record<string, unknown>} options  icon.applyDamage options.
@@ -245,6 +544,10 @@ export default class TacticalRolls {
     }
     // Counted before the damage is written, so a second click in the meantime is refused.
     if (limit?.counts) await actor.setFlag(SYSTEM_ID, SLASHED_FLAG, true);
+    const terrain = options.source === "dangerousTerrain" && TacticalRolls.inCombat(actor);
+    const terrainTaken = terrain && !!actor.getFlag(SYSTEM_ID, TERRAIN_FLAG);
+    if (options.source === "dangerousTerrain") options = { ...options, terrainTakenThisTurn: terrainTaken };
+    if (terrain && !terrainTaken) await actor.setFlag(SYSTEM_ID, TERRAIN_FLAG, true);
     try {
       const statuses = TacticalRolls.statusesOf(actor);
       // Damage is dealt to the actors with ICON health.
@@ -267,9 +570,11 @@ export default class TacticalRolls {
         userId: game.user?.id ?? ""
       };
       if (limit?.counts) applied.slashed = true;
+      if (terrain && !terrainTaken) applied.terrain = true;
       return applied;
     } catch (error) {
       if (limit?.counts) await actor.unsetFlag(SYSTEM_ID, SLASHED_FLAG);
+      if (terrain && !terrainTaken) await actor.unsetFlag(SYSTEM_ID, TERRAIN_FLAG);
       throw error;
     }
   }
@@ -286,6 +591,7 @@ export default class TacticalRolls {
       const target = /** @type {Actor.Implementation} */ (actor);
       await TacticalRolls.undoHealth(target, applied.undo);
       if (applied.slashed) await target.unsetFlag(SYSTEM_ID, SLASHED_FLAG);
+      if (applied.terrain) await target.unsetFlag(SYSTEM_ID, TERRAIN_FLAG);
     }
     if (applied.vigilance) await TacticalRolls.refundVigilance(applied.vigilance);
   }
@@ -341,18 +647,27 @@ export default class TacticalRolls {
 
   /**
    * A save (10+), optionally against one of the actor's statuses, which ends on a success. The
-   * core refuses ongoing statuses and states (`iconSaveable`).
+   * core refuses ongoing statuses and states (`iconSaveable`). With `blessing`, one of the actor's
+   * Blessing tokens is spent for +1 boon (refused, with a notice, when it holds none).
    * @param {Actor.Implementation} actor
-   * @param {{status?: string | null, boons?: number, curses?: number, bonus?: number, rollMode?: string}} [options]
+   * @param {{status?: string | null, boons?: number, curses?: number, bonus?: number, blessing?: boolean, rollMode?: string}} [options]
    */
-  static async save(actor, { status = null, boons = 0, curses = 0, bonus = 0, rollMode } = {}) {
+  static async save(actor, { status = null, boons = 0, curses = 0, bonus = 0, blessing = false, rollMode } = {}) {
     const core = await loadCore();
     if (status && !core.iconSaveable(TacticalRolls.statusesOf(actor)).includes(status)) {
       ui.notifications?.warn("ICONENGINE.Tactical.NotSaveable", { localize: true });
       return null;
     }
+    if (blessing) {
+      try {
+        await TacticalRolls.tokens(actor, { type: "spendBlessing" });
+      } catch {
+        ui.notifications?.warn(format("ICONENGINE.Rules.Tokens.NoBlessing", { name: actor.name ?? "" }));
+        return null;
+      }
+    }
     const named = status ? { id: status, name: game.i18n?.localize(`ICONENGINE.Status.${status}.name`) ?? status } : null;
-    const roll = await TacticalRolls.roll(saveRequest({ boons, curses, bonus }),
+    const roll = await TacticalRolls.roll(saveRequest({ boons, curses, bonus, blessing }),
       { role: "save", actor: { uuid: actor.uuid, name: actor.name ?? "" }, status: named });
     const message = await TacticalRolls.post(actor, [roll], game.i18n?.localize("ICONENGINE.Tactical.Save.title") ?? "",
       rollMode ?? TacticalRolls.#defaultRollMode());

@@ -3,6 +3,7 @@ import { getCore } from "../core.mjs";
 import { endOfCombatChanges, endOfTurn, healTarget } from "../data/combat-rules.mjs";
 import { endOfTurnEffectIds } from "../data/health-changes.mjs";
 import { SLASHED_FLAG } from "../data/slashed.mjs";
+import { TERRAIN_FLAG } from "../data/terrain.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
 
@@ -100,13 +101,15 @@ async function endTurnImmunity(combat) {
 
 /**
  * What may happen "no more than once a turn" starts afresh with every turn, whoever's: Slashed's
- * count (module/data/slashed.mjs) is cleared from every fighter when a turn starts or ends.
+ * and dangerous terrain's counts (module/data/slashed.mjs, terrain.mjs) are cleared from every
+ * fighter when a turn starts or ends.
  * @param {Combat.Implementation} combat
  */
 async function clearTurnLimits(combat) {
   for (const combatant of combat.combatants) {
     const actor = combatant.actor;
     if (actor?.getFlag(SYSTEM_ID, SLASHED_FLAG)) await actor.unsetFlag(SYSTEM_ID, SLASHED_FLAG);
+    if (actor?.getFlag(SYSTEM_ID, TERRAIN_FLAG)) await actor.unsetFlag(SYSTEM_ID, TERRAIN_FLAG);
   }
 }
 
@@ -198,6 +201,7 @@ async function endOfCombat(combat, personalResolve) {
     const actor = combatant.actor;
     if (!actor || done.has(actor.uuid)) continue;
     done.add(actor.uuid);
+    await TacticalRolls.discardTokens(actor);
     const statuses = TacticalRolls.statusesOf(actor);
     // Any actor's system data: healTarget reads ICON health where there is some.
     const system = /** @type {Parameters<typeof healTarget>[0]} */ (actor.system);

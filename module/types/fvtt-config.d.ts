@@ -82,6 +82,8 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         interruptsUsed?: number;
         /** Slashed damage taken in the current turn ("no more than once a turn"; module/data/slashed.mjs). */
         slashedThisTurn?: boolean;
+        /** Dangerous terrain damage taken in the current turn ("only ... once a turn"; module/data/terrain.mjs). */
+        terrainThisTurn?: boolean;
       };
     };
     /** Status effects (module/data/status-effects.mjs, health-changes.mjs). */
@@ -91,6 +93,8 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         kind?: string;
         /** An ongoing status, which a save cannot remove. */
         ongoing?: boolean;
+        /** A mark: which, placed by whom (an actor UUID and its name; module/data/marks.mjs). */
+        mark?: { mark: string; placer: string; placerName: string };
       };
     };
     ChatMessage: {

@@ -180,8 +180,10 @@ pub struct Skill {
     /// An attack's base damage, for winged and bonus damage.
     #[serde(default)]
     pub base_damage: Option<i64>,
-    /// The attack form's ranks (needed with `baseDamage`): bonus damage is a quarter (coarse) or
-    /// an eighth (fine) of one rank's damage, `baseDamage / ranks`, per success level.
+    /// The base ranks of power. An attack's (needed with `baseDamage`): bonus damage is a quarter
+    /// (coarse) or an eighth (fine) of one rank's damage, `baseDamage / ranks`, per success level.
+    /// A quantitative use's: its extra ranks are "up to a maximum bonus of 1/2 the base ranks of
+    /// power" (half, rounded down).
     #[serde(default)]
     pub ranks: Option<i64>,
 }
@@ -224,7 +226,8 @@ pub struct SkillOutcome {
     pub success: bool,
     /// Quantitative: the change over normal performance, in percent.
     pub percent: Option<i64>,
-    /// Quantitative: extra power ranks (a rank per 4 levels coarse, 8 fine).
+    /// Quantitative: extra power ranks (a rank per 4 levels coarse, 8 fine), at most half the
+    /// base `ranks` when they are given.
     pub extra_ranks: Option<i64>,
     pub knowledge: Option<Knowledge>,
     pub attack: Option<Attack>,
@@ -260,6 +263,17 @@ pub fn attack(levels: i64) -> Attack {
 impl Skill {
     fn levels(&self, roll: i64) -> i64 {
         roll - self.difficulty
+    }
+    /// A quantitative use's extra power ranks: "each 4 successes (coarse-scale) or 8 successes
+    /// (fine-scale) can allow the action to act as if one additional rank of power were used, up
+    /// to a maximum bonus of 1/2 the base ranks of power". Ranks are whole, so half of an odd
+    /// number of base ranks rounds down (3 base ranks allow 1 extra).
+    pub fn extra_ranks(&self, levels: i64) -> i64 {
+        let ranks = (levels / self.scale.step()).max(0);
+        match self.ranks {
+            Some(base) => ranks.min(base / 2),
+            None => ranks,
+        }
     }
     /// Damage for an attack: "Defender winged and takes 1/2 Base Damage"; "0 success levels.
     /// Defender hit, and takes Base Damage"; "1 or more success levels. Defender hit for Base
@@ -322,7 +336,7 @@ impl DiceRule for Skill {
             success_levels: levels,
             success: levels >= 0,
             percent: quantitative.then(|| levels * self.scale.percent()),
-            extra_ranks: quantitative.then(|| (levels / self.scale.step()).max(0)),
+            extra_ranks: quantitative.then(|| self.extra_ranks(levels)),
             knowledge: (self.use_ == Use::Knowledge).then(|| knowledge(levels)),
             attack: (self.use_ == Use::Attack).then(|| attack(levels)),
             damage: if self.use_ == Use::Attack {

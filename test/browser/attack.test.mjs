@@ -377,4 +377,98 @@ describe("an ICON attack in the browser", () => {
     assert.equal(await prompt.locator("input[name=charges]").getAttribute("max"), "3");
     assertNoErrors();
   });
+  // Issue 27. Seed: "Evasion: Roll a d6 when attacked. On a 4+, the attack automatically misses";
+  // "True Strike: Ignores dodge, blind, evasion, and stealth"; "Auto-Hit: This attack doesn't make
+  // an attack roll but always scores a hit"; a Shove's collision "cannot reduce them below 1 hp".
+  test("issue 27: True Strike and Auto-hit change the shown odds; the damage card's floor holds the target at 1 HP", async () => {
+    const { page } = browser;
+    await page.evaluate(async () => {
+      const t = globalThis.attackTest;
+      const goblin = t.requests.attackTargetOf({ uuid: t.goblin.uuid, name: t.goblin.name, img: t.goblin.img, system: t.goblin.system,
+        statuses: ["evasion"] });
+      t.state = t.requests.initialAttackState({ heavy: true, targets: [goblin] });
+      await t.renderDialog();
+    });
+    const half = fraction => {
+      const [n, d] = fraction.split("/").map(Number);
+      return n % 2 === 0 ? `${n / 2}/${d}` : `${n}/${2 * d}`;
+    };
+    const hit = page.locator("#attack-dialog .odds-row[data-index='0'] .p-hit");
+    const evaded = page.locator("#attack-dialog .odds-row[data-index='0'] .p-evaded");
+    // the Goblin's Evasion halves P(hit): its d6 comes first
+    assert.equal(await hit.getAttribute("data-exact"), half(pAtLeast(0, 14)));
+    assert.equal(await evaded.textContent(), "50.00%");
+    await page.check("#attack-dialog input[name=trueStrike]");
+    await page.locator("#attack-dialog input[name=trueStrike]").dispatchEvent("change");
+    await page.waitForFunction(() => document.querySelector("#attack-dialog .p-evaded")?.textContent === "—");
+    assert.equal(await hit.getAttribute("data-exact"), pAtLeast(0, 14), "True Strike ignores Evasion");
+    // Auto-hit: no attack roll, always a hit (not critical)
+    await page.check("#attack-dialog input[name=autoHit]");
+    await page.locator("#attack-dialog input[name=autoHit]").dispatchEvent("change");
+    await page.waitForFunction(() => document.querySelector("#attack-dialog .p-hit")?.getAttribute("data-exact") === "1/1");
+    assert.equal(await page.locator("#attack-dialog .p-crit").getAttribute("data-exact"), "0/1");
+    assert.equal(await page.locator("#attack-dialog .net").textContent(), "—");
+    await page.locator("#attack-dialog").screenshot({ path: `${results}attack-dialog-true-strike.png` });
+
+    // Cannot bring HP below 1: the damage card says so and its Apply holds the Goblin at 1 HP
+    await page.uncheck("#attack-dialog input[name=autoHit]");
+    await page.check("#attack-dialog input[name=floor]");
+    await page.locator("#attack-dialog input[name=floor]").dispatchEvent("change");
+    const applied = await page.evaluate(async () => {
+      const t = globalThis.attackTest;
+      const { core, requests } = t;
+      const [part] = requests.planAttack(core, t.state, t.attacker);
+      const attack = core.resolve(part.attack, [[18]]);
+      const result = requests.attackResult(attack);
+      const damageRequest = requests.damageRequest(t.state, t.attacker, result);
+      const damage = core.resolve(damageRequest, [[8, 8]]);
+      const target = { uuid: part.target.uuid, name: part.target.name, img: part.target.img, defense: part.target.defense };
+      const apply = requests.damageOptions(t.state, result, part.cover, part.target);
+      document.querySelector(".message-content").innerHTML = [
+        await t.renderCard(part.attack, attack, { role: "attack", key: 0, target }),
+        await t.renderCard(damageRequest, damage, { role: "damage", key: 0, target, apply })
+      ].join("");
+      // what the card's Apply runs (TacticalChat.applyDamage): icon.applyDamage with the card's options
+      const before = { hp: 15, maxHp: 20, vigor: 0, armor: 1, wounds: 0, isPlayerCharacter: false, statuses: [] };
+      const done = core.resolve(requests.applyDamageRequest(before, damage.total, apply), []);
+      return { result, total: damage.total, floor: apply.floor, hp: done.target.hp, defeated: done.target.defeated,
+        steps: done.steps.map(s => s.rule) };
+    });
+    assert.deepEqual([applied.result, applied.total, applied.floor], ["hit", 20, 1]);
+    assert.deepEqual([applied.hp, applied.defeated], [1, false]);
+    assert.ok(applied.steps.includes("floor"));
+    const chat = page.locator(".chat-message");
+    assert.equal(await chat.locator(".tactical-damage .tactical-floor").textContent(), "Cannot bring HP below 1");
+    assert.equal(await chat.locator(".tactical-attack .tactical-true-strike").textContent(), "True Strike");
+    await chat.screenshot({ path: `${results}attack-card-floor.png` });
+    assertNoErrors();
+  });
+  // Issue 27: "a character can use a blessing token to gain +1 boon when they make a save";
+  // "Gain power dice at 1 tick"; "Dangerous Terrain ... 2 piercing damage"; "Sacrifice X".
+  test("issue 27: the sheet's tokens, dangerous terrain, sacrifice and limit break controls", async () => {
+    const { page } = browser;
+    await page.evaluate(async () => {
+      const t = globalThis.attackTest;
+      const { tacticalSheetContext } = await import("/module/applications/sheets/tactical-context.mjs");
+      const tactical = tacticalSheetContext({ items: [], statuses: [], saveable: [], isCharacter: true,
+        system: { blessings: 2, combo: true, powerDice: [{ ability: "Storm", ticks: 3 }] } });
+      const sheet = document.createElement("section");
+      sheet.id = "tokens-block";
+      sheet.className = "icon-engine sheet actor";
+      sheet.style.cssText = "width:480px;background:#f0efe7;color:#191813;padding:8px";
+      sheet.innerHTML = await t.render("systems/icon-engine/templates/actor/tactical-actions.hbs", { tactical });
+      document.body.prepend(sheet);
+    });
+    const block = page.locator("#tokens-block");
+    assert.equal(await block.locator("input[name='system.blessings']").inputValue(), "2");
+    assert.equal(await block.locator(".save-blessing").getAttribute("data-blessing"), "true");
+    assert.equal(await block.locator("input[name='system.combo']").isChecked(), true);
+    assert.deepEqual(await block.locator(".power-die .name").allTextContents(), ["Storm"]);
+    assert.deepEqual(await block.locator(".power-die [data-action=tickPowerDie]").evaluateAll(els => els.map(e => e.dataset.by)), ["-1", "1"]);
+    assert.match(await block.locator(".take-terrain").textContent(), /Dangerous terrain \(2\)/);
+    assert.equal(await block.locator(".sacrifice").getAttribute("data-action"), "sacrifice");
+    assert.equal(await block.locator(".limit-break").getAttribute("data-action"), "limitBreak");
+    await block.screenshot({ path: `${results}sheet-tokens.png` });
+    assertNoErrors();
+  });
 });

@@ -108,7 +108,7 @@ describe("action roll dialog", () => {
 
   test("form data is read as numbers and checkboxes; positions fall back to risky/normal", () => {
     assert.deepEqual(actionRoll.readInputs({ boons: "2", curses: "-3", push: true, aid: "1.7", temptFate: "on" }),
-      { boons: 2, curses: 0, push: true, aid: 1, temptFate: true, fortune: false });
+      { boons: 2, curses: 0, push: true, aid: 1, temptFate: true, fortune: false, brokenPaidByAlly: false });
     assert.deepEqual(actionRoll.readInputs({}), actionRoll.defaultInputs());
     assert.deepEqual(actionRoll.readPosition({ risk: "desperate", effect: "bogus" }), { risk: "desperate", effect: "normal" });
     assert.deepEqual(actionRoll.readPosition(null), { risk: "risky", effect: "normal" });
@@ -319,14 +319,22 @@ describe("issue 17: effort, fortune rolls with a rating, burdens at 0d", () => {
   const ctx = (/** @type {any} */ inputs) => actionRoll.actionDialogContext({ system, action: "smash",
     inputs: { ...actionRoll.defaultInputs(), ...inputs }, position: actionRoll.DEFAULT_POSITION, isGM: true });
 
-  test("a push whose boon the +2 cap discards costs no effort, in the dialog and on the roll", () => {
+  // "When you push yourself during your action roll, you spend 1 effort to gain +1 boon on your
+  // roll" (issue 27): every push and aid asked for is paid, the ±2 cap or not.
+  test("every push asked for is paid, in the dialog and on the roll; the roll carries the effort pool", () => {
     assert.equal(ctx({ push: true }).effortCost, 1);
-    assert.equal(ctx({ boons: 2, push: true }).effortCost, 0, "two boons already: the push adds no die");
+    assert.equal(ctx({ boons: 2, push: true }).effortCost, 1, "two boons already: the push adds no die, and is paid");
     assert.equal(ctx({ boons: 2, push: true }).pool, 4);
     assert.equal(ctx({ boons: 1, curses: 3, push: true }).effortCost, 1, "a push that cancels a curse counts");
-    const outcome = core.resolve(ctx({ boons: 2, push: true, aid: 1 }).request, [[1, 1, 1, 1]]);
-    assert.deepEqual([outcome.effort, outcome.effortHelpers], [0, 0]);
-    assert.deepEqual(actionRoll.effortUpdate(system, /** @type {any} */ (outcome)), {});
+    const rolled = actionRoll.withEffortPool(ctx({ boons: 2, push: true, aid: 1 }).request, { effort: 3 });
+    const outcome = core.resolve(rolled, [[1, 1, 1, 1]]);
+    assert.deepEqual([outcome.effort, outcome.effortHelpers, outcome.effortLeft], [2, 1, 2]);
+    assert.deepEqual(actionRoll.effortUpdate({ effort: 3 }, /** @type {any} */ (outcome)), { "system.effort": 2 });
+    // a push the character cannot pay is refused by the core, in its words
+    assert.throws(() => core.plan(actionRoll.withEffortPool(ctx({ push: true }).request, { effort: 0 })), /not enough effort/);
+    // a fortune roll costs nothing and carries no pool
+    const fortune = ctx({ fortune: true, push: true }).request;
+    assert.equal(actionRoll.withEffortPool(fortune, { effort: 0 }), fortune);
   });
 
   test("a fortune roll of an action takes its rating, boons, curses and burdens, and reads poor to excellent", () => {

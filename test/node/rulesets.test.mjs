@@ -307,4 +307,20 @@ describe("issue 17: the audit's ruleset fixes in the module", () => {
     const hit = cards.narratorSkillCard(resolve(attack, [[3, 4, 4]]), attack, {});
     assert.equal(hit.damage, 26);
   });
+
+  // "each 4 successes (coarse-scale) ... one additional rank of power ..., up to a maximum bonus of
+  // 1/2 the base ranks of power" (issue 27)
+  test("a quantitative use takes the power's base ranks, and the core caps extra ranks at half of them", () => {
+    const ctx = rollDialogContext({ kind: "narrator.skill", values: { use: "quantitative", baseRanks: 3, skill: 20, difficultySource: "custom",
+      difficulty: 20 }, campaign, tables, odds });
+    const field = ctx.fields.find(f => f.name === "baseRanks");
+    assert.equal(field?.label, "Base ranks of power");
+    const request = /** @type {any} */ (ctx.request);
+    assert.equal(request.ranks, 3);
+    // 20 + 18 − 20 = 18 levels: 4 ranks coarse, at most 1 of 3 base ranks
+    assert.equal(resolve(request, [[6, 6, 6]]).extraRanks, 1);
+    const none = /** @type {any} */ (rollDialogContext({ kind: "narrator.skill", values: { use: "quantitative", skill: 20, difficultySource: "custom",
+      difficulty: 20 }, campaign, tables, odds }).request);
+    assert.equal("ranks" in none, false, "0 base ranks: none given");
+  });
 });

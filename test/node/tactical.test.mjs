@@ -101,19 +101,25 @@ describe("attack requests and dialog odds", () => {
     const attacker = requests.attackerOf(stormbender);
     const state = requests.initialAttackState({ heavy: true, targets: [target({ evasion: true }), target({ uuid: "Actor.b" })] });
     const plan = requests.planAttack(core, state, attacker);
-    assert.deepEqual(plan.map(p => p.evasion), [{ kind: "icon.evasion" }, null]);
-    assert.equal(core.resolve(plan[0].evasion, [[4]]).evaded, true);
+    // the target's Evasion d6 is its attack's first die ("Check before the attack roll")
+    assert.deepEqual(plan.map(p => p.attack.evasion), [true, false]);
+    assert.deepEqual(core.plan(plan[0].attack).map(d => d.role), ["evasion", "d20"]);
+    assert.equal(core.resolve(plan[0].attack, [[4], [20]]).evaded, true);
+    assert.equal(requests.attackResult(core.resolve(plan[0].attack, [[4], [20]])), "miss");
+    assert.equal(requests.attackResult(core.resolve(plan[0].attack, [[3], [20]])), "crit");
     assert.equal(requests.attackResult(null, true), "miss");
     const crit = core.resolve(plan[1].attack, [[20]]);
     assert.equal(requests.attackResult(crit), "crit");
     assert.equal(requests.attackResult(core.resolve(plan[1].attack, [[11]])), "miss");
     assert.equal(requests.attackResult(core.resolve({ kind: "icon.attack" }, [[5]])), "hit", "no defense: a hit");
     // heavy: 2[D]; a miss deals fray, or nothing when the ability has no fray on a miss
-    assert.deepEqual(requests.damageRequest(state, attacker, "hit"), { kind: "icon.damage", result: "hit", die: 8, dice: 2, fray: 3, bonusDice: 0 });
+    assert.deepEqual(requests.damageRequest(state, attacker, "hit"), { kind: "icon.damage", result: "hit", die: 8, dice: 2, fray: 3, bonusDice: 0,
+      critAgain: false });
     assert.equal(core.resolve(requests.damageRequest(state, attacker, "miss"), []).total, 3);
     assert.equal(requests.damageRequest({ ...state, frayOnMiss: false }, attacker, "miss"), null);
     assert.deepEqual(requests.damageOptions({ ...state, pierce: true, weakened: true }, "miss", true),
-      { source: "miss", pierce: true, divine: false, attackerWeakened: true, attackerPacified: false, attackerHatred: false, cover: true });
+      { source: "miss", pierce: true, divine: false, attackerWeakened: true, attackerPacified: false, attackerHatred: false, cover: true,
+        floor: 0, trueStrike: false });
   });
 
   test("an ability's roll data seeds the dialog: the Stormbender heavy crit with bonus damage", () => {
@@ -316,19 +322,21 @@ describe("issue 17: the ICON audit on the JS side", () => {
     assert.deepEqual([card.hp, card.steps.map(s => s.change)], [27, ["+4", "−1", "−3"]]);
     const rules = new Set();
     const cases = [[pcTarget(["intangible"]), 5, {}], [pcTarget(["pacified"]), 5, { attackerPacified: true }], [pcTarget([]), 5, { attackerHatred: true }],
-      [pcTarget([]), 5, { vigilance: 4 }], [pcTarget([]), 5, { source: "save", savedHalf: true }], [pcTarget(["pacified"]), 5, {}]];
+      [pcTarget([]), 5, { vigilance: 4 }], [pcTarget([]), 5, { source: "save", savedHalf: true }], [pcTarget(["pacified"]), 5, {}],
+      [pcTarget([]), 90, { floor: 1 }], [pcTarget([]), 2, { source: "dangerousTerrain", ability: false, terrainTakenThisTurn: true }],
+      [pcTarget(["flying"]), 2, { source: "dangerousTerrain", ability: false }], [pcTarget(["dodge"]), 5, { source: "miss", trueStrike: true }]];
     for (const [t, amount, extra] of cases) for (const step of apply(t, amount, { source: "hit", ...extra }).steps) rules.add(step.rule);
     for (const healing of ["endCombat", "rest", "camp"]) {
       const down = { ...pcTarget(["dazed", "incapacitated", "defeated"], { hp: 0, wounds: 1 }), resolve: 2 };
       for (const step of core.resolve(requests.healRequest(healing === "endCombat" ? pcTarget(["dazed"]) : down, healing), []).steps) rules.add(step.rule);
     }
-    for (const rule of ["intangible", "pacified", "hatred", "vigilance", "savedHalf", "pacifiedBroken", "cured", "standsUp", "resolveReset"]) {
+    for (const rule of ["intangible", "pacified", "hatred", "vigilance", "savedHalf", "pacifiedBroken", "cured", "resolveReset", "floor", "onceATurn", "flying", "trueStrikeDodge"]) {
       assert.ok(rules.has(rule), rule);
     }
     for (const rule of rules) assert.equal(typeof lookup(`ICONENGINE.Tactical.Step.${rule}`), "string", rule);
   });
 
-  test("camp resets a character's personal resolve and stands a defeated one up, on the actor's data", () => {
+  test("camp resets a character's personal resolve and leaves a defeated one down until rescued, on the actor's data", () => {
     const effects = [{ id: "d", statuses: ["defeated"], data: { _id: "d" } }, { id: "i", statuses: ["incapacitated"], data: { _id: "i" } }];
     const actor = { type: "character", system: { hp: { value: 0, max: 40 }, vigor: { value: 0, max: 10 }, wounds: 1, armor: 0, resolve: 3 }, effects };
     const statuses = ["defeated", "incapacitated"];
@@ -336,9 +344,10 @@ describe("issue 17: the ICON audit on the JS side", () => {
     assert.equal(target.resolve, 3);
     const done = core.resolve(requests.healRequest(target, "camp"), []);
     const change = healthChange(actor, statuses, done.target);
-    assert.deepEqual(change.update, { "system.hp.value": 30, "system.resolve": 0 });
-    assert.deepEqual(change.undo.update, { "system.hp.value": 0, "system.resolve": 3 });
-    assert.deepEqual(change.deleteEffects, ["d", "i"]);
+    // "remain that way until someone uses the rescue action": HP 0, still defeated and incapacitated
+    assert.deepEqual(change.update, { "system.resolve": 0 });
+    assert.deepEqual(change.undo.update, { "system.resolve": 3 });
+    assert.deepEqual(change.deleteEffects, []);
     // a foe has no personal resolve
     assert.equal("resolve" in requests.coreTarget({ type: "foe", system: { ...actor.system } }, []), false);
   });

@@ -1,6 +1,6 @@
 import { ICONENGINE } from "../../config.mjs";
 import { loadCore } from "../../core.mjs";
-import { actionDialogContext, defaultInputs, dialogRequest, effortUpdate, readInputs } from "./action-roll.mjs";
+import { actionDialogContext, defaultInputs, dialogRequest, effortUpdate, readInputs, withEffortPool } from "./action-roll.mjs";
 import ClockPanel from "./clock-panel.mjs";
 
 /**
@@ -104,10 +104,18 @@ export default class ActionRollDialog extends HandlebarsApplicationMixin(Applica
     const { default: IconRoll } = await import("../../dice/icon-roll.mjs");
     const actor = this.actor;
     const inputs = readInputs(formData.object);
-    const request = dialogRequest(this.#system, this.action, inputs, ClockPanel.position);
+    // The roll carries the character's effort: the core refuses a push it cannot pay.
+    const request = withEffortPool(dialogRequest(this.#system, this.action, inputs, ClockPanel.position), this.#system);
     const flavor = this.title;
-    const roll = await IconRoll.fromRequest(request, { flavor, action: this.action, actorUuid: actor.uuid });
-    await roll.evaluate();
+    let roll;
+    try {
+      roll = await IconRoll.fromRequest(request, { flavor, action: this.action, actorUuid: actor.uuid });
+      await roll.evaluate();
+    } catch (error) {
+      // The core's refusal (effort the character does not have) in its own words.
+      ui.notifications?.error(error instanceof Error ? error.message : String(error));
+      return;
+    }
     await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }), flavor });
     // A fortune roll's outcome has no effort: nothing is paid.
     const update = effortUpdate(this.#system, /** @type {Record<string, unknown>} */ (roll.outcome ?? {}));

@@ -26,6 +26,7 @@ export const FORTUNE_RESULTS = /** @type {const} */ (["poor", "average", "good",
  * @property {number} aid         Allies spending 1 effort each for +1 boon.
  * @property {boolean} temptFate  +1 die; the suggested consequence comes true.
  * @property {boolean} [fortune]  A fortune roll of the action: the same dice, read poor to excellent.
+ * @property {boolean} [brokenPaidByAlly]  Broken: a nearby character pays the 1 effort to act.
  */
 
 /**
@@ -33,13 +34,13 @@ export const FORTUNE_RESULTS = /** @type {const} */ (["poor", "average", "good",
  */
 
 /**
- * @typedef {ActionInputs & {kind: "icon.action", rating: number, burdenTicks: number, broken: boolean,
- *   risk: string, effect: string}} ActionRequest  An `icon.action` request (docs/js-contract.md).
+ * @typedef {Omit<ActionInputs, "fortune" | "brokenPaidByAlly"> & {kind: "icon.action", rating: number, burdenTicks: number, broken: boolean,
+ *   risk: string, effect: string, brokenPaidByAlly?: boolean, effortPool?: number}} ActionRequest  An `icon.action` request (docs/js-contract.md).
  */
 
 /** @returns {ActionInputs} */
 export function defaultInputs() {
-  return { boons: 0, curses: 0, push: false, aid: 0, temptFate: false, fortune: false };
+  return { boons: 0, curses: 0, push: false, aid: 0, temptFate: false, fortune: false, brokenPaidByAlly: false };
 }
 
 /** @type {Position} */
@@ -57,7 +58,8 @@ export function readInputs(data) {
   return {
     boons: count(data.boons), curses: count(data.curses), push: data.push === true || data.push === "on",
     aid: count(data.aid), temptFate: data.temptFate === true || data.temptFate === "on",
-    fortune: data.fortune === true || data.fortune === "on"
+    fortune: data.fortune === true || data.fortune === "on",
+    brokenPaidByAlly: data.brokenPaidByAlly === true || data.brokenPaidByAlly === "on"
   };
 }
 
@@ -83,15 +85,33 @@ export function readPosition(data) {
  */
 export function actionRequest(system, action, inputs, position) {
   const { boons, curses, push, aid, temptFate } = inputs;
-  return {
+  const broken = Boolean(system.broken);
+  /** @type {ActionRequest} */
+  const request = {
     kind: "icon.action",
     rating: system.actions[action] ?? 0,
     burdenTicks: burdenTicksOn(system.burdens ?? [], action),
-    broken: Boolean(system.broken),
+    broken,
     boons, curses, push, aid, temptFate,
     risk: position.risk,
     effect: position.effect
   };
+  // "Nearby characters can also spend effort for you" (only a broken character's 1 to act).
+  if (broken && inputs.brokenPaidByAlly) request.brokenPaidByAlly = true;
+  return request;
+}
+
+/**
+ * The request as it is rolled: an action roll carries the character's effort (`effortPool`), so
+ * the core refuses a roll it cannot pay and says what is left (`effortLeft`); the effort is
+ * tracked across rolls on the actor. A fortune roll costs no effort and carries none.
+ * @param {CoreRequest} request  From {@link dialogRequest}.
+ * @param {{effort?: number}} system
+ * @returns {CoreRequest}
+ */
+export function withEffortPool(request, system) {
+  if (request.kind !== "icon.action") return request;
+  return { ...request, effortPool: Math.max(0, Math.trunc(Number(system.effort) || 0)) };
 }
 
 /**
@@ -147,8 +167,9 @@ export function poolOf(request) {
 }
 
 /**
- * The effort the roller pays for a request (a push, acting while broken; aid is the helpers'),
- * from the core: a push whose boon the ±2 cap discards costs nothing.
+ * The effort the roller pays for a request (a push, acting while broken unless an ally pays; aid
+ * is the helpers'), from the core: every push asked for is paid, whether the ±2 cap lets its
+ * boon change the dice or not.
  * @param {CoreRequest} request
  * @returns {number}
  */
@@ -223,12 +244,16 @@ export function actionDialogContext({ system, action, inputs, position, isGM }) 
 }
 
 /**
- * The effort update after a roll: the actor pays the outcome's effort except the helpers' share.
+ * The effort update after a roll: the core's `effortLeft` when the roll carried the pool, else
+ * the actor pays the outcome's effort except the helpers' share.
  * @param {{effort?: number}} system
- * @param {{effort?: unknown, effortHelpers?: unknown}} outcome  The core's `icon.action` outcome.
+ * @param {{effort?: unknown, effortHelpers?: unknown, effortLeft?: unknown}} outcome  The core's `icon.action` outcome.
  * @returns {Record<string, number>}  Empty when nothing is paid.
  */
 export function effortUpdate(system, outcome) {
+  if (typeof outcome.effortLeft === "number") {
+    return outcome.effortLeft === (system.effort ?? 0) ? {} : { "system.effort": outcome.effortLeft };
+  }
   const paid = Number(outcome.effort ?? 0) - Number(outcome.effortHelpers ?? 0);
   if (paid <= 0) return {};
   return { "system.effort": Math.max(0, (system.effort ?? 0) - paid) };

@@ -27,6 +27,8 @@ export const MAX_TICKS = 2;
  * @property {boolean} broken
  * @property {boolean} brokenForExpedition
  * @property {boolean} burdenPending
+ * @property {boolean} sitsOutNextExpedition  Broke with 3 burdens: "cannot embark on the next expedition".
+ * @property {boolean} limitBreakUsed  Used a limit break this expedition (cleared when it ends).
  */
 
 /**
@@ -60,7 +62,9 @@ export function narrativeStateOf(system) {
     })),
     broken: Boolean(system.broken),
     brokenForExpedition: Boolean(system.brokenForExpedition),
-    burdenPending: Boolean(system.burdenPending)
+    burdenPending: Boolean(system.burdenPending),
+    sitsOutNextExpedition: Boolean(system.sitsOutNextExpedition),
+    limitBreakUsed: Boolean(system.limitBreakUsed)
   };
 }
 
@@ -77,7 +81,9 @@ export function narrativeUpdate(state) {
     })),
     "system.broken": state.broken,
     "system.brokenForExpedition": state.brokenForExpedition,
-    "system.burdenPending": state.burdenPending
+    "system.burdenPending": state.burdenPending,
+    "system.sitsOutNextExpedition": !!state.sitsOutNextExpedition,
+    "system.limitBreakUsed": !!state.limitBreakUsed
   };
 }
 
@@ -131,6 +137,9 @@ export function narrativeNotices(effects, name) {
       case "burdenHealed":
         notices.push({ key: "ICONENGINE.Narrative.BurdenHealed", data: { name, burden: effect.name ?? "" }, level: "info" }); break;
       case "recovered": notices.push({ key: "ICONENGINE.Narrative.Recovered", data: { name }, level: "info" }); break;
+      case "sitsOutNextExpedition":
+        notices.push({ key: "ICONENGINE.Rules.Narrative.SitsOut", data: { name }, level: "warn" }); break;
+      case "mayEmbark": notices.push({ key: "ICONENGINE.Rules.Narrative.MayEmbark", data: { name }, level: "info" }); break;
       case "chooseBurden": chooseBurden = true; break;
     }
   }

@@ -34,7 +34,12 @@ export default class IconActorSheet extends HandlebarsActorSheet {
       rollAttack: editableAction(IconActorSheet.#rollAttack),
       rollSave: editableAction(IconActorSheet.#rollSave),
       heal: editableAction(IconActorSheet.#heal),
-      takeSlashed: editableAction(IconActorSheet.#takeSlashed)
+      takeSlashed: editableAction(IconActorSheet.#takeSlashed),
+      takeTerrain: editableAction(IconActorSheet.#takeTerrain),
+      sacrifice: editableAction(IconActorSheet.#sacrifice),
+      tickPowerDie: editableAction(IconActorSheet.#tickPowerDie),
+      addPowerDie: editableAction(IconActorSheet.#addPowerDie),
+      limitBreak: editableAction(IconActorSheet.#limitBreak)
     }
   };
 
@@ -185,7 +190,8 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    */
   static #tacticalContext(actor, items) {
     const statuses = TacticalRolls.statusesOf(actor);
-    return tacticalSheetContext({ items, statuses, saveable: isCoreLoaded() ? getCore().iconSaveable(statuses) : null });
+    return tacticalSheetContext({ items, statuses, saveable: isCoreLoaded() ? getCore().iconSaveable(statuses) : null,
+      system: /** @type {Record<string, unknown>} */ (actor.system), isCharacter: actor.type === "character" });
   }
 
   /**
@@ -206,7 +212,96 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    * @param {HTMLElement} target
    */
   static async #rollSave(event, target) {
-    await TacticalRolls.save(this.document, { status: target.dataset.status ?? null });
+    await TacticalRolls.save(this.document, { status: target.dataset.status ?? null, blessing: target.dataset.blessing === "true" });
+  }
+
+  /**
+   * Run a sheet action, telling the user the core's refusal.
+   * @param {() => Promise<unknown>} action
+   */
+  static async #noticeErrors(action) {
+    try {
+      await action();
+    } catch (error) {
+      ui.notifications?.error(error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  /**
+   * Dangerous terrain: 2 piercing damage, only once a turn (TacticalRolls.dangerousTerrain).
+   * @this {IconActorSheet}
+   */
+  static async #takeTerrain() {
+    await IconActorSheet.#noticeErrors(() => TacticalRolls.dangerousTerrain(this.document));
+  }
+
+  /**
+   * Sacrifice X: the HP asked for, held at 1 (TacticalRolls.sacrifice).
+   * @this {IconActorSheet}
+   */
+  static async #sacrifice() {
+    const answer = /** @type {{amount?: unknown} | null} */ (await foundry.applications.api.DialogV2.input({
+      window: { title: "ICONENGINE.Rules.Sacrifice" },
+      content: `<label>${foundry.utils.escapeHTML(game.i18n?.localize("ICONENGINE.Rules.Sheet.sacrificeAmount") ?? "")}
+        <input type="number" name="amount" value="1" min="1" max="1000" step="1" autofocus></label>`,
+      rejectClose: false
+    }));
+    const amount = Math.trunc(Number(answer?.amount));
+    if (!answer || !(amount > 0)) return;
+    await IconActorSheet.#noticeErrors(() => TacticalRolls.sacrifice(this.document, amount));
+  }
+
+  /**
+   * Tick a power die up or down (at 0 it is discarded).
+   * @this {IconActorSheet}
+   * @param {PointerEvent} event
+   * @param {HTMLElement} target
+   */
+  static async #tickPowerDie(event, target) {
+    const ability = target.dataset.ability ?? "";
+    const by = Math.trunc(Number(target.dataset.by)) || 0;
+    await IconActorSheet.#noticeErrors(() => TacticalRolls.tokens(this.document, { type: "tickPowerDie", ability, by }));
+  }
+
+  /**
+   * Gain a power die (at 1 tick) for the ability named.
+   * @this {IconActorSheet}
+   */
+  static async #addPowerDie() {
+    const answer = /** @type {{ability?: unknown} | null} */ (await foundry.applications.api.DialogV2.input({
+      window: { title: "ICONENGINE.Rules.Tokens.addPowerDie" },
+      content: `<label>${foundry.utils.escapeHTML(game.i18n?.localize("ICONENGINE.Rules.Tokens.powerDieAbility") ?? "")}
+        <input type="text" name="ability" maxlength="100" autofocus></label>`,
+      rejectClose: false
+    }));
+    const ability = typeof answer?.ability === "string" ? answer.ability.trim() : "";
+    if (!ability) return;
+    await IconActorSheet.#noticeErrors(() => TacticalRolls.tokens(this.document, { type: "gainPowerDie", ability }));
+  }
+
+  /**
+   * A limit break: its resolve cost (personal, and party resolve when the GM spends it), and 1
+   * personal resolve given to another character (TacticalRolls.limitBreak).
+   * @this {IconActorSheet}
+   */
+  static async #limitBreak() {
+    const actor = this.document;
+    // CONFIG.Actor.documentClass makes every actor an IconActor.
+    const others = /** @type {Actor.Implementation[]} */ (game.actors?.contents ?? []).filter(a => a.type === "character" && a.id !== actor.id);
+    const esc = foundry.utils.escapeHTML;
+    const t = (/** @type {string} */ key) => esc(game.i18n?.localize(key) ?? key);
+    const options = others.map(a => `<option value="${esc(a.uuid)}">${esc(a.name ?? "")}</option>`).join("");
+    const answer = /** @type {{cost?: unknown, fromParty?: unknown, giveTo?: unknown} | null} */ (await foundry.applications.api.DialogV2.input({
+      window: { title: "ICONENGINE.Rules.LimitBreak.title" },
+      content: `<label>${t("ICONENGINE.Rules.LimitBreak.cost")} <input type="number" name="cost" value="1" min="0" max="100" step="1"></label>
+        <label>${t("ICONENGINE.Rules.LimitBreak.fromParty")} <input type="number" name="fromParty" value="0" min="0" max="100" step="1"></label>
+        <label>${t("ICONENGINE.Rules.LimitBreak.giveTo")} <select name="giveTo"><option value="">${t("ICONENGINE.Rules.LimitBreak.nobody")}</option>${options}</select></label>`,
+      rejectClose: false
+    }));
+    if (!answer) return;
+    const giveTo = others.find(a => a.uuid === answer.giveTo) ?? null;
+    await IconActorSheet.#noticeErrors(() => TacticalRolls.limitBreak(actor, { cost: Math.trunc(Number(answer.cost)) || 0,
+      fromParty: Math.trunc(Number(answer.fromParty)) || 0, giveTo: /** @type {Actor.Implementation | null} */ (giveTo) }));
   }
 
   /**

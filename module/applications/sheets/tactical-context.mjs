@@ -7,6 +7,8 @@
 import { SLASHED_DAMAGE } from "../../data/slashed.mjs";
 import { statusEffects } from "../../data/status-effects.mjs";
 import { MAX_VIGILANCE } from "../../data/vigilance.mjs";
+import { DANGEROUS_TERRAIN_DAMAGE } from "../../data/terrain.mjs";
+import { tokensOf } from "../../data/tokens.mjs";
 
 /** Healing rules the sheet offers besides Cure (the core's `icon.heal`). */
 export const HEALINGS = /** @type {const} */ (["rescue", "regeneration", "endCombat", "rest", "camp"]);
@@ -16,8 +18,11 @@ export const HEALINGS = /** @type {const} */ (["rescue", "regeneration", "endCom
  * @param {import("./sheet-context.mjs").ItemLike[]} options.items
  * @param {string[]} options.statuses  The actor's core statuses (`id+` when ongoing).
  * @param {string[] | null} options.saveable  The core's `iconSaveable(statuses)`, or null while it loads.
+ * @param {{blessings?: unknown, combo?: unknown, powerDice?: unknown}} [options.system]  The actor's system data (its tokens).
+ * @param {boolean} [options.isCharacter]  A player character (limit breaks).
  */
-export function tacticalSheetContext({ items, statuses, saveable }) {
+export function tacticalSheetContext({ items, statuses, saveable, system = {}, isCharacter = false }) {
+  const tokens = tokensOf(system);
   const known = new Map(statusEffects().map(entry => [entry.id, entry]));
   return {
     attacks: items
@@ -40,6 +45,10 @@ export function tacticalSheetContext({ items, statuses, saveable }) {
     // "Take 4 damage after you or an ally uses an ability that moves you": the table says when.
     slashed: statuses.some(status => status.replace(/\+$/, "") === "slashed")
       ? { amount: SLASHED_DAMAGE, img: known.get("slashed")?.img ?? "icons/svg/aura.svg" } : null,
-    vigilanceMax: MAX_VIGILANCE
+    vigilanceMax: MAX_VIGILANCE,
+    // Combat tokens: Blessing (+1 boon on a save), the Combo token, Power dice (ticks 1-6).
+    tokens: { ...tokens, powerDice: tokens.powerDice.map((die, index) => ({ ...die, index, canTickUp: die.ticks < 6 })) },
+    terrainDamage: DANGEROUS_TERRAIN_DAMAGE,
+    isCharacter
   };
 }

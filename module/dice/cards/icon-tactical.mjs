@@ -71,8 +71,9 @@ function resultKey(result) {
 }
 
 /**
- * Attack card: the d20 and the counted boon or curse die, total against the target's defense, and
- * hit / miss / critical hit / exceed.
+ * Attack card: the target's Evasion d6 when it rolled one, the d20 and the counted boon or curse
+ * die (none for an auto-hit), total against the target's defense, and hit / miss / critical hit /
+ * exceed, with Evaded, Auto-hit and True Strike said.
  * @param {Done} outcome
  * @param {CoreRequest} request
  * @param {Record<string, unknown>} options
@@ -84,13 +85,23 @@ export function attackContext(outcome, request, options) {
   const extra = outcome.boonDie != null ? "boon" : outcome.curseDie != null ? "curse" : null;
   /** @type {"hit"|"crit"|"miss"|null} */
   const result = outcome.crit ? "crit" : outcome.hit === true ? "hit" : outcome.hit === false ? "miss" : null;
+  // The faces in plan order: the evasion d6, the d20, the boon or curse dice (each when rolled).
+  const evading = outcome.evasionDie !== undefined && outcome.evasionDie !== null;
+  const rolled = outcome.d20 !== undefined && outcome.d20 !== null;
+  let at = 0;
+  const evasionDice = evading ? chips(outcome.faces[at++], "d6 evasion") : [];
+  const d20Dice = rolled ? chips(outcome.faces[at++], "d20") : [];
   return {
     key,
     target,
     defense: typeof req.defense === "number" ? req.defense : null,
+    evasionDice,
+    evaded: !!outcome.evaded,
+    autoHit: !!outcome.autoHit,
+    trueStrike: req.trueStrike === true,
     dice: [
-      ...chips(outcome.faces[0], "d20"),
-      ...chips(outcome.faces[1], `d6 ${extra ?? ""}`.trim(), /** @type {number|null} */ (die))
+      ...d20Dice,
+      ...(rolled ? chips(outcome.faces[at], `d6 ${extra ?? ""}`.trim(), /** @type {number|null} */ (die)) : [])
     ],
     extra,
     extraDie: die,
@@ -127,11 +138,15 @@ export function damageContext(outcome, request, options) {
   const kept = /** @type {number[]} */ (outcome.kept ?? []);
   const dropped = /** @type {number[]} */ (outcome.dropped ?? []);
   const result = /** @type {"hit"|"crit"|"miss"} */ (outcome.result);
+  const apply = tacticalOf(options).apply;
   return {
     target,
     key,
     result,
     resultLabel: resultKey(result),
+    // "cannot bring your hp below 1": the Apply buttons send floor 1
+    floor: !!apply && "floor" in apply && apply.floor === 1,
+    critAgain: req.critAgain === true,
     dice: [...kept.map(face => ({ face, cls, discarded: false })), ...dropped.map(face => ({ face, cls, discarded: true }))],
     fray: outcome.fray,
     flat: outcome.flat,
@@ -241,6 +256,7 @@ export function healContext(outcome, request, options) {
  * @property {import("../../data/health-changes.mjs").HealthUndo} undo
  * @property {string} userId          Who applied it.
  * @property {boolean} [slashed]      Slashed damage that counted against the turn (Undo frees it).
+ * @property {boolean} [terrain]      Dangerous terrain damage that counted against the turn (Undo frees it).
  * @property {VigilanceSpent} [vigilance]  The Vigilance spent on it (Undo gives the charges back).
  */
 

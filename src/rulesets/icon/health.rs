@@ -148,6 +148,56 @@ pub enum Source {
     /// Slashed: "Take 4 damage after you or an ally uses an ability that moves you, but no more
     /// than once a turn." Not an ability's damage.
     Slashed,
+    /// Dangerous Terrain: "Entering or exiting a dangerous terrain space causes a character to
+    /// take 2 piercing damage. Characters can only take this damage once a turn."
+    #[serde(rename = "dangerousTerrain")]
+    DangerousTerrain,
+    /// Sacrifice X: "Reduce your hp by X ... cannot be reduced, ignored, transferred, or
+    /// resisted, cannot bring your hp below 1, and you can pay them even if you don't have enough
+    /// hp left." HP lost, not damage: nothing mitigates it, vigor does not absorb it.
+    Sacrifice,
+}
+
+/// The damage dangerous terrain deals.
+pub const DANGEROUS_TERRAIN_DAMAGE: i64 = 2;
+
+/// The lowest HP a damage can bring its target to: 0, or 1 for damage that "cannot bring your hp
+/// below 1" (Sacrifice X, a Shove's collision: "taking damage equal to shove amount, which cannot
+/// reduce them below 1 hp"). JSON `0` or `1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, Serialize)]
+#[serde(try_from = "u8", into = "u8")]
+pub enum HpFloor {
+    #[default]
+    Zero,
+    One,
+}
+
+impl TryFrom<u8> for HpFloor {
+    type Error = String;
+    fn try_from(n: u8) -> std::result::Result<Self, String> {
+        match n {
+            0 => Ok(HpFloor::Zero),
+            1 => Ok(HpFloor::One),
+            _ => Err(format!(
+                "floor must be 0 or 1 (damage that cannot bring HP below 1), not {n}"
+            )),
+        }
+    }
+}
+
+impl From<HpFloor> for u8 {
+    fn from(f: HpFloor) -> u8 {
+        match f {
+            HpFloor::Zero => 0,
+            HpFloor::One => 1,
+        }
+    }
+}
+
+impl HpFloor {
+    fn hp(self) -> i64 {
+        i64::from(u8::from(self))
+    }
 }
 
 /// The damage Slashed deals.
@@ -192,6 +242,16 @@ pub struct ApplyDamage {
     /// amount rolled as if with armor" (0: none).
     #[serde(default)]
     pub vigilance: i64,
+    /// The lowest HP this damage can leave (see [`HpFloor`]); Sacrifice is always held at 1.
+    #[serde(default)]
+    pub floor: HpFloor,
+    /// The damage comes from a True Strike: "Ignores dodge, blind, evasion, and stealth".
+    #[serde(default)]
+    pub true_strike: bool,
+    /// Dangerous terrain only: the target already took dangerous terrain damage this turn
+    /// ("Characters can only take this damage once a turn"), so this deals none.
+    #[serde(default)]
+    pub terrain_taken_this_turn: bool,
 }
 
 fn yes() -> bool {
@@ -223,6 +283,42 @@ impl ApplyDamage {
                 "savedHalf is damage after a successful save: send source \"save\"",
             ));
         }
+        if self.terrain_taken_this_turn && self.source != Source::DangerousTerrain {
+            return Err(Error::request(
+                "terrainTakenThisTurn goes with source \"dangerousTerrain\"",
+            ));
+        }
+        if self.source == Source::DangerousTerrain {
+            if self.amount != DANGEROUS_TERRAIN_DAMAGE {
+                return Err(Error::request(format!(
+                    "amount: dangerous terrain deals {DANGEROUS_TERRAIN_DAMAGE} damage, not {}",
+                    self.amount
+                )));
+            }
+            if self.ability {
+                return Err(Error::request(
+                    "dangerous terrain damage is not an ability's: send ability false",
+                ));
+            }
+        }
+        if self.source == Source::Sacrifice {
+            if self.target.hp == 0 {
+                return Err(Error::request(
+                    "a defeated character pays no sacrifice (it uses no abilities)",
+                ));
+            }
+            if self.attacker_weakened
+                || self.attacker_pacified
+                || self.attacker_hatred
+                || self.cover
+                || self.true_strike
+            {
+                return Err(Error::request(
+                    "a sacrifice \"cannot be reduced, ignored, transferred, or resisted\": \
+                     send no attacker statuses, cover or trueStrike with it",
+                ));
+            }
+        }
         if self.source == Source::Slashed {
             if !self.target.has("slashed") {
                 return Err(Error::request(
@@ -244,12 +340,48 @@ impl ApplyDamage {
         Ok(())
     }
 
+    /// Sacrifice X: HP lost straight away, held at 1 ("cannot bring your hp below 1"), whatever
+    /// the target's immunities, vigor or armor ("cannot be reduced, ignored, transferred, or
+    /// resisted"); it is no damage, so nothing reacts to it (Counter, Pacified, Defiance).
+    fn sacrifice(&self) -> (i64, HealthOutcome) {
+        let mut t = self.target.clone();
+        let mut steps = vec![step_by("amount", self.amount, self.amount)];
+        let lost = self.amount.min(t.hp - 1).max(0);
+        if lost < self.amount {
+            steps.push(step("floor", self.amount, lost));
+        }
+        t.hp -= lost;
+        steps.push(step_by("hp", -lost, lost));
+        (
+            lost,
+            HealthOutcome {
+                target: t.settle(),
+                steps,
+                counter: 0,
+            },
+        )
+    }
+
     /// Applies the damage; the total is the damage the target took (vigor and HP lost).
     pub fn apply(&self) -> Result<(i64, HealthOutcome)> {
         self.check()?;
+        if self.source == Source::Sacrifice {
+            return Ok(self.sacrifice());
+        }
         let mut t = self.target.clone();
         let mut steps = vec![step_by("amount", self.amount, self.amount)];
         let mut amount = self.amount;
+        if self.source == Source::DangerousTerrain {
+            // "Characters can only take this damage once a turn"; "A flying character ignores
+            // all terrain, objects, and terrain effects other than impassable terrain".
+            if self.terrain_taken_this_turn {
+                amount = to(&mut steps, "onceATurn", amount, 0);
+            } else if t.has("flying") {
+                amount = to(&mut steps, "flying", amount, 0);
+            }
+        }
+        // Dangerous terrain's damage is piercing.
+        let pierce = self.pierce || self.source == Source::DangerousTerrain;
         // Defeated player characters "are immune to damage"; Intangible characters "are Immune
         // to damage and effects from foes".
         if t.has("immune") || (t.is_player_character && t.has("incapacitated")) {
@@ -258,11 +390,16 @@ impl ApplyDamage {
             amount = to(&mut steps, "intangible", amount, 0);
         }
         // "Dodge makes you immune to all damage from misses, successful saves, and area effects."
+        // True Strike "Ignores dodge".
         if amount > 0
             && t.has("dodge")
             && matches!(self.source, Source::Miss | Source::Save | Source::Area)
         {
-            amount = to(&mut steps, "dodge", amount, 0);
+            if self.true_strike {
+                steps.push(step_by("trueStrikeDodge", 0, amount));
+            } else {
+                amount = to(&mut steps, "dodge", amount, 0);
+            }
         }
         // The ability's own half on a successful save (not a mitigation: divine or not).
         if amount > 0 && self.saved_half {
@@ -273,7 +410,7 @@ impl ApplyDamage {
         if amount > 0 && t.has("vulnerable") {
             amount = to(&mut steps, "vulnerable", amount, amount + 1);
         }
-        if amount > 0 && self.attacker_weakened && mitigable && !self.pierce {
+        if amount > 0 && self.attacker_weakened && mitigable && !pierce {
             amount = to(&mut steps, "weakened", amount, (amount - 2).max(0));
         }
         // Half damage dealt, rounded up as the seed's one halving rule (Resistance) rounds; both
@@ -289,7 +426,7 @@ impl ApplyDamage {
         // "Armor X: Reduce all damage taken by X. Always reduce by the highest value": Vigilance
         // reduces "as if with armor", so the higher of the two counts.
         let armor = t.armor.max(self.vigilance);
-        if amount > 0 && armor > 0 && mitigable && !self.pierce {
+        if amount > 0 && armor > 0 && mitigable && !pierce {
             let rule = if self.vigilance > t.armor {
                 "vigilance"
             } else {
@@ -315,6 +452,15 @@ impl ApplyDamage {
         }
         if amount > 0 {
             let mut lost = amount.min(t.hp);
+            // Damage that "cannot bring your hp below 1" (a Shove's collision) stops there, before
+            // Defiance would trigger.
+            let floor = self.floor.hp();
+            if t.hp - lost < floor {
+                let held = (t.hp - floor).max(0);
+                steps.push(step("floor", amount, held));
+                amount = held;
+                lost = held;
+            }
             if lost == t.hp && t.hp > 0 && t.has("defiance") && mitigable {
                 // "Prevents hit points from being reduced past 1 hp. When this triggers, remove
                 // this effect and character becomes immune to all damage for the rest of the turn."
@@ -501,6 +647,14 @@ impl Heal {
                 }
                 steps.push(step("endCombat", old, t.hp));
             }
+            // "Defeated player characters ... remain that way until someone uses the rescue
+            // action": neither resting nor camping stands them up (as at the end of combat).
+            Healing::Rest | Healing::Camp if t.hp == 0 => {
+                steps.push(step_by("defeated", 0, 0));
+                if self.healing == Healing::Camp {
+                    Self::reset_resolve(&mut t, &mut steps);
+                }
+            }
             Healing::Rest => {
                 let quarter = t.max_hp as f64 / 4.0;
                 let target = if t.hp as f64 <= quarter {
@@ -513,18 +667,12 @@ impl Heal {
                 let old = t.hp;
                 t.hp = target.min(limit).max(t.hp);
                 steps.push(step("rest", old, t.hp));
-                Self::back_on_their_feet(&mut t, &mut steps);
             }
             Healing::Camp => {
                 let old = t.hp;
                 t.hp = limit.max(t.hp);
                 steps.push(step("camp", old, t.hp));
-                Self::back_on_their_feet(&mut t, &mut steps);
-                // "+1 Personal Resolve after every combat and resets to 0 after camp."
-                if let Some(r) = t.resolve.filter(|r| *r > 0) {
-                    steps.push(step("resolveReset", r, 0));
-                    t.resolve = Some(0);
-                }
+                Self::reset_resolve(&mut t, &mut steps);
             }
         }
         let t = t.settle();
@@ -539,14 +687,11 @@ impl Heal {
         ))
     }
 
-    /// A defeated character that healed above 0 HP (rest, camp) is no longer defeated: the
-    /// states that "remain that way until someone uses the rescue action" end with the healing
-    /// that stands them up, so HP and state never disagree.
-    fn back_on_their_feet(t: &mut Target, steps: &mut Vec<Step>) {
-        if t.hp > 0 && (t.has("defeated") || t.has("incapacitated")) {
-            t.remove("defeated");
-            t.remove("incapacitated");
-            steps.push(step_by("standsUp", 0, t.hp));
+    /// "+1 Personal Resolve after every combat and resets to 0 after camp."
+    fn reset_resolve(t: &mut Target, steps: &mut Vec<Step>) {
+        if let Some(r) = t.resolve.filter(|r| *r > 0) {
+            steps.push(step("resolveReset", r, 0));
+            t.resolve = Some(0);
         }
     }
 }
@@ -571,6 +716,14 @@ macro_rules! no_dice_rule {
 
 no_dice_rule!(ApplyDamage, HealthOutcome);
 no_dice_rule!(Heal, HealOutcome);
+no_dice_rule!(super::effects::Inflict, super::effects::InflictOutcome);
+no_dice_rule!(super::effects::Hatred, super::effects::HatredOutcome);
+no_dice_rule!(super::marks::Marks, super::marks::MarksOutcome);
+no_dice_rule!(super::tokens::TokensRule, super::tokens::TokensOutcome);
+no_dice_rule!(
+    super::limit_break::LimitBreak,
+    super::limit_break::LimitBreakOutcome
+);
 
 /// Values the sheets show that follow from a character's numbers (issue: computed by the core,
 /// never duplicated in JS).

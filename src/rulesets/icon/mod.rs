@@ -2,11 +2,15 @@
 //! ("Rules Reference (Tactical Combat)" and "Rules Reference (Narrative Play)") is the spec.
 
 pub mod boons;
+pub mod effects;
 pub mod health;
+pub mod limit_break;
+pub mod marks;
 pub mod narrative;
 pub mod situation;
 pub mod strain;
 pub mod tactical;
+pub mod tokens;
 
 pub use health::{ApplyDamage, Heal, HealOutcome, HealthOutcome, Target};
 pub use narrative::{Action, ActionOutcome, Effect, Fortune, FortuneOutcome, Risk};

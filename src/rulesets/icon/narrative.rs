@@ -167,6 +167,14 @@ pub struct Action {
     /// A broken character "must spend 1 effort to take any action" (Breaking).
     #[serde(default)]
     pub broken: bool,
+    /// A nearby character pays the broken character's 1 effort: "Nearby characters can also
+    /// spend effort for you."
+    #[serde(default)]
+    pub broken_paid_by_ally: bool,
+    /// The effort the roller has, when the caller tracks it: the roll is refused when its own
+    /// share costs more, and the outcome says what is left (`effortLeft`).
+    #[serde(default)]
+    pub effort_pool: Option<u32>,
     #[serde(default)]
     pub risk: Risk,
     #[serde(default)]
@@ -198,13 +206,19 @@ fn dice_pool(rating: u32, burden_ticks: u32, net: i64) -> u32 {
     (i64::from(rating) - i64::from(burden_ticks) + shift(net)).max(0) as u32
 }
 
-/// The boons paid for with effort that the roll keeps.
+/// The effort an action roll costs, and who pays it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Paid {
-    /// The push counted (its effort is spent).
-    pub push: bool,
-    /// Aiding allies whose boon counted (each spends 1 effort).
-    pub aid: u32,
+    /// What the roller pays: 1 for a push, 1 to act while broken (unless an ally pays it).
+    pub roller: u32,
+    /// What the aiding allies (and an ally paying for a broken character) pay.
+    pub helpers: u32,
+}
+
+impl Paid {
+    pub fn total(self) -> u32 {
+        self.roller + self.helpers
+    }
 }
 
 impl Action {
@@ -217,23 +231,40 @@ impl Action {
     pub fn pool(&self) -> Result<u32> {
         check_dice(self.rating, self.burden_ticks, self.boons, self.curses)?;
         check_range("aid", i64::from(self.aid), 0, 20)?;
+        if self.broken_paid_by_ally && !self.broken {
+            return Err(Error::request(
+                "brokenPaidByAlly is for a broken character's effort: send broken true",
+            ));
+        }
+        let paid = self.paid();
+        if let Some(pool) = self.effort_pool {
+            check_range("effortPool", i64::from(pool), 0, 1000)?;
+            if paid.roller > pool {
+                return Err(Error::request(format!(
+                    "not enough effort: this roll costs the character {}, and it has {pool}",
+                    paid.roller
+                )));
+            }
+        }
         let net = self.free_net() + i64::from(self.push) + i64::from(self.aid);
         Ok(dice_pool(self.rating, self.burden_ticks, net))
     }
 
-    /// The push and aid whose boons change the pool. Boons and curses change it "by up to +2 or
-    /// -2 total", so a bought boon the cap discards buys nothing and costs no effort (nor does one
-    /// that leaves the pool below 1 die, still the 0-dice roll): the free boons and curses count
-    /// first, then the push, then the aid.
+    /// The effort the roll costs. "When you push yourself during your action roll, you spend 1
+    /// effort to gain +1 boon on your roll"; "When you aid an ally during their action roll, you
+    /// spend 1 effort to grant them +1 boon": every push and aid asked for is paid, whether or
+    /// not the ±2 cap lets its boon change the dice (the cap limits the dice, not the spending).
+    /// Acting while broken costs 1 more.
     pub fn paid(&self) -> Paid {
-        let free = self.free_net();
-        let bought = i64::from(self.push) + i64::from(self.aid);
-        let pool = |net: i64| i64::from(dice_pool(self.rating, self.burden_ticks, net));
-        let counted = (pool(free + bought) - pool(free)).max(0);
-        let push = self.push && counted >= 1;
+        let broken = u32::from(self.broken);
+        let (own_broken, ally_broken) = if self.broken_paid_by_ally {
+            (0, broken)
+        } else {
+            (broken, 0)
+        };
         Paid {
-            push,
-            aid: (counted - i64::from(push)).max(0) as u32,
+            roller: u32::from(self.push) + own_broken,
+            helpers: self.aid + ally_broken,
         }
     }
 }
@@ -262,10 +293,12 @@ pub struct ActionOutcome {
     /// Clock segments (on a partial, success or critical, by effect).
     pub segments: u32,
     /// Effort spent: 1 for a push, 1 per aiding ally (paid by the helpers) and 1 to act while
-    /// broken; a push or aid whose boon the ±2 cap discards costs nothing.
+    /// broken.
     pub effort: u32,
-    /// The part of `effort` the aiding allies pay.
+    /// The part of `effort` the aiding allies (and an ally paying for a broken character) pay.
     pub effort_helpers: u32,
+    /// The roller's effort after paying its share, when `effortPool` was given.
+    pub effort_left: Option<u32>,
 }
 
 impl DiceRule for Action {
@@ -300,11 +333,11 @@ impl DiceRule for Action {
                 ActionResult::Fail => 0,
                 _ => effect.segments(),
             },
-            effort: {
-                let paid = self.paid();
-                u32::from(paid.push) + paid.aid + u32::from(self.broken)
-            },
-            effort_helpers: self.paid().aid,
+            effort: self.paid().total(),
+            effort_helpers: self.paid().helpers,
+            effort_left: self
+                .effort_pool
+                .map(|p| p.saturating_sub(self.paid().roller)),
         })
     }
     fn outcomes(&self, dist: &Distribution) -> Result<Vec<(&'static str, Prob)>> {

@@ -30,6 +30,37 @@ pub struct Situation {
     /// The attacker is dazed: "+1 curse on all of your attack rolls while dazed".
     #[serde(default)]
     pub attacker_dazed: bool,
+    /// The attacker is blind: "Reduces the maximum range of all your abilities to 2."
+    #[serde(default)]
+    pub attacker_blind: bool,
+    /// The target has Stealth: "you cannot be directly targeted except from an adjacent space".
+    #[serde(default)]
+    pub target_stealth: bool,
+    /// True Strike: "Ignores dodge, blind, evasion, and stealth."
+    #[serde(default)]
+    pub true_strike: bool,
+    /// Unerring: "Ignores cover and aetherwall".
+    #[serde(default)]
+    pub unerring: bool,
+    /// The ability's range in spaces, when it has one.
+    #[serde(default)]
+    pub range: Option<u32>,
+    /// Spaces from the attacker to the target, when measured.
+    #[serde(default)]
+    pub distance: Option<u32>,
+}
+
+/// Blind's range: "Reduces the maximum range of all your abilities to 2."
+pub const BLIND_RANGE: u32 = 2;
+
+/// Why a target cannot be targeted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Untargetable {
+    /// The target has Stealth and is not adjacent.
+    Stealth,
+    /// The target is farther than the (blind-limited) range.
+    Range,
 }
 
 /// What the situation adds to the attack.
@@ -40,6 +71,11 @@ pub struct SituationModifiers {
     pub curses: u32,
     /// Whether the target's cover counts (resistance against the damage, halving it).
     pub cover: bool,
+    /// The most spaces the ability reaches: its range, at most 2 while blind (unless True
+    /// Strike); `null` when neither a range nor Blind limits it.
+    pub max_range: Option<u32>,
+    /// `null` when the target can be targeted, else why not.
+    pub untargetable: Option<Untargetable>,
 }
 
 impl Situation {
@@ -47,21 +83,54 @@ impl Situation {
     /// cover" (a melee attack's target is always adjacent, a ranged attack's may be); "Target
     /// lower than you: +1 boon per level difference, ignores cover";
     /// "Target higher than you: +1 curse per level difference"; and a dazed attacker's +1 curse.
+    /// Unerring "Ignores cover". Targeting: Blind caps the range at 2 and Stealth allows only an
+    /// adjacent attacker, both ignored by True Strike.
     pub fn modifiers(&self) -> Result<SituationModifiers> {
         let h = check_range("heightDifference", self.height_difference, -3, 3)?;
+        if let Some(r) = self.range {
+            check_range("range", i64::from(r), 0, 1000)?;
+        }
+        if let Some(d) = self.distance {
+            check_range("distance", i64::from(d), 0, 10_000)?;
+        }
         let lower = h > 0;
+        let blind = self.attacker_blind && !self.true_strike;
+        let max_range = match (self.range, blind) {
+            (Some(r), true) => Some(r.min(BLIND_RANGE)),
+            (None, true) => Some(BLIND_RANGE),
+            (r, false) => r,
+        };
+        // An adjacent target is 1 space away, whatever was measured.
+        let distance = if self.target_adjacent {
+            Some(1)
+        } else {
+            self.distance
+        };
+        let untargetable = if self.target_stealth && !self.target_adjacent && !self.true_strike {
+            Some(Untargetable::Stealth)
+        } else if distance.zip(max_range).is_some_and(|(d, r)| d > r) {
+            Some(Untargetable::Range)
+        } else {
+            None
+        };
         Ok(SituationModifiers {
             boons: h.max(0) as u32,
             curses: u32::from(self.ranged && self.foe_adjacent)
                 + (-h).max(0) as u32
                 + u32::from(self.attacker_dazed),
-            cover: self.target_in_cover && self.ranged && !self.target_adjacent && !lower,
+            cover: self.target_in_cover
+                && self.ranged
+                && !self.target_adjacent
+                && !lower
+                && !self.unerring,
+            max_range,
+            untargetable,
         })
     }
 }
 
-/// Evasion: "Roll a d6 when attacked. On a 4+, the attack automatically misses. Check before the
-/// attack roll."
+/// Evasion as its own roll: "Roll a d6 when attacked. On a 4+, the attack automatically misses.
+/// Check before the attack roll." (`icon.attack` rolls it itself for a target with `evasion`.)
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Evasion {}

@@ -53,6 +53,15 @@ pub struct NarrativeState {
     /// Broke with fewer than 3 burdens and must name the new burden.
     #[serde(default)]
     pub burden_pending: bool,
+    /// Broke with 3 burdens during the expedition that ended: "cannot embark on the next
+    /// expedition". Cleared when that next expedition ends.
+    #[serde(default)]
+    pub sits_out_next_expedition: bool,
+    /// Used a limit break this expedition: it cannot receive personal resolve from another's
+    /// ("another character who hasn't used a limit break this expedition"). Cleared when the
+    /// expedition ends.
+    #[serde(default)]
+    pub limit_break_used: bool,
 }
 
 /// Things that happen to a character's narrative state.
@@ -83,7 +92,8 @@ pub enum NarrativeEvent {
     ClearStrain,
     /// The scene ends: a broken character recovers (unless broken for the expedition).
     EndScene,
-    /// The expedition ends: nobody stays broken.
+    /// The expedition ends: nobody stays broken; a character broken with 3 burdens sits out the
+    /// next expedition, and one that sat out this one may embark on the following.
     EndExpedition,
 }
 
@@ -94,8 +104,14 @@ pub enum NarrativeEffect {
     Broke,
     ChooseBurden,
     BrokenForExpedition,
-    BurdenHealed { name: String },
+    BurdenHealed {
+        name: String,
+    },
     Recovered,
+    /// Broke with 3 burdens: "cannot embark on the next expedition".
+    SitsOutNextExpedition,
+    /// Sat out the expedition that ended: may "return the following expedition".
+    MayEmbark,
 }
 
 impl NarrativeState {
@@ -122,6 +138,13 @@ impl NarrativeState {
 
     fn take_strain(&mut self, amount: u32, critical: bool, effects: &mut Vec<NarrativeEffect>) {
         self.strain = self.strain.saturating_add(amount);
+        if self.broken {
+            // Broken, "too hurt or overwhelmed to continue in the current scene": a break lasts
+            // the scene, so strain fills the boxes up to the maximum and breaks nothing again
+            // (no second burden) until "You cease to be broken at the end of the scene".
+            self.strain = self.strain.min(self.max_strain);
+            return;
+        }
         // "You also break if your strain reaches one or more above your maximum."
         if critical || self.strain > self.max_strain {
             self.break_now(effects);
@@ -202,8 +225,18 @@ impl NarrativeState {
                 if s.broken {
                     effects.push(NarrativeEffect::Recovered);
                 }
+                // "After the expedition is over, any character that broke this way ... cannot
+                // embark on the next expedition ... then return the following expedition".
+                if s.broken_for_expedition {
+                    s.sits_out_next_expedition = true;
+                    effects.push(NarrativeEffect::SitsOutNextExpedition);
+                } else if s.sits_out_next_expedition {
+                    s.sits_out_next_expedition = false;
+                    effects.push(NarrativeEffect::MayEmbark);
+                }
                 s.broken = false;
                 s.broken_for_expedition = false;
+                s.limit_break_used = false;
             }
         }
         Ok((s, effects))

@@ -1,0 +1,169 @@
+//! Statuses that stop statuses, and statuses that end with another character's state
+//! ("Positive Effects/Statuses/Blights/States"): Unstoppable, Sealed, Intangible and Hatred of X.
+
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+
+/// The seed's statuses ("STATUSES"): what Unstoppable is immune to and Sealed cannot inflict.
+pub const STATUSES: [&str; 10] = [
+    "blind",
+    "dazed",
+    "hatred",
+    "pacified",
+    "sealed",
+    "shattered",
+    "slashed",
+    "stunned",
+    "vulnerable",
+    "weakened",
+];
+
+fn yes() -> bool {
+    true
+}
+
+/// Whether `statuses` (core ids, `+` for ongoing) hold `id`.
+fn has(statuses: &[String], id: &str) -> bool {
+    statuses.iter().any(|s| s.trim_end_matches('+') == id)
+}
+
+fn check_ids(field: &str, statuses: &[String]) -> Result<()> {
+    if statuses.len() > 100 {
+        return Err(Error::request(format!(
+            "{field} lists {} statuses; at most 100",
+            statuses.len()
+        )));
+    }
+    Ok(())
+}
+
+/// `icon.inflict`: may a status land on a target? "Unstoppable: Immune to all statuses";
+/// "Sealed: Character cannot inflict statuses"; "Intangible characters ... are Immune to damage
+/// and effects from foes". Positive effects, marks and states are no statuses: Unstoppable and
+/// Sealed let them through (Intangible still stops a foe's).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Inflict {
+    /// The status or effect id (bare, lowercase).
+    pub status: String,
+    /// The inflicting character's statuses.
+    #[serde(default)]
+    pub inflicter: Vec<String>,
+    /// The target's statuses.
+    #[serde(default)]
+    pub target: Vec<String>,
+    /// The inflicter is a foe of the target.
+    #[serde(default = "yes")]
+    pub from_foe: bool,
+}
+
+/// What stopped a status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Blocked {
+    Sealed,
+    Unstoppable,
+    Intangible,
+}
+
+/// Whether the status lands, and what stopped it when it does not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InflictOutcome {
+    pub inflicted: bool,
+    pub blocked_by: Option<Blocked>,
+}
+
+impl Inflict {
+    pub fn apply(&self) -> Result<(i64, InflictOutcome)> {
+        check_ids("inflicter", &self.inflicter)?;
+        check_ids("target", &self.target)?;
+        let id = self.status.trim_end_matches('+');
+        if id.is_empty() || id.len() > 64 {
+            return Err(Error::request("status must name a status"));
+        }
+        let is_status = STATUSES.contains(&id);
+        let blocked_by = if self.from_foe && has(&self.target, "intangible") {
+            Some(Blocked::Intangible)
+        } else if is_status && has(&self.inflicter, "sealed") {
+            Some(Blocked::Sealed)
+        } else if is_status && has(&self.target, "unstoppable") {
+            Some(Blocked::Unstoppable)
+        } else {
+            None
+        };
+        let inflicted = blocked_by.is_none();
+        Ok((
+            i64::from(inflicted),
+            InflictOutcome {
+                inflicted,
+                blocked_by,
+            },
+        ))
+    }
+}
+
+/// `icon.hatred`: does a Hatred of X end because of foe X? "End this status at the end of your
+/// turn, or if foe X becomes immune to damage or un-targetable." Immune to damage: Immune (as
+/// Defiance grants), Intangible ("Immune to damage and effects from foes"; X is the hater's foe),
+/// a defeated player character ("immune to damage"). Un-targetable: defeated or gone from the
+/// battlefield (`targetable: false`: fled, removed), or Stealth ("you cannot be directly targeted
+/// except from an adjacent space"). An ongoing `hatred+` waits for its cause: "Ongoing statuses
+/// or effects cannot be removed or ignored until whatever is causing them is lifted".
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Hatred {
+    /// Foe X's statuses.
+    pub foe: Vec<String>,
+    /// Foe X is still on the battlefield.
+    #[serde(default = "yes")]
+    pub targetable: bool,
+    /// The Hatred is ongoing (`hatred+`).
+    #[serde(default)]
+    pub ongoing: bool,
+}
+
+/// Why a Hatred ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum HatredEnd {
+    Immune,
+    Intangible,
+    Defeated,
+    Stealth,
+    Gone,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HatredOutcome {
+    pub ends: bool,
+    pub reason: Option<HatredEnd>,
+}
+
+impl Hatred {
+    pub fn apply(&self) -> Result<(i64, HatredOutcome)> {
+        check_ids("foe", &self.foe)?;
+        let reason = if !self.targetable {
+            Some(HatredEnd::Gone)
+        } else if has(&self.foe, "defeated") || has(&self.foe, "incapacitated") {
+            Some(HatredEnd::Defeated)
+        } else if has(&self.foe, "immune") {
+            Some(HatredEnd::Immune)
+        } else if has(&self.foe, "intangible") {
+            Some(HatredEnd::Intangible)
+        } else if has(&self.foe, "stealth") {
+            Some(HatredEnd::Stealth)
+        } else {
+            None
+        };
+        let ends = reason.is_some() && !self.ongoing;
+        Ok((
+            i64::from(ends),
+            HatredOutcome {
+                ends,
+                reason: reason.filter(|_| ends),
+            },
+        ))
+    }
+}

@@ -1,0 +1,88 @@
+/**
+ * Marks in a shim world (test/browser/foundry-shim.mjs `installWorld`), with the system's real
+ * classes (issue 27): an attack with the dialog's Mark option places the mark on its target through
+ * the GM; the GM refuses a player who did not write the message or does not own the attacker
+ * (the GM's client is a trust boundary); "Marks end when the character that placed the mark is
+ * defeated"; Unstoppable refuses a status put on it.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { openPage } from "../support/browser.mjs";
+import { startServer } from "../support/static-server.mjs";
+
+describe("marks in a world", () => {
+  let server;
+  let browser;
+
+  before(async () => {
+    server = await startServer();
+    browser = await openPage();
+    await browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
+    await browser.page.waitForFunction(() => globalThis.shimReady === true);
+    await browser.page.evaluate(async () => {
+      const shim = await import("./foundry-shim.mjs");
+      shim.installWorld({ as: "gm" });
+      await import("../../module/icon-engine.mjs");
+      for (const hook of ["init", "i18nInit", "setup"]) Hooks.callAll(hook);
+      game.ready = true;
+      Hooks.callAll("ready");
+      const { loadCore } = await import("../../module/core.mjs");
+      await loadCore();
+    });
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test("an attack's mark is placed by the GM, checked against the message, and ends with its placer's defeat", async () => {
+    const result = await browser.page.evaluate(async () => {
+      const PLAYER = "playerUser000000";
+      const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
+      const { attackTargetOf, initialAttackState } = await import("../../module/dice/tactical-requests.mjs");
+      const ana = await Actor.implementation.create({ name: "Ana", type: "character", ownership: { default: 0, [PLAYER]: 3 } });
+      const bo = await Actor.implementation.create({ name: "Bo", type: "character" });
+      const ogre = await Actor.implementation.create({ name: "Ogre", type: "foe" });
+      const wolf = await Actor.implementation.create({ name: "Wolf", type: "foe" });
+      const targetOf = actor => attackTargetOf({ uuid: actor.uuid, name: actor.name, img: "", system: actor.system, statuses: [] });
+      const marksOn = actor => actor.effects.contents.filter(e => e.getFlag("icon-engine", "mark"))
+        .map(e => `${e.getFlag("icon-engine", "mark").mark}/${e.getFlag("icon-engine", "mark").placerName}`);
+      const attack = (actor, target, mark) => TacticalRolls.attack(actor, initialAttackState({ targets: [targetOf(target)], options: { mark } }));
+      // the GM rolls Ana's Immolate on the ogre, then Bo's Brand on the ogre: one mark from each
+      await attack(ana, ogre, "Immolate");
+      await attack(bo, ogre, "Brand");
+      const first = marksOn(ogre).sort();
+      // Immolate on the wolf: the ogre's fades ("only one of each unique mark can be active")
+      const message = await attack(ana, wolf, "Immolate");
+      const moved = { ogre: marksOn(ogre), wolf: marksOn(wolf) };
+      // a player asks the GM to place the marks of a message they did not write: refused
+      const refusals = [];
+      try { await TacticalRolls.placeMarks({ messageId: message.id }, PLAYER); } catch (error) { refusals.push(error.message); }
+      // ... nor of one they wrote for an attacker they do not own
+      const forged = await ChatMessage.implementation.create({ author: PLAYER, content: "",
+        flags: { "icon-engine": { tactical: { attacker: bo.uuid, mark: { mark: "Hex", targets: [wolf.uuid] } } } } });
+      try { await TacticalRolls.placeMarks({ messageId: forged.id }, PLAYER); } catch (error) { refusals.push(error.message); }
+      // Ana is defeated: her marks end, Bo's stay
+      await ana.toggleStatusEffect("defeated", { active: true });
+      const deadline = Date.now() + 3000;
+      while (marksOn(wolf).length && Date.now() < deadline) await new Promise(r => setTimeout(r, 20));
+      const afterDefeat = { ogre: marksOn(ogre), wolf: marksOn(wolf) };
+      // "Unstoppable: Immune to all statuses"
+      await wolf.toggleStatusEffect("unstoppable", { active: true });
+      ui.notifications.queue.length = 0;
+      await wolf.toggleStatusEffect("dazed", { active: true });
+      const unstoppable = { dazed: wolf.statuses.has("dazed"), notices: ui.notifications.queue.map(n => n.message) };
+      for (const doc of [ana, bo, ogre, wolf, forged, ...game.messages.contents]) await doc.delete();
+      return { first, moved, refusals, afterDefeat, unstoppable };
+    });
+    assert.deepEqual(result.first, ["Brand/Bo", "Immolate/Ana"]);
+    assert.deepEqual(result.moved, { ogre: ["Brand/Bo"], wolf: ["Immolate/Ana"] });
+    assert.equal(result.refusals.length, 2);
+    for (const message of result.refusals) assert.match(message, /Only the GM or the message's author/);
+    assert.deepEqual(result.afterDefeat, { ogre: ["Brand/Bo"], wolf: [] });
+    assert.equal(result.unstoppable.dazed, false);
+    assert.match(result.unstoppable.notices.join(" "), /Unstoppable/);
+    assert.deepEqual(browser.errors, []);
+  });
+});
