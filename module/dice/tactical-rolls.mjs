@@ -129,7 +129,9 @@ export default class TacticalRolls {
         rolls.push(await TacticalRolls.roll(damage, { role: "damage", key, target, apply, saveForHalf: state.saveForHalf }));
       }
     }
-    const flavor = ability?.name ?? game.i18n?.localize(state.dice >= 2 ? "ICONENGINE.Tactical.HeavyAttack" : "ICONENGINE.Tactical.LightAttack") ?? "";
+    // The flavor is HTML: the ability's name is the user's, escaped.
+    const flavor = ability?.name ? foundry.utils.escapeHTML(ability.name)
+      : game.i18n?.localize(state.dice >= 2 ? "ICONENGINE.Tactical.HeavyAttack" : "ICONENGINE.Tactical.LightAttack") ?? "";
     const message = await TacticalRolls.post(actor, rolls, flavor, state.rollMode, { attacker: actor.uuid, ability: ability?.uuid ?? null });
     // Basic attacks are abilities too ("The following Basic Abilities are common to every character").
     await TacticalRolls.abilityUsed(actor);

@@ -1355,6 +1355,11 @@ function cleanHTML(raw) {
   return template.innerHTML;
 }
 
+/** foundry.utils.escapeHTML (common/utils/helpers.d.mts): the five HTML-special characters as entities. */
+function escapeHTML(value) {
+  return String(value).replace(/[&<>"']/g, c => `&${{ "&": "amp", "<": "lt", ">": "gt", '"': "quot", "'": "#x27" }[c]};`);
+}
+
 /** fromUuid / foundry.utils.fromUuidSync for world documents and their embedded ones. */
 function fromUuidSync(uuid) {
   const parts = String(uuid ?? "").split(".");
@@ -1449,7 +1454,7 @@ export function installWorld({ as = "gm", modules = [] } = {}) {
   game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
   Object.assign(globalThis.foundry, {
     utils: { deepClone, getProperty, setProperty, expandObject, flattenObject, mergeObject, randomID, Collection, fromUuidSync, cleanHTML,
-      logCompatibilityWarning },
+      escapeHTML, logCompatibilityWarning },
     abstract: { DataModel, TypeDataModel },
     data: { fields: { DataField, NumberField, StringField, HTMLField, BooleanField, ObjectField, ArrayField, SchemaField } },
     documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, collections: {} },

@@ -105,10 +105,11 @@ export default class ActionRollDialog extends HandlebarsApplicationMixin(Applica
     const actor = this.actor;
     const inputs = readInputs(formData.object);
     const request = dialogRequest(this.#system, this.action, inputs, ClockPanel.position);
+    // The card shows the roll's flavor as text; the message's flavor is HTML: the actor's name escaped.
     const flavor = this.title;
     const roll = await IconRoll.fromRequest(request, { flavor, action: this.action, actorUuid: actor.uuid });
     await roll.evaluate();
-    await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }), flavor });
+    await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }), flavor: foundry.utils.escapeHTML(flavor) });
     // A fortune roll's outcome has no effort: nothing is paid.
     const update = effortUpdate(this.#system, /** @type {Record<string, unknown>} */ (roll.outcome ?? {}));
     if (Object.keys(update).length) await actor.update(update);
