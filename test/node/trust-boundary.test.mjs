@@ -14,7 +14,12 @@ import { GM, PLAYER, Roll, addActor, as, changedNotOwned, installWorld, nextId, 
 
 installWorld();
 const { default: core } = await import("../support/load-core.mjs");
-globalThis.Combat = class { get started() { return false; } };
+globalThis.Combat = class {
+  get started() { return false; }
+  _onCreateDescendantDocuments() {}
+  _onDeleteDescendantDocuments() {}
+  _onUpdateDescendantDocuments() {}
+};
 globalThis.Combatant = class {};
 const { default: IconSocket } = await import("../../module/icon-socket.mjs");
 const { default: TacticalChat } = await import("../../module/applications/tactical-chat.mjs");
@@ -40,6 +45,7 @@ settings.registerTrustSettings?.();
 ClockPanel.register();
 TacticalChat.register();
 IconCombat.registerSocket();
+IconCombat.registerDefeatedSync();
 IconSocket.register();
 
 /* ---------------------------------------------------------------------------------- the world */
@@ -230,11 +236,13 @@ describe("3. A player ticks a clock only from an action card, the segments its r
 async function combat() {
   const combat = new IconCombat();
   const rows = [
-    { id: "pc00000000000001", actorType: "character", owner: PLAYER },
-    { id: "foe0000000000001", actorType: "foe", owner: null }
-  ].map(f => ({ id: f.id, name: f.id, token: null, actor: null, iconEntry: () => combatantEntry(f),
+    { id: "pc00000000000001", actorType: "character", owner: PLAYER, actor: hero },
+    { id: "foe0000000000001", actorType: "foe", owner: null, actor: ogre }
+  ].map(f => ({ id: f.id, name: f.id, token: null, actor: f.actor, iconEntry: () => combatantEntry(f),
+    get isDefeated() { return f.actor.effects.some(e => e.statuses.has("defeated")); },
     testUserPermission: user => user.isGM || user.id === f.owner }));
   const byId = new Map(rows.map(r => [r.id, r]));
+  byId[Symbol.iterator] = () => byId.values();
   Object.assign(combat, {
     id: "combat0000000001", _source: { system: { state: null } }, round: 0, turn: null, turns: rows,
     combatants: Object.assign(byId, { contents: rows, filter: fn => rows.filter(fn) }),
@@ -313,6 +321,35 @@ describe("4. Combat requests: a limit per request, no step for a repeated delay,
     await as(GM, () => c.previousTurn());
     assert.deepEqual(stateOf(c), before, "not wiped");
     assert.match(warnings.join(), /not as it started \(pc00000000000001's turn is open\)/);
+  });
+});
+
+describe("the GM's client follows a player's own writes: only what concerns their own", () => {
+  test("Defeated on the player's character marks its combatant defeated, and no other", async () => {
+    const c = await combat();
+    const before = stateOf(c);
+    // the player's client writes the status on their own character; every client then hears of it
+    const [effect] = await as(PLAYER, () => hero.createEmbeddedDocuments("ActiveEffect", [{ name: "Defeated", statuses: ["defeated"] }]));
+    await as(GM, () => Hooks.callAll("createActiveEffect", effect, {}, PLAYER));
+    for (let i = 0; i < 20; i++) await new Promise(resolve => setImmediate(resolve));
+    const after = stateOf(c);
+    const rows = state => Object.values(state.combatants).map(row => [row[0], row[2] & 4 ? "defeated" : "standing"]);
+    assert.deepEqual(rows(before), [["pc00000000000001", "standing"], ["foe0000000000001", "standing"]]);
+    assert.deepEqual(rows(after), [["pc00000000000001", "defeated"], ["foe0000000000001", "standing"]]);
+    // the player cannot do the same to the GM's foe: the server refuses the write before any hook
+    await assert.rejects(as(PLAYER, () => ogre.createEmbeddedDocuments("ActiveEffect", [{ name: "Defeated", statuses: ["defeated"] }])), /may not modify/);
+  });
+
+  test("a combatant the player adds for their character joins the party as a player character, whatever it claims", async () => {
+    const c = await combat();
+    const row = { id: "pc00000000000002", name: "x", token: null, actor: hero, isDefeated: false, testUserPermission: () => true,
+      // what the player wrote on the Combatant: the foes' side, slow turns; the entry reads the actor
+      iconEntry: () => combatantEntry({ id: "pc00000000000002", actorType: "character", side: "foes", canSlow: true }) };
+    c.combatants.set(row.id, row);
+    await as(GM, () => { c._onCreateDescendantDocuments(c, "combatants", [row], [], {}, PLAYER); });
+    for (let i = 0; i < 20; i++) await new Promise(resolve => setImmediate(resolve));
+    const added = Object.values(stateOf(c).combatants).find(r => r[0] === row.id);
+    assert.deepEqual([added[0], added[1], added[2] & 1], [row.id, 0, 1], "on the party's side (0), a player character (flag 1)");
   });
 });
 

@@ -45,6 +45,8 @@ function flatten(data, prefix = "", out = {}) {
 
 /** A Collection as Foundry's: a Map with the array helpers the system uses. */
 class Collection extends Map {
+  // Foundry's Collection iterates its values.
+  [Symbol.iterator]() { return this.values(); }
   get contents() { return [...this.values()]; }
   find(fn) { return this.contents.find(fn); }
   filter(fn) { return this.contents.filter(fn); }
@@ -235,7 +237,13 @@ export function installWorld() {
     create: async data => postMessage(world.game.user, data)
   } };
   globalThis.ui = { notifications: { warn: () => {}, error: () => {}, info: () => {} } };
-  globalThis.Hooks = { on: () => {}, once: () => {}, callAll: () => {}, call: () => true };
+  const hooks = new Map();
+  globalThis.Hooks = {
+    on: (name, fn) => hooks.set(name, [...(hooks.get(name) ?? []), fn]),
+    once: () => {},
+    callAll: (name, ...args) => { for (const fn of hooks.get(name) ?? []) fn(...args); return true; },
+    call: () => true
+  };
   globalThis.foundry = {
     utils: {
       randomID: () => nextId("r"),
