@@ -40,8 +40,30 @@ export default class GmRecords {
       scope: "world", config: false, type: Object, default: {}
     });
     Hooks.on("deleteChatMessage", (/** @type {ChatMessage.Implementation} */ message) => {
-      if (game.user?.isActiveGM && message.id && GmRecords.#all()[message.id]) GmRecords.#write(message.id, null).catch(console.error);
+      if (game.user?.isActiveGM && message.id && GmRecords.#all()[message.id]) GmRecords.#forget(message.id);
     });
+  }
+
+  /** Writes, one after another: each reads what the one before it wrote. */
+  static #queue = Promise.resolve();
+
+  /** Deleted messages whose records go at the next write (a flushed chat log deletes many at once). */
+  static #gone = new Set();
+
+  /** @param {string} messageId */
+  static #forget(messageId) {
+    GmRecords.#gone.add(messageId);
+    if (GmRecords.#gone.size === 1) GmRecords.#serial(() => GmRecords.#write(null, null)).catch(console.error);
+  }
+
+  /**
+   * @param {() => Promise<void>} action
+   * @returns {Promise<void>}
+   */
+  static #serial(action) {
+    const run = GmRecords.#queue.then(action);
+    GmRecords.#queue = run.catch(() => {});
+    return run;
   }
 
   /** @returns {Record<string, MessageRecords>} */
@@ -77,6 +99,15 @@ export default class GmRecords {
    * @param {AppliedDamage | null} applied
    */
   static async setDamage(messageId, key, applied) {
+    return GmRecords.#serial(() => GmRecords.#setDamage(messageId, key, applied));
+  }
+
+  /**
+   * @param {string} messageId
+   * @param {number} key
+   * @param {AppliedDamage | null} applied
+   */
+  static async #setDamage(messageId, key, applied) {
     const records = GmRecords.of(messageId);
     const damage = { ...records.damage };
     if (applied) damage[String(key)] = applied;
@@ -102,19 +133,22 @@ export default class GmRecords {
    * @param {TickRecord} tick
    */
   static async setTick(messageId, tick) {
-    await GmRecords.#write(messageId, { ...GmRecords.of(messageId), tick });
+    return GmRecords.#serial(() => GmRecords.#write(messageId, { ...GmRecords.of(messageId), tick }));
   }
 
   /**
-   * @param {string} messageId
+   * Write a message's records (or, with null, forget them), and forget deleted messages'.
+   * @param {string | null} messageId
    * @param {MessageRecords | null} records  null: forget the message.
    */
   static async #write(messageId, records) {
     if (!game.user?.isGM) throw new Error(game.i18n?.localize("ICONENGINE.Trust.GMOnly") ?? "GM only");
     const all = { ...GmRecords.#all() };
-    delete all[messageId];
+    for (const id of GmRecords.#gone) delete all[id];
+    GmRecords.#gone.clear();
+    if (messageId) delete all[messageId];
     // Re-inserted last: the object's key order is the order of use, oldest first.
-    if (records) all[messageId] = records;
+    if (messageId && records) all[messageId] = records;
     const keys = Object.keys(all);
     for (const old of keys.slice(0, Math.max(0, keys.length - GmRecords.MAX_MESSAGES))) delete all[old];
     await game.settings?.set(SYSTEM_ID, RECORDS_SETTING, all);

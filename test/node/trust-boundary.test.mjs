@@ -170,6 +170,29 @@ describe("1. Undo restores only the GM's own record of an application, only what
   });
 });
 
+describe("the GM's records", () => {
+  test("a deleted message's records go with it; only the latest messages' are kept", async () => {
+    const { default: GmRecords } = await import("../../module/gm-records.mjs");
+    const keep = GmRecords.MAX_MESSAGES;
+    GmRecords.MAX_MESSAGES = 3;
+    try {
+      const cards = Array.from({ length: 5 }, () => attackCard(gm(), ogre, ogre, 1));
+      for (const card of cards) await as(GM, () => TacticalChat.applyDamage(card, 0));
+      const held = () => Object.keys(world.game.settings.get(SCOPE, "gmRecords"));
+      assert.deepEqual(held(), cards.slice(2).map(c => c.id), "the latest 3");
+      world.game.messages.delete(cards[3].id);
+      await as(GM, () => Hooks.callAll("deleteChatMessage", cards[3], {}, GM));
+      for (let i = 0; i < 20; i++) await new Promise(resolve => setImmediate(resolve));
+      assert.deepEqual(held(), [cards[2].id, cards[4].id]);
+      // a player cannot write them
+      await assert.rejects(as(PLAYER, () => GmRecords.setDamage(cards[2].id, 0, null)), /GMOnly/);
+      assert.deepEqual(held(), [cards[2].id, cards[4].id]);
+    } finally {
+      GmRecords.MAX_MESSAGES = keep;
+    }
+  });
+});
+
 /* ------------------------------------------------------------------------------------ 2. Counter */
 
 describe("2. Counter damage comes from the GM's record or the target's statuses, onto the card author's attacker", () => {
