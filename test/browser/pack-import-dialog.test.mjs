@@ -8,6 +8,7 @@ import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { openPage } from "../support/browser.mjs";
 import { startServer } from "../support/static-server.mjs";
+import { shimWorldPage } from "../support/shim-world.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 let server;
@@ -103,27 +104,10 @@ test("the import's cleaner removes what cleanHTML keeps but the core reports: fi
  * outcome, which names the failure.
  */
 describe("the import dialog, when a write fails half-way", () => {
-  let server;
-  let world;
-  before(async () => {
-    server = await startServer();
-    world = await openPage();
-    await world.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await world.page.waitForFunction(() => globalThis.shimReady === true);
-  });
-  after(async () => {
-    await world?.close();
-    await server?.close();
-  });
+  const world = shimWorldPage({ as: "gm" });
 
   test("undoes what it wrote, and its progress notice ends with the outcome", async () => {
-    const out = await world.page.evaluate(async () => {
-      const shim = await import("./foundry-shim.mjs");
-      shim.installWorld({ as: "gm" });
-      await import("../../module/icon-engine.mjs");
-      for (const hook of ["init", "i18nInit", "setup"]) Hooks.callAll(hook);
-      game.ready = true;
-      Hooks.callAll("ready");
+    const out = await world.browser.page.evaluate(async () => {
       const { default: PackImportDialog } = await import("../../module/applications/pack-import-dialog.mjs");
       const entries = Array.from({ length: 25 }, (_, i) => ({ _id: `entry${String(i).padStart(11, "0")}`, name: `Entry ${i}`, pages: [] }));
       const dialog = new PackImportDialog();
@@ -166,6 +150,6 @@ describe("the import dialog, when a write fails half-way", () => {
     assert.equal(out.progress?.pct, 1, "the progress notice ends");
     assert.match(out.progress?.message ?? "", /Import failed and was undone, nothing is left written: .*Entry 20 \(entry00000000020\).*the server refused the batch/);
     assert.ok(out.notices.some(n => /^error: Import failed and was undone/.test(n)), out.notices.join("\n"));
-    assert.deepEqual(world.errors, []);
+    assert.deepEqual(world.browser.errors, []);
   });
 });

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { shimWorldPage } from "../support/shim-world.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const cli = path.join(root, "target", "release", "icon-engine");
@@ -215,21 +215,10 @@ test("the OWASP XSS filter evasion vectors run nothing after import, and their c
  * control that proves the check would see it.
  */
 describe("names reach HTML only as text", () => {
-  let server;
-  let world;
-  before(async () => {
-    server = await startServer();
-    world = await openPage();
-    await world.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await world.page.waitForFunction(() => globalThis.shimReady === true);
-  });
-  after(async () => {
-    await world?.close();
-    await server?.close();
-  });
+  const world = shimWorldPage({ as: "gm" });
 
   test("an actor and an ability named <img src=x onerror=...> run nothing through cards, dialogs and sheets", async () => {
-    const out = await world.page.evaluate(async () => {
+    const out = await world.browser.page.evaluate(async () => {
       const evil = who => `<img src=x onerror="globalThis.__xss.push('${who}')">`;
       globalThis.__xss = [];
       const settle = () => new Promise(resolve => setTimeout(resolve, 400));
@@ -242,15 +231,6 @@ describe("names reach HTML only as text", () => {
       control.remove();
       globalThis.__xss = [];
 
-      const shim = await import("./foundry-shim.mjs");
-      shim.installWorld({ as: "gm" });
-      await import("../../module/icon-engine.mjs");
-      for (const hook of ["init", "i18nInit", "setup"]) Hooks.callAll(hook);
-      game.ready = true;
-      Hooks.callAll("ready");
-      const { loadCore } = await import("../../module/core.mjs");
-      await loadCore();
-      await foundry.applications.handlebars.loadTemplates(CONFIG.ICONENGINE.partials);
       const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
       const { default: TacticalChat } = await import("../../module/applications/tactical-chat.mjs");
       const { default: AttackDialog } = await import("../../module/applications/attack-dialog.mjs");
@@ -332,6 +312,6 @@ describe("names reach HTML only as text", () => {
     assert.ok(out.flavors.some(f => f.includes("Vigilance") || f.includes("&lt;img src=x onerror=\"globalThis.__xss.push('ally')")),
       `the Vigilance roll's flavor names the ally, escaped: ${out.flavors}`);
     // the control's <img src=x> fails to load: nothing else may go wrong
-    assert.deepEqual(world.errors.filter(e => !/Failed to load resource.*\/test\/browser\/x\)$/.test(e)), []);
+    assert.deepEqual(world.browser.errors.filter(e => !/Failed to load resource.*\/test\/browser\/x\)$/.test(e)), []);
   });
 });
