@@ -238,13 +238,15 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
         if (newPages.length) await doc.createEmbeddedDocuments("JournalEntryPage", /** @type {JournalEntryPage.CreateData[]} */ (newPages), { keepId: true });
       },
       restore: async (before, newPages) => {
-        const { _id, pages, ...fields } = /** @type {{_id: string, pages: JournalEntryPage.UpdateData[]}} */ (before);
+        // The server keeps `_stats` itself: everything else is put back as it was.
+        const { _id, _stats, pages, ...fields } = /** @type {{_id: string, _stats?: unknown, pages: (JournalEntryPage.UpdateData & {_stats?: unknown})[]}} */ (before);
         const doc = journal(_id);
         if (!doc) throw new Error(`${_id} is gone`);
         const added = newPages.filter(id => doc.pages.has(id));
         if (added.length) await doc.deleteEmbeddedDocuments("JournalEntryPage", added);
         // Replaced whole, not merged: what the import added to an object field goes too.
-        if (pages.length) await doc.updateEmbeddedDocuments("JournalEntryPage", pages, { diff: false, recursive: false });
+        const restored = pages.map(({ _stats: _, ...page }) => page);
+        if (restored.length) await doc.updateEmbeddedDocuments("JournalEntryPage", restored, { diff: false, recursive: false });
         await doc.update(/** @type {JournalEntry.UpdateData} */ (fields), { diff: false, recursive: false });
       }
     };

@@ -445,9 +445,11 @@ impl Fight {
                     Some(s) if s.entry.id == *id => {
                         return refuse(format!("`combatants`: {id} is its own summoner"))
                     }
-                    Some(s) if s.defeated => return refuse(format!(
+                    Some(s) if s.defeated => {
+                        return refuse(format!(
                         "`combatants`: {id}'s summoner {by} is defeated, and its summons have left"
-                    )),
+                    ))
+                    }
                     Some(_) => {}
                 }
                 // a chain of summoners is at most as long as the roster
