@@ -208,8 +208,9 @@ test("the OWASP XSS filter evasion vectors run nothing after import, and their c
 });
 
 /**
- * Names are the users' own text (issue 25, point 5): an actor, a foe, an ally and an ability named
- * as an `<img onerror>` go through every card, dialog and sheet the system renders, in the shim
+ * Names are the users' own text (issue 25, point 5): an actor, a foe, an ally, a hero, an ability
+ * and an odds card's formula written as an `<img onerror>` go through every card, dialog and sheet
+ * the system renders, in the shim
  * world booted as the GM (test/browser/foundry-shim.mjs renders a message's flavor as HTML, as
  * v13's chat-message.hbs does), and nothing runs; the same name put into the page as HTML is the
  * control that proves the check would see it.
@@ -244,9 +245,10 @@ describe("names reach HTML only as text", () => {
         items: [{ name: evil("ability"), type: "ability", system: { tags: ["attack"] } }] });
       const ally = await Actor.implementation.create({ name: evil("ally"), type: "character", system: { vigilance: 2 } });
       const foe = await Actor.implementation.create({ name: evil("foe"), type: "foe" });
+      const other = await Actor.implementation.create({ name: evil("hero"), type: "hero" });
       const ability = hero.items.contents[0];
       // sheets
-      for (const doc of [hero, foe, ability]) {
+      for (const doc of [hero, foe, other, ability]) {
         await doc.sheet.render({ force: true });
         rendered.push(doc.sheet.element?.outerHTML ?? "");
       }
@@ -295,19 +297,27 @@ describe("names reach HTML only as text", () => {
       const noop = async () => {};
       await runCombatEffects(combat, [{ type: "turnEnded", id: "c1" }, { type: "delayFired", id: "c1" }],
         { startTurn: noop, clearMovement: noop, endTurn: noop, startRound: noop, endRound: noop });
+      // an odds card's formula is its author's text: rolling from it puts the formula in the flavor
+      const { default: OddsReport } = await import("../../module/dice/odds-report.mjs");
+      const odds = await OddsReport.toMessage({ kind: "dice", formula: "1d6" });
+      await odds.setFlag("icon-engine", "odds.formula", evil("formula"));
+      const count = game.messages.size;
+      document.querySelector(`#chat [data-message-id="${odds.id}"] [data-icon-engine-action="roll"]`)?.click();
+      for (let i = 0; i < 100 && game.messages.size === count; i++) await new Promise(resolve => setTimeout(resolve, 20));
       // everything rendered so far, in the page at once
       const host = document.createElement("div");
       host.innerHTML = rendered.join("\n");
       document.body.append(host);
       await settle();
       const chat = document.querySelector("#chat").textContent;
-      return { controlRan, ran: globalThis.__xss, messages: game.messages.size, namesShown: ["actor", "ability", "ally", "foe"].filter(who => chat.includes(evil(who))),
+      return { controlRan, ran: globalThis.__xss, messages: game.messages.size,
+        namesShown: ["actor", "ability", "ally", "foe", "formula"].filter(who => chat.includes(evil(who))),
         flavors: game.messages.contents.map(m => m.flavor).filter(Boolean) };
     });
     assert.equal(out.controlRan, true, "the control ran: the check sees a name that reaches HTML");
     assert.deepEqual(out.ran, [], "nothing ran");
     assert.ok(out.messages >= 8, `${out.messages} cards posted`);
-    assert.deepEqual(out.namesShown, ["actor", "ability", "ally", "foe"], "the names are on the cards, as text");
+    assert.deepEqual(out.namesShown, ["actor", "ability", "ally", "foe", "formula"], "the names are on the cards, as text");
     assert.ok(out.flavors.some(f => f.startsWith("&lt;img")), `the attack's flavor is escaped: ${out.flavors}`);
     assert.ok(out.flavors.some(f => f.includes("Vigilance") || f.includes("&lt;img src=x onerror=\"globalThis.__xss.push('ally')")),
       `the Vigilance roll's flavor names the ally, escaped: ${out.flavors}`);
