@@ -8,7 +8,7 @@ import * as data from "./data/_module.mjs";
 import * as dice from "./dice/_module.mjs";
 import * as documents from "./documents/_module.mjs";
 import IconEnrichers from "./enrichers.mjs";
-import { registerRulesetSettings } from "./settings.mjs";
+import { registerRulesetSettings, registerTrustSettings } from "./settings.mjs";
 import IconSocket from "./icon-socket.mjs";
 import { MigrationRunner } from "./migrations/_module.mjs";
 
@@ -82,6 +82,7 @@ Hooks.once("init", () => {
 
   // The other rulesets (issue 8): the world's ruleset and its charts, and their chat cards.
   registerRulesetSettings();
+  registerTrustSettings();
   dice.rulesetCards.registerRulesetCards();
 
   // Registered alongside Roll, never replacing it: `/roll` keeps Foundry's own parser.

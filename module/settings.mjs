@@ -6,6 +6,8 @@
 import { SYSTEM_ID } from "./config.mjs";
 import { EMPTY_MNS_CHARTS, RULESETS } from "./data/rulesets.mjs";
 import MnsChartsConfig from "./applications/mns-charts-config.mjs";
+import { PLAYERS_APPLY_SETTING } from "./data/trust.mjs";
+import GmRecords from "./gm-records.mjs";
 
 /** Setting keys. */
 export const SETTINGS = Object.freeze({
@@ -14,7 +16,8 @@ export const SETTINGS = Object.freeze({
   narratorScale: "narratorScale",
   iconsLevelNames: "iconsLevelNames",
   mnsCharts: "mnsCharts",
-  dataVersion: "dataVersion"
+  dataVersion: "dataVersion",
+  playersApplyDamage: PLAYERS_APPLY_SETTING
 });
 
 /**
@@ -93,6 +96,23 @@ export function registerRulesetSettings() {
     type: MnsChartsConfig,
     restricted: true
   });
+}
+
+/**
+ * What the GM's client does for players (docs/security.md): whether players may apply damage from
+ * their own cards to targets they do not own (off: the GM or the target's owner applies, as in
+ * dnd5e), and the GM's hidden records of what its client applied for chat cards.
+ */
+export function registerTrustSettings() {
+  game.settings.register(SYSTEM_ID, SETTINGS.playersApplyDamage, {
+    name: "ICONENGINE.Trust.Setting.name",
+    hint: "ICONENGINE.Trust.Setting.hint",
+    scope: "world",
+    config: true,
+    type: Boolean,
+    default: false
+  });
+  GmRecords.register();
 }
 
 /**

@@ -464,7 +464,7 @@ fn summons_take_no_turns_and_leave_with_their_summoner() {
 fn undo_goes_back_100_steps_and_the_refusal_names_that_limit() {
     let mut f = Fight::start(json!([pc("a"), foe("f", None)]));
     for _ in 0..(MAX_HISTORY + 5) {
-        f.ok(json!({"type": "delay", "id": "a"}));
+        f.ok(json!({"type": "adjustResolve", "by": 1}));
     }
     let st = f.state.as_ref().unwrap();
     assert_eq!((st.log.len(), st.forgotten()), (MAX_HISTORY, 5));
@@ -606,6 +606,15 @@ fn checked(
     let Ok((s, fx)) = apply(Some(st), e) else {
         return Err(TestCaseError::fail(format!("{e:?} refused")));
     };
+    // an event that changes nothing (a delay already pending) logs nothing to undo
+    if s.as_ref() == Some(st) {
+        prop_assert!(
+            fx.is_empty() && matches!(e, Event::Delay { .. }),
+            "{:?} changed nothing",
+            e
+        );
+        return Ok((s, fx));
+    }
     let (back, _) = apply(s.as_ref(), &Event::Undo).unwrap();
     let back = back.unwrap();
     prop_assert!(back.now == st.now, "undo after {:?}", e);
@@ -783,8 +792,9 @@ proptest! {
         for m in moves {
             let st = f.state.clone().unwrap();
             if let Ok((Some(s), _)) = apply(Some(&st), &random_event(&st, m)) {
+                // a delay already pending changes nothing and logs nothing
+                k += usize::from(s != st);
                 f.state = Some(s);
-                k += 1;
             }
         }
         prop_assume!(start.log.len() + k <= MAX_HISTORY);
@@ -860,4 +870,157 @@ fn ev_entry(pick: usize, party: bool, summoner: Option<String>) -> icon_engine::
         "summoner": summoner,
     }))
     .unwrap()
+}
+
+/// The state as stored, edited, read back (issue 25: stored states are the GM's, but one cut
+/// short or edited by hand must not wipe or corrupt a fight).
+fn edited(state: &CombatState, edit: impl FnOnce(&mut serde_json::Value)) -> CombatState {
+    let mut v = serde_json::to_value(state).unwrap();
+    edit(&mut v);
+    serde_json::from_value(v).unwrap()
+}
+
+#[test]
+fn undo_on_an_empty_log_ends_only_a_fight_exactly_as_start_left_it() {
+    let mut f = Fight::start(json!([pc("a"), foe("f", None)]));
+    // right after start, undo takes the combat back to none
+    assert!(apply(f.state.as_ref(), &Event::Undo).unwrap().0.is_none());
+    f.ok(json!({"type": "beginTurn", "id": "a"}));
+    // a running fight whose log is empty (a version-3 state stored without its steps)
+    let cut = edited(f.state.as_ref().unwrap(), |v| {
+        v["log"] = json!({});
+        v["logged"] = json!(0);
+        v["forgotten"] = json!(0);
+    });
+    let err = apply(Some(&cut), &Event::Undo).unwrap_err();
+    assert!(
+        err.message()
+            .contains("not as it started (a's turn is open)"),
+        "{}",
+        err.message()
+    );
+    // each way a fight moves on is named
+    f.ok(json!({"type": "endTurn"}));
+    f.turn("f");
+    let cut = edited(f.state.as_ref().unwrap(), |v| {
+        v["log"] = json!({});
+        v["logged"] = json!(0);
+        v["forgotten"] = json!(0);
+    });
+    let err = apply(Some(&cut), &Event::Undo).unwrap_err();
+    assert!(err.message().contains("it is round 2"), "{}", err.message());
+    // a version-1 state (before issue 18) with no history: the fight it stores is not wiped
+    let v1 = json!({"round": 1, "partyResolve": 1, "regularSide": "foes", "slowSide": "party",
+        "lastSide": "party", "ended": false, "combatants": [
+            {"id": "a", "side": "party", "isPlayerCharacter": true, "taken": 1, "turns": 1},
+            {"id": "f", "side": "foes", "turns": 1}]});
+    let st: CombatState = serde_json::from_value(v1).unwrap();
+    let err = apply(Some(&st), &Event::Undo).unwrap_err();
+    assert!(
+        err.message().contains("turns have been taken"),
+        "{}",
+        err.message()
+    );
+    // the fight goes on from it
+    assert!(apply(Some(&st), &ev(json!({"type": "beginTurn", "id": "f"}))).is_ok());
+}
+
+#[test]
+fn a_repeated_pending_delay_adds_no_step() {
+    let mut f = Fight::start(json!([pc("a"), foe("f", None)]));
+    f.ok(json!({"type": "adjustResolve", "by": 2}));
+    f.ok(json!({"type": "delay", "id": "a"}));
+    let once = f.state.clone();
+    for _ in 0..101 {
+        let fx = f.ok(json!({"type": "delay", "id": "a"}));
+        assert!(fx.is_empty());
+    }
+    assert_eq!(f.state, once, "nothing changed and nothing was logged");
+    assert_eq!(f.state.as_ref().unwrap().log.len(), 2);
+    // the GM's earlier steps are still there to undo
+    f.ok(json!({"type": "undo"}));
+    assert!(!f.c("a").delay);
+    f.ok(json!({"type": "undo"}));
+    assert_eq!(f.resolve(), 1);
+    // once the delay has fired, a new one is a step again
+    f.ok(json!({"type": "delay", "id": "a"}));
+    f.ok(json!({"type": "goSlow", "id": "a"}));
+    f.turn("f");
+    f.ok(json!({"type": "beginTurn", "id": "a"}));
+    f.ok(json!({"type": "delay", "id": "a"}));
+    assert!(f.c("a").delay);
+}
+
+#[test]
+fn a_stored_state_is_validated_whole_relations_between_combatants_included() {
+    let mut f = Fight::start(json!([pc("a"), foe("f", None),
+        {"id": "s", "side": "foes", "summoner": "f"}]));
+    f.ok(json!({"type": "delay", "id": "a"}));
+    let good = f.state.clone().unwrap();
+    let refused = |edit: &dyn Fn(&mut serde_json::Value), words: &str| {
+        let st = edited(&good, edit);
+        for e in [
+            json!({"type": "endCombat"}),
+            json!({"type": "undo"}),
+            json!({"type": "adjustResolve", "by": 1}),
+        ] {
+            let err = apply(Some(&st), &ev(e)).unwrap_err();
+            assert!(
+                err.message().starts_with("invalid combat state: "),
+                "{}",
+                err.message()
+            );
+            assert!(err.message().contains(words), "{}", err.message());
+        }
+    };
+    // the combatants: 0 a, 1 f, 2 s (summoned by f)
+    refused(
+        &|v| v["combatants"]["2"][7] = json!("nobody"),
+        "s's summoner nobody is not in the combat",
+    );
+    refused(
+        &|v| v["combatants"]["2"][7] = json!("s"),
+        "s is its own summoner",
+    );
+    refused(
+        &|v| {
+            v["combatants"]["1"] = json!(["f", 1, 0, 0, 0, 1, 0, "s"]);
+        },
+        "summoners come back to it",
+    );
+    // a summon of a defeated summoner has left the fight with it
+    refused(
+        &|v| v["combatants"]["1"][2] = json!(4),
+        "s's summoner f is defeated",
+    );
+    refused(
+        &|v| v["combatants"]["0"][4] = json!(2),
+        "a has 2 slow turns waiting",
+    );
+    refused(
+        &|v| v["combatants"]["1"][0] = json!(""),
+        "a combatant needs an id",
+    );
+    refused(
+        &|v| v["combatants"]["1"][2] = json!(1),
+        "f is a player character and fights with the party",
+    );
+    refused(
+        &|v| {
+            v["current"] = json!({"id": "s", "slow": false});
+            v.as_object_mut().unwrap().remove("next");
+        },
+        "a summon, and summons take no turns",
+    );
+    refused(
+        &|v| {
+            v["current"] = json!({"id": "a", "slow": false});
+            v["ended"] = json!(true);
+        },
+        "an ended combat has no open turn",
+    );
+    refused(&|v| v["round"] = json!(0), "round 1 or later");
+    // the good state itself is fine
+    assert!(apply(Some(&good), &ev(json!({"type": "beginTurn", "id": "a"}))).is_err());
+    assert!(apply(Some(&good), &ev(json!({"type": "goSlow", "id": "a"}))).is_ok());
 }

@@ -288,7 +288,7 @@ fn the_stored_shape_keys_what_changes() {
     // past ten steps a second page starts; past 100 the oldest page loses steps one by one
     let mut s = s;
     for _ in 0..108 {
-        s = ok(s.as_ref(), json!({"type": "delay", "id": fid("pc1")}));
+        s = ok(s.as_ref(), json!({"type": "adjustResolve", "by": 1}));
     }
     let v = serde_json::to_value(s.as_ref().unwrap()).unwrap();
     assert_eq!(

@@ -384,9 +384,11 @@ fn json_exports_in_every_shape() {
     ]);
     let imported = import_pack(&many.to_string(), &auto()).unwrap();
     let r = &imported.report;
+    // an export is no log: the second entry with an id is another entry, kept under a new id
+    // and reported (issue 25)
     assert_eq!(
         (r.lines, r.documents, r.superseded, r.bad.len()),
-        (6, 3, 1, 1)
+        (6, 4, 0, 1)
     );
     assert_eq!(r.bad[0].line, 5);
     let names: Vec<&str> = imported
@@ -394,15 +396,26 @@ fn json_exports_in_every_shape() {
         .iter()
         .map(|d| d["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["E new", "CLI", "Old"]);
+    assert_eq!(names, ["E old", "CLI", "Old", "E new"]);
+    let renamed = imported.documents[3]["_id"].as_str().unwrap();
+    assert_eq!(imported.documents[0]["_id"], "eeeeeeeeeeeeeee5");
+    assert!(icon_engine::packs::migrate::valid_id(renamed) && renamed != "eeeeeeeeeeeeeee5");
     let cli = &imported.documents[1];
     assert!(cli.get("_key").is_none() && cli["pages"][0].get("_key").is_none());
     let v9 = &imported.documents[2];
     assert_eq!(v9["pages"][0]["text"]["content"], "<p>v9 body</p>");
     assert_eq!(v9["ownership"], json!({"default": 2}));
     let kinds: Vec<&str> = r.warnings.iter().map(|w| w.kind.as_str()).collect();
-    assert_eq!(kinds, ["v9", "notJournal"]);
-    assert!(r.warnings[1].detail.contains("type character"));
+    assert_eq!(kinds, ["duplicateId", "v9", "notJournal"]);
+    assert_eq!(r.warnings[0].document_id.as_deref(), Some(renamed));
+    assert!(
+        r.warnings[0]
+            .detail
+            .contains("item 6 has the id eeeeeeeeeeeeeee5"),
+        "{}",
+        r.warnings[0].detail
+    );
+    assert!(r.warnings[2].detail.contains("type character"));
     // a broken file is an error that says where
     let e = import_pack("[1, 2", &options(Format::Json, false)).unwrap_err();
     assert!(e.message().starts_with("the file is not valid JSON"), "{e}");

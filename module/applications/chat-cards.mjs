@@ -51,6 +51,7 @@ export default class ChatCards {
       message.getFlag(SYSTEM_ID, "odds"));
     const roll = await IconRoll.fromRequest(request);
     await roll.evaluate();
-    await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker(), flavor: formula });
+    // The flavor is HTML, and the formula the card's author's text: escaped.
+    await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker(), flavor: foundry.utils.escapeHTML(String(formula ?? "")) });
   }
 }

@@ -1,5 +1,6 @@
 import { cleanImported } from "../packs/clean-html.mjs";
-import { UNSAFE, batches, planImport } from "../packs/import-plan.mjs";
+import { UNSAFE, planImport } from "../packs/import-plan.mjs";
+import { writeImport } from "../packs/import-writer.mjs";
 import readPack from "../packs/read-pack.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
@@ -30,7 +31,7 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
     form: { template: "systems/icon-engine/templates/apps/pack-import.hbs" }
   };
 
-  /** Entries written per batch. */
+  /** Entries written per batch (each one call to Foundry). */
   static BATCH = 20;
 
   /** @type {{documents: object[], report: ImportReport} | null} */
@@ -135,7 +136,9 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
   }
 
   /**
-   * Create or update the entries, in batches, with a progress bar.
+   * Create or update the entries, all or nothing: every entry is validated before anything is
+   * written, a failure undoes what was written (module/packs/import-writer.mjs), and the progress
+   * notice ends with the outcome.
    * @this {PackImportDialog}
    */
   static async #onImport() {
@@ -145,53 +148,108 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
     const data = new FormData(form);
     const destination = String(data.get("destination") ?? "folder");
     const folder = String(data.get("folder") ?? "") || null;
+    const t = (/** @type {string} */ key, /** @type {Record<string, string>} */ values = {}) => game.i18n?.format(key, values) ?? key;
+    // v13 progress notifications: `update({pct, message})` moves the bar and says where it is.
+    const progress = /** @type {{update?: (data: {pct: number, message?: string}) => void} | undefined} */ (/** @type {unknown} */ (
+      ui.notifications?.info("ICONENGINE.Import.Progress", { localize: true, progress: true })));
+    /** @type {import("../packs/import-writer.mjs").ImportOutcome} */
+    let outcome;
+    /** @type {CompendiumCollection.Any | null} */
+    let pack = null;
+    try {
+      if (destination === "compendium") {
+        const label = String(data.get("label") ?? "").trim() || this.#fileName;
+        pack = await foundry.documents.collections.CompendiumCollection.createCompendium({ label, type: "JournalEntry" });
+      }
+      outcome = await PackImportDialog.#write(read, pack, folder, pct => progress?.update?.({ pct }));
+      // A compendium made for an import that wrote nothing goes again.
+      if (!outcome.ok && pack && !outcome.left.length) await pack.deleteCompendium();
+    } catch (error) {
+      outcome = { ok: false, created: 0, updated: 0, stage: "write", error: error instanceof Error ? error.message : String(error), left: [] };
+    }
+    const message = PackImportDialog.outcomeText(outcome, t);
+    progress?.update?.({ pct: 1, message });
+    if (outcome.ok) {
+      ui.notifications?.info(message);
+      await this.close();
+    } else {
+      ui.notifications?.error(message, { permanent: true });
+    }
+  }
+
+  /**
+   * The import's outcome in words: what was written, or why nothing was (and, where Foundry
+   * could not undo a write, which entries stay written).
+   * @param {import("../packs/import-writer.mjs").ImportOutcome} outcome
+   * @param {(key: string, values?: Record<string, string>) => string} t
+   * @returns {string}
+   */
+  static outcomeText(outcome, t) {
+    if (outcome.ok) return t("ICONENGINE.ImportOutcome.Done", { created: String(outcome.created), updated: String(outcome.updated) });
+    const error = outcome.error ?? "";
+    if (!outcome.left.length) {
+      return t(outcome.stage === "validate" ? "ICONENGINE.ImportOutcome.Invalid" : "ICONENGINE.ImportOutcome.RolledBack", { error });
+    }
+    const entries = outcome.left.map(e => t(`ICONENGINE.ImportOutcome.Left.${e.how}`, { name: e.name, id: e.id })).join("; ");
+    return t("ICONENGINE.ImportOutcome.Partial", { error, entries });
+  }
+
+  /**
+   * Write the plan of a read pack into a world folder, or into a compendium.
+   * @param {{documents: object[], report: ImportReport}} read
+   * @param {CompendiumCollection.Any | null} pack
+   * @param {string | null} folder
+   * @param {(share: number) => void} progress
+   */
+  static async #write(read, pack, folder, progress) {
     const clean = (/** @type {string} */ html) => cleanImported(html);
     // the configured JournalEntry class, as other systems may extend it
     const JournalEntryClass = JournalEntry.implementation;
-    /** @type {string|undefined} */
-    let packId;
-    /** @type {(id: string) => {pages: string[]}|undefined} */
-    let existing;
-    if (destination === "compendium") {
-      const label = String(data.get("label") ?? "").trim() || this.#fileName;
-      const pack = await foundry.documents.collections.CompendiumCollection.createCompendium({ label, type: "JournalEntry" });
-      packId = pack.collection;
-      existing = () => undefined;
-    } else {
-      existing = id => {
-        const entry = game.journal?.get(id);
-        return entry ? { pages: entry.pages.map(p => p.id ?? "") } : undefined;
-      };
-    }
+    const packId = pack?.collection;
+    const journal = (/** @type {string} */ id) => (pack ? undefined : game.journal?.get(id));
+    const existing = (/** @type {string} */ id) => {
+      const entry = journal(id);
+      return entry ? { pages: entry.pages.map(p => p.id ?? "") } : undefined;
+    };
     const users = new Set(game.users?.map(u => u.id ?? "") ?? []);
     const plan = planImport(read.documents, read.report.warnings, clean, existing, users);
-    const total = plan.create.length + plan.update.length;
-    // v13 progress notifications: `update({pct})` moves the bar
-    const progress = /** @type {{update?: (data: {pct: number}) => void} | undefined} */ (/** @type {unknown} */ (
-      ui.notifications?.info("ICONENGINE.Import.Progress", { localize: true, progress: true })));
-    let done = 0;
-    const step = () => progress?.update?.({ pct: total ? done / total : 1 });
-    for (const batch of batches(plan.create, PackImportDialog.BATCH)) {
-      const docs = batch.map(entry => (folder && !packId ? { ...entry, folder } : entry));
-      // The plan's entries are the core's v13 JournalEntry sources (docs/js-contract.md, importPack).
-      await JournalEntryClass.createDocuments(/** @type {JournalEntry.CreateData[]} */ (docs), { keepId: true, pack: packId });
-      done += batch.length;
-      step();
-    }
-    for (const { entry, newPages, oldPages } of plan.update) {
-      const doc = game.journal?.get(entry._id);
-      if (!doc) continue;
-      const { pages, ...fields } = entry;
-      // Sources as above: the entry's fields and its pages'.
-      await doc.update(/** @type {JournalEntry.UpdateData} */ (fields));
-      if (oldPages.length) await doc.updateEmbeddedDocuments("JournalEntryPage", /** @type {JournalEntryPage.UpdateData[]} */ (oldPages));
-      if (newPages.length) await doc.createEmbeddedDocuments("JournalEntryPage", /** @type {JournalEntryPage.CreateData[]} */ (newPages), { keepId: true });
-      done += 1;
-      step();
-    }
-    ui.notifications?.info(game.i18n?.format("ICONENGINE.Import.Done", {
-      created: String(plan.create.length), updated: String(plan.update.length)
-    }) ?? "");
-    await this.close();
+    const placed = (/** @type {import("../packs/import-plan.mjs").PlannedEntry} */ entry) => (folder && !pack ? { ...entry, folder } : entry);
+    // The plan's entries are the core's v13 JournalEntry sources (docs/js-contract.md, importPack).
+    const source = (/** @type {object} */ entry) => /** @type {JournalEntry.CreateData} */ (entry);
+    /** @type {import("../packs/import-writer.mjs").ImportIO} */
+    const io = {
+      // Constructing a document validates it strictly, its pages included, as creating it would.
+      validate: entry => void new JournalEntryClass(source(placed(entry))),
+      create: async entries => {
+        await JournalEntryClass.createDocuments(entries.map(e => source(placed(e))), { keepId: true, pack: packId });
+      },
+      remove: async ids => {
+        await JournalEntryClass.deleteDocuments(ids, { pack: packId });
+      },
+      exists: id => (pack ? pack.index.has(id) : !!journal(id)),
+      snapshot: id => journal(id)?.toObject() ?? null,
+      update: async ({ entry, newPages, oldPages }) => {
+        const doc = journal(entry._id);
+        if (!doc) throw new Error(`${entry._id} is gone`);
+        const { pages, ...fields } = entry;
+        // Sources as above: the entry's fields and its pages'.
+        await doc.update(/** @type {JournalEntry.UpdateData} */ (fields));
+        if (oldPages.length) await doc.updateEmbeddedDocuments("JournalEntryPage", /** @type {JournalEntryPage.UpdateData[]} */ (oldPages));
+        if (newPages.length) await doc.createEmbeddedDocuments("JournalEntryPage", /** @type {JournalEntryPage.CreateData[]} */ (newPages), { keepId: true });
+      },
+      restore: async (before, newPages) => {
+        // The server keeps `_stats` itself: everything else is put back as it was.
+        const { _id, _stats, pages, ...fields } = /** @type {{_id: string, _stats?: unknown, pages: (JournalEntryPage.UpdateData & {_stats?: unknown})[]}} */ (before);
+        const doc = journal(_id);
+        if (!doc) throw new Error(`${_id} is gone`);
+        const added = newPages.filter(id => doc.pages.has(id));
+        if (added.length) await doc.deleteEmbeddedDocuments("JournalEntryPage", added);
+        // Replaced whole, not merged: what the import added to an object field goes too.
+        const restored = pages.map(({ _stats: _, ...page }) => page);
+        if (restored.length) await doc.updateEmbeddedDocuments("JournalEntryPage", restored, { diff: false, recursive: false });
+        await doc.update(/** @type {JournalEntry.UpdateData} */ (fields), { diff: false, recursive: false });
+      }
+    };
+    return writeImport(plan, io, { batch: PackImportDialog.BATCH, progress });
   }
 }

@@ -139,7 +139,9 @@ export default class TacticalRolls {
       }
     }
     if (!rolls.length) return null;
-    const name = ability?.name ?? game.i18n?.localize(state.dice >= 2 ? "ICONENGINE.Tactical.HeavyAttack" : "ICONENGINE.Tactical.LightAttack") ?? "";
+    // The flavor is HTML: the ability's name is the user's, escaped.
+    const name = ability?.name ? foundry.utils.escapeHTML(ability.name)
+      : game.i18n?.localize(state.dice >= 2 ? "ICONENGINE.Tactical.HeavyAttack" : "ICONENGINE.Tactical.LightAttack") ?? "";
     const version = combo ? game.i18n?.localize(`ICONENGINE.Rules.Tokens.${combo}`) ?? combo : "";
     const flavor = version ? `${name} (${version})` : name;
     const mark = state.mark ? { mark: state.mark, targets: attacked } : null;

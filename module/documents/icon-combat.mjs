@@ -14,6 +14,12 @@ const format = (key, data) => game.i18n?.format(key, data) ?? key;
 const REQUEST = "combatEvents";
 
 /**
+ * The most events one player's request carries (the tracker sends one per click); more is
+ * refused whole, so no request can flood the undo log.
+ */
+export const MAX_EVENTS_PER_REQUEST = 8;
+
+/**
  * @typedef {import("../applications/combat/tracker-context.mjs").CombatState} CombatState
  * @typedef {{type: string, id?: string | null, [field: string]: unknown}} CombatEvent  A reducer event (docs/js-contract.md).
  * @typedef {[{round: number, turn: number}, {advanceTime: number, direction: number}]} TurnHookData
@@ -97,7 +103,7 @@ export default class IconCombat extends Combat {
   async iconDispatch(event) {
     try {
       combatApply(this.iconState, event);
-      const reason = refusalFor(event, this.#userFacts(game.user));
+      const reason = refusalFor(event, this.#userFacts(game.user, this.iconState));
       if (reason) throw new Error(localize(reason));
       if (game.user?.isGM) return await this.iconCommit([event]);
       if (!game.users?.activeGM) throw new Error(localize("ICONENGINE.Combat.noGM"));
@@ -120,7 +126,8 @@ export default class IconCombat extends Combat {
     /** @type {CombatEffect[]} */
     const effects = [];
     for (const event of events) {
-      const reason = user ? refusalFor(event, this.#userFacts(user)) : null;
+      // Checked against the state as the events before it in the batch left it.
+      const reason = user ? refusalFor(event, this.#userFacts(user, state)) : null;
       if (reason) throw new Error(localize(reason));
       // The reducer's answer, as docs/js-contract.md gives it.
       const reduced = /** @type {{state: CombatState | null, effects: CombatEffect[]}} */ (combatApply(state, event));
@@ -147,25 +154,34 @@ export default class IconCombat extends Combat {
   }
 
   /**
-   * What the permission check needs to know about a user.
+   * What the permission check needs to know about a user, in a state.
    * @param {User.Implementation | null} user
+   * @param {CombatState | null} state
    */
-  #userFacts(user) {
+  #userFacts(user, state) {
     return {
       isGM: !!user?.isGM,
       owns: (/** @type {string} */ id) => !!user && !!this.combatants.get(id)?.testUserPermission(user, "OWNER"),
-      currentId: this.iconState?.current?.id ?? null
+      currentId: state?.current?.id ?? null
     };
   }
 
   /** Players' events reach the active GM through the system socket; it checks and applies them. */
   static registerSocket() {
     IconSocket.registerHandler(REQUEST, async (payload, userId) => {
-      const combat = /** @type {IconCombat | undefined} */ (game.combats?.get(String(payload?.combatId)));
+      const { combatId, events } = payload;
+      const combat = typeof combatId === "string" ? /** @type {IconCombat | undefined} */ (game.combats?.get(combatId)) : undefined;
       const user = game.users?.get(userId) ?? null;
-      if (!combat || !user || !Array.isArray(payload.events)) return;
-      // What a player sent: the reducer and refusalFor check each event.
-      await combat.iconCommit(/** @type {CombatEvent[]} */ (payload.events), user);
+      if (!combat || !user) throw new Error(localize("ICONENGINE.Trust.NoCombat"));
+      if (!Array.isArray(events) || !events.length) throw new Error(localize("ICONENGINE.Trust.NoEvents"));
+      if (events.length > MAX_EVENTS_PER_REQUEST) {
+        throw new Error(format("ICONENGINE.Trust.TooManyEvents", { count: String(events.length), max: String(MAX_EVENTS_PER_REQUEST) }));
+      }
+      // Each a record with a type: what else a player sent, the reducer and refusalFor check.
+      if (!events.every(e => e && typeof e === "object" && !Array.isArray(e) && typeof e.type === "string")) {
+        throw new Error(localize("ICONENGINE.Trust.BadEvent"));
+      }
+      await combat.iconCommit(/** @type {CombatEvent[]} */ (events), user);
     });
   }
 

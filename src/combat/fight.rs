@@ -412,6 +412,123 @@ impl Fight {
     }
 }
 
+impl Fight {
+    /// Whether the fight is whole: what every event keeps true of it, relations between
+    /// combatants included, so a stored state that is not (hand-edited, or cut short) is refused
+    /// before any event works on it. Each combatant is a valid entry (see `start`); a summon's
+    /// summoner is another combatant in the fight, standing (a defeated summoner's summons have
+    /// left), and no chain of summoners comes back to where it started; nobody has more slow
+    /// turns waiting than turns left; the open turn is a combatant's that takes turns, and an
+    /// ended combat has none; the fight is in round 1 or later.
+    pub fn validate(&self) -> Result<()> {
+        if self.round == 0 {
+            return refuse("`round`: a started combat is in round 1 or later");
+        }
+        let by_id: std::collections::HashMap<&str, &Combatant> = self
+            .combatants
+            .values()
+            .map(|c| (c.entry.id.as_str(), c))
+            .collect();
+        let pcs = self.player_characters();
+        for c in self.combatants.values() {
+            super::check_entry(&c.entry).map_err(|e| {
+                crate::error::Error::request(format!("`combatants`: {}", e.message()))
+            })?;
+            let id = &c.entry.id;
+            if let Some(by) = &c.entry.summoner {
+                match by_id.get(by.as_str()) {
+                    None => {
+                        return refuse(format!(
+                            "`combatants`: {id}'s summoner {by} is not in the combat"
+                        ))
+                    }
+                    Some(s) if s.entry.id == *id => {
+                        return refuse(format!("`combatants`: {id} is its own summoner"))
+                    }
+                    Some(s) if s.defeated => {
+                        return refuse(format!(
+                        "`combatants`: {id}'s summoner {by} is defeated, and its summons have left"
+                    ))
+                    }
+                    Some(_) => {}
+                }
+                // a chain of summoners is at most as long as the roster
+                let mut at = by.as_str();
+                let mut steps = 0usize;
+                while let Some(next) = by_id.get(at).and_then(|s| s.entry.summoner.as_deref()) {
+                    steps += 1;
+                    if next == id || steps > by_id.len() {
+                        return refuse(format!("`combatants`: {id}'s summoners come back to it"));
+                    }
+                    at = next;
+                }
+            }
+            let turns = turns_for(c, pcs);
+            if c.slow > turns.saturating_sub(c.taken) {
+                return refuse(format!(
+                    "`combatants`: {id} has {} slow turns waiting and {} turns a round, {} of them taken",
+                    c.slow, turns, c.taken
+                ));
+            }
+        }
+        if let Some(turn) = &self.current {
+            if self.ended {
+                return refuse("`current`: an ended combat has no open turn");
+            }
+            if by_id
+                .get(turn.id.as_str())
+                .is_some_and(|c| c.entry.summoner.is_some())
+            {
+                return refuse(format!(
+                    "`current`: the open turn is {}'s, a summon, and summons take no turns",
+                    turn.id
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// What differs from the fight exactly as `start` leaves it (round 1, party resolve 1, the
+    /// party's slot, no turn open or taken, no slow turn, delay or defeat, not ended), named for
+    /// a refusal; `None` when nothing does.
+    pub fn moved_since_start(&self) -> Option<String> {
+        if self.ended {
+            return Some("the combat has ended".into());
+        }
+        if self.round != 1 {
+            return Some(format!("it is round {}", self.round));
+        }
+        if let Some(turn) = &self.current {
+            return Some(format!("{}'s turn is open", turn.id));
+        }
+        if self.party_resolve != 1 {
+            return Some(format!("party resolve is {}, not 1", self.party_resolve));
+        }
+        if self.last_side.is_some()
+            || self.regular_side != Side::Party
+            || self.slow_side != Side::Party
+        {
+            return Some("turns have been taken".into());
+        }
+        for c in self.combatants.values() {
+            let id = &c.entry.id;
+            if c.taken > 0 {
+                return Some(format!("{id} has taken a turn"));
+            }
+            if c.slow > 0 {
+                return Some(format!("{id} has a slow turn waiting"));
+            }
+            if c.delay {
+                return Some(format!("{id} has a pending delay"));
+            }
+            if c.defeated {
+                return Some(format!("{id} is defeated"));
+            }
+        }
+        None
+    }
+}
+
 pub(crate) fn regular_left(c: &Combatant, turns: u32) -> u32 {
     if c.defeated {
         return 0;

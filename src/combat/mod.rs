@@ -207,6 +207,12 @@ pub fn replay(from: CombatState, steps: &[Step]) -> Result<CombatState> {
             Step::Begin { n, .. } => Event::BeginTurn { id: id(n)? },
             Step::End { .. } => Event::EndTurn,
             Step::GoSlow { n, .. } => Event::GoSlow { id: id(n)? },
+            // a repeated delay logged before it added no step: kept as it was
+            Step::Delay { was: true, .. } => {
+                state.log.push(step.clone())?;
+                state.trim()?;
+                continue;
+            }
             Step::Delay { n, .. } => Event::Delay { id: id(n)? },
             Step::Add { entry } => Event::AddCombatant {
                 combatant: entry.clone(),
@@ -261,6 +267,10 @@ pub fn apply_owned(
         };
     };
     state.check()?;
+    state
+        .now
+        .validate()
+        .map_err(|e| Error::request(format!("invalid combat state: {}", e.message())))?;
     match event {
         Event::Undo => return undo(state),
         Event::Upgrade => return Ok((Some(state), effects)),
@@ -298,9 +308,20 @@ pub fn apply_owned(
         Event::GoSlow { id } => go_slow(&mut s, id, &mut effects)?,
         Event::Delay { id } => {
             let n = s.number_of(id)?;
-            let c = s.combatants.get_mut(&n);
-            let was = c.is_some_and(|c| std::mem::replace(&mut c.delay, true));
-            Step::Delay { n, was }
+            if s.combatants.get(&n).is_some_and(|c| c.delay) {
+                // already pending: nothing changes, and nothing is logged, so repeating it
+                // cannot push earlier steps out of the undo log
+                let same = CombatState {
+                    now: s,
+                    log,
+                    forgot_by,
+                };
+                return Ok((Some(same), effects));
+            }
+            if let Some(c) = s.combatants.get_mut(&n) {
+                c.delay = true;
+            }
+            Step::Delay { n, was: false }
         }
         Event::AddCombatant { combatant } => {
             add(&mut s, combatant.clone())?;
@@ -454,7 +475,14 @@ fn undo(state: CombatState) -> Result<(Option<CombatState>, Vec<Effect>)> {
                 ),
             });
         }
-        // undoing the start: back to no combat
+        // undoing the start: back to no combat, but only from the fight exactly as `start` left
+        // it (an empty log in a fight that went on, as a state stored without its history has,
+        // would otherwise wipe the fight)
+        if let Some(why) = now.moved_since_start() {
+            return refuse(format!(
+                "nothing to undo: the undo log is empty and the fight is not as it started ({why}); end the combat instead"
+            ));
+        }
         return Ok((None, effects));
     };
     let resolve = now.party_resolve;
@@ -574,7 +602,7 @@ fn go_slow(s: &mut Fight, id: &str, effects: &mut Vec<Effect>) -> Result<Step> {
     })
 }
 
-fn check_entry(e: &Entry) -> Result<()> {
+pub(crate) fn check_entry(e: &Entry) -> Result<()> {
     if e.id.trim().is_empty() {
         return refuse("a combatant needs an id");
     }

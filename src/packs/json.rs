@@ -1,14 +1,15 @@
 //! JSON inputs and the import as JSON text. Inputs: a single document as Foundry's "Export Data" writes it (`fvtt-JournalEntry-*.json`,
 //! no `_id` on the entry), an array of documents, or a foundryvtt-cli source file (`_key` on the
 //! entry and its pages). Items are counted as the report's "lines" (the item number stands for the
-//! line number of a bad one, and the 10% rule of logs does not apply); a later item with the same
-//! `_id` supersedes an earlier one, as in a log.
+//! line number of a bad one, and the 10% rule of logs does not apply). An export is no log: an
+//! item whose `_id` an earlier item already has is another entry, kept under a new id (derived
+//! from the old one and its item number, so the same file imports the same way) and reported.
 
 use super::nedb::{plain_run, Replay};
 use super::{Imported, Report};
 use crate::error::{Error, Result};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::fmt::Write;
 
 /// The documents of a JSON export, in order of first appearance.
@@ -28,8 +29,7 @@ pub fn read(text: &str) -> Result<Replay> {
         lines: items.len(),
         ..Replay::default()
     };
-    let mut slots: Vec<Option<Map<String, Value>>> = Vec::new();
-    let mut by_id: HashMap<String, usize> = HashMap::new();
+    let mut kept: Vec<(usize, Map<String, Value>)> = Vec::new();
     for (i, item) in items.into_iter().enumerate() {
         let Value::Object(mut doc) = item else {
             r.bad.push((i + 1, "not a JSON object".to_string()));
@@ -37,27 +37,28 @@ pub fn read(text: &str) -> Result<Replay> {
         };
         // ids as NeDB keys them (a number is its string); an unusable one is left to the
         // migration, which replaces it
-        let id = super::nedb::id_of(&doc).ok().flatten();
-        if let Some(id) = &id {
+        if let Some(id) = super::nedb::id_of(&doc).ok().flatten() {
             if !doc.get("_id").is_some_and(Value::is_string) {
-                doc.insert("_id".into(), Value::String(id.clone()));
+                doc.insert("_id".into(), Value::String(id));
             }
         }
-        match id {
-            Some(id) => match by_id.get(&id) {
-                Some(&slot) => {
-                    slots[slot] = Some(doc);
-                    r.superseded += 1;
-                }
-                None => {
-                    by_id.insert(id, slots.len());
-                    slots.push(Some(doc));
-                }
-            },
-            None => slots.push(Some(doc)),
-        }
+        kept.push((i + 1, doc));
     }
-    r.documents = slots.into_iter().flatten().collect();
+    // a repeated id gets a new one that no item has
+    let mut taken = super::migrate::valid_ids(kept.iter().map(|(_, d)| d));
+    let mut seen: HashSet<String> = HashSet::new();
+    for (item, doc) in &mut kept {
+        let Some(id) = doc.get("_id").and_then(Value::as_str).map(str::to_string) else {
+            continue;
+        };
+        if seen.insert(id.clone()) {
+            continue;
+        }
+        let new = super::migrate::fresh_id(&format!("{id}@{item}"), &mut taken);
+        doc.insert("_id".into(), Value::String(new.clone()));
+        r.renamed.push((*item, id, new));
+    }
+    r.documents = kept.into_iter().map(|(_, d)| d).collect();
     Ok(r)
 }
 
@@ -227,18 +228,34 @@ mod tests {
         let one = read(r#"{"name": "A", "pages": []}"#).unwrap();
         assert_eq!((one.lines, one.documents.len()), (1, 1));
         let many = read(
-            r#"[{"_id": "aaaaaaaaaaaaaaa1", "name": "old"}, 7, {"name": "no id"},
-                {"_id": "aaaaaaaaaaaaaaa1", "name": "new"}]"#,
+            r#"[{"_id": "aaaaaaaaaaaaaaa1", "name": "first"}, 7, {"name": "no id"},
+                {"_id": "aaaaaaaaaaaaaaa1", "name": "second"}]"#,
         )
         .unwrap();
-        assert_eq!((many.lines, many.superseded), (4, 1));
+        assert_eq!((many.lines, many.superseded), (4, 0));
         assert_eq!(many.bad, [(2, "not a JSON object".to_string())]);
-        let names: Vec<&str> = many
+        let kept: Vec<(&str, Option<&str>)> = many
             .documents
             .iter()
-            .map(|d| d["name"].as_str().unwrap())
+            .map(|d| {
+                (
+                    d["name"].as_str().unwrap(),
+                    d.get("_id").and_then(Value::as_str),
+                )
+            })
             .collect();
-        assert_eq!(names, ["new", "no id"], "the later version, in first place");
+        // both are kept, in order; the second under a new id, reported
+        assert_eq!(many.renamed.len(), 1);
+        let (item, old, new) = &many.renamed[0];
+        let (old, new) = (old.as_str(), new.as_str());
+        assert_eq!((*item, old), (4, "aaaaaaaaaaaaaaa1"));
+        assert!(super::super::migrate::valid_id(new) && new != old);
+        assert_eq!(
+            kept,
+            [("first", Some(old)), ("no id", None), ("second", Some(new))]
+        );
+        // the same file gets the same new id
+        assert_eq!(read(r#"[{"_id": "aaaaaaaaaaaaaaa1"}, {"_id": "aaaaaaaaaaaaaaa1"}, {"_id": "aaaaaaaaaaaaaaa1"}]"#).unwrap().renamed.len(), 2);
     }
 
     #[test]

@@ -45,7 +45,7 @@ pub fn derived_id(seed: &str) -> String {
 }
 
 /// A derived id that is not in `taken` (which then holds it).
-fn fresh_id(seed: &str, taken: &mut HashSet<String>) -> String {
+pub(crate) fn fresh_id(seed: &str, taken: &mut HashSet<String>) -> String {
     let mut id = derived_id(seed);
     let mut n = 1u32;
     while taken.contains(&id) {

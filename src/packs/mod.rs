@@ -79,8 +79,8 @@ pub struct Warning {
     /// The field it is about, as a JSON pointer into the entry (or the page, with `page_id`):
     /// `/text/content`, `/name`, `/flags/some-module/note`. Set for the unsafe-HTML kinds.
     pub field: Option<String>,
-    /// `notJournal`, `idReplaced`, `blankName`, `titleLevel`, `textFormat`, `ownership`, `sort`,
-    /// `badPage`, `v9`, and the unsafe-HTML kinds ([`html::KINDS`]).
+    /// `notJournal`, `idReplaced`, `duplicateId`, `blankName`, `titleLevel`, `textFormat`,
+    /// `ownership`, `sort`, `badPage`, `v9`, and the unsafe-HTML kinds ([`html::KINDS`]).
     pub kind: String,
     pub detail: String,
 }
@@ -162,7 +162,7 @@ fn import_each(
         Format::Json => None,
         Format::Nedb | Format::Auto => Some(nedb::replay_lazy(text)),
     };
-    let (replay, taken, documents): (_, _, Box<dyn Iterator<Item = _>>) = match lazy {
+    let (mut replay, taken, documents): (_, _, Box<dyn Iterator<Item = _>>) = match lazy {
         None => {
             let mut replay = json::read(text)?;
             let documents = std::mem::take(&mut replay.documents);
@@ -177,6 +177,7 @@ fn import_each(
     };
     let mut taken = taken;
     let corrupt = replay.corrupt;
+    let renamed = std::mem::take(&mut replay.renamed);
     let mut report = Report {
         lines: replay.lines,
         superseded: replay.superseded,
@@ -190,6 +191,15 @@ fn import_each(
             .collect(),
         ..Report::default()
     };
+    for (item, old, new) in renamed {
+        report.warnings.push(Warning {
+            document_id: Some(new.clone()),
+            page_id: None,
+            field: None,
+            kind: "duplicateId".into(),
+            detail: format!("item {item} has the id {old} of an earlier item; it is another entry and was kept as {new}"),
+        });
+    }
     // NeDB's rule, for logs: more than 10% of lines that are not JSON refuses the file (lines
     // that are JSON but not documents it skips, and so do we, reporting them); a JSON export
     // either parses as a whole or not at all

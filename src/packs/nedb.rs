@@ -42,6 +42,9 @@ pub struct Replay {
     pub bad: Vec<(usize, String)>,
     /// How many of the bad lines are not JSON at all (what NeDB counts as corrupt).
     pub corrupt: usize,
+    /// JSON exports: `(item number, id, new id)` of each item whose `_id` an earlier item
+    /// already had, kept under a new id (an export is no log: a repeated id is another entry).
+    pub renamed: Vec<(usize, String, String)>,
 }
 
 /// A document the replay keeps: built already (a line the scan was not sure of), or its line

@@ -616,6 +616,16 @@ class ClientDocument {
     }
     return deleted;
   }
+  /** Document.deleteDocuments (common/abstract/document.d.mts): world documents by id, or a parent's embedded ones. */
+  static async deleteDocuments(ids = [], { parent = null, ...options } = {}) {
+    const collection = parent ? parent[parent.constructor.getCollectionName(this.documentName)] : game[this.collectionName];
+    const deleted = [];
+    for (const id of ids) {
+      const doc = collection.get(id);
+      if (doc) deleted.push(await doc.delete(options));
+    }
+    return deleted;
+  }
   async updateEmbeddedDocuments(embeddedName, updates) {
     const field = this.constructor.getCollectionName(embeddedName);
     return Promise.all(updates.map(({ _id, ...changes }) => this[field].get(_id)?.update(changes)));
@@ -751,7 +761,8 @@ class ChatMessage extends documentClass(Object.freeze(/** @type {const} */ ({ na
     li.dataset.messageId = this.id;
     let content = this.content ?? "";
     if (this.rolls.length && this.isContentVisible) {
-      const rendered = await Promise.all(this.rolls.map(roll => roll.render({ isPrivate: false, flavor: this.flavor })));
+      // v13's ChatMessage#_renderRollContent renders each roll with its own flavor, not the message's.
+      const rendered = await Promise.all(this.rolls.map(roll => roll.render({ isPrivate: false })));
       content = rendered.join("");
     } else if (this.rolls.length) {
       content = (await Promise.all(this.rolls.map(roll => roll.render({ isPrivate: true })))).join("");
@@ -759,6 +770,13 @@ class ChatMessage extends documentClass(Object.freeze(/** @type {const} */ ({ na
     const header = document.createElement("header");
     header.classList.add("message-header");
     header.textContent = this.speaker?.alias ?? "";
+    // v13's chat-message.hbs: `<span class="flavor-text">{{{message.flavor}}}</span>`, HTML as written.
+    if (this.flavor) {
+      const flavor = document.createElement("span");
+      flavor.classList.add("flavor-text");
+      flavor.innerHTML = this.flavor;
+      header.append(flavor);
+    }
     const body = document.createElement("div");
     body.classList.add("message-content");
     body.innerHTML = content;
@@ -1328,10 +1346,13 @@ class ClientSettings {
 class Notifications {
   /** @shim-unchecked what was shown, for the tests to read (Foundry's queue holds only what waits to be shown) */
   queue = [];
-  #notify(type, message, { localize = false, format } = {}) {
+  #notify(type, message, { localize = false, format, progress = false } = {}) {
     const text = format ? game.i18n.format(message, format) : localize ? game.i18n.localize(message) : String(message);
     this.queue.push({ type, message: text });
-    return { type, message: text };
+    // v13's progress notification: update({pct, message}) moves its bar and changes its text.
+    const shown = { type, message: text, progress: !!progress, pct: 0 };
+    if (progress) Object.assign(shown, { update: ({ pct, message: next } = {}) => Object.assign(shown, pct === undefined ? {} : { pct }, next ? { message: next } : {}) });
+    return shown;
   }
   info(message, options) { return this.#notify("info", message, options); }
   warn(message, options) { return this.#notify("warning", message, options); }
@@ -1353,6 +1374,11 @@ function cleanHTML(raw) {
     }
   }
   return template.innerHTML;
+}
+
+/** foundry.utils.escapeHTML (common/utils/helpers.d.mts): the five HTML-special characters as entities. */
+function escapeHTML(value) {
+  return String(value).replace(/[&<>"']/g, c => `&${{ "&": "amp", "<": "lt", ">": "gt", '"': "quot", "'": "#x27" }[c]};`);
 }
 
 /** fromUuid / foundry.utils.fromUuidSync for world documents and their embedded ones. */
@@ -1449,7 +1475,7 @@ export function installWorld({ as = "gm", modules = [] } = {}) {
   game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
   Object.assign(globalThis.foundry, {
     utils: { deepClone, getProperty, setProperty, expandObject, flattenObject, mergeObject, randomID, Collection, fromUuidSync, cleanHTML,
-      logCompatibilityWarning },
+      escapeHTML, logCompatibilityWarning },
     abstract: { DataModel, TypeDataModel },
     data: { fields: { DataField, NumberField, StringField, HTMLField, BooleanField, ObjectField, ArrayField, SchemaField } },
     documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, collections: {} },

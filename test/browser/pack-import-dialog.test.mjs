@@ -2,12 +2,13 @@
  * The import dialog's report, rendered from the real template with what the core reports for a
  * pack holding unsafe HTML, corrupt lines and repairs (screenshot: test-results/pack-import.png).
  */
-import { after, before, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { openPage } from "../support/browser.mjs";
 import { startServer } from "../support/static-server.mjs";
+import { shimWorldPage } from "../support/shim-world.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 let server;
@@ -94,4 +95,61 @@ test("the import's cleaner removes what cleanHTML keeps but the core reports: fi
   // what is not unsafe stays
   assert.match(out[1].clean, /color: red/);
   assert.match(out[0].clean, />cover</);
+});
+
+/**
+ * Issue 25, point 6: the dialog's import is all or nothing to the user. The real dialog, in the shim
+ * world booted as the GM, reads a JSON export of 25 entries; the server refuses the second batch
+ * of 20. What the first batch created is deleted again, and the progress notice ends with the
+ * outcome, which names the failure.
+ */
+describe("the import dialog, when a write fails half-way", () => {
+  const world = shimWorldPage({ as: "gm" });
+
+  test("undoes what it wrote, and its progress notice ends with the outcome", async () => {
+    const out = await world.browser.page.evaluate(async () => {
+      const { default: PackImportDialog } = await import("../../module/applications/pack-import-dialog.mjs");
+      const entries = Array.from({ length: 25 }, (_, i) => ({ _id: `entry${String(i).padStart(11, "0")}`, name: `Entry ${i}`, pages: [] }));
+      const dialog = new PackImportDialog();
+      await dialog.render({ force: true });
+      const input = dialog.element.querySelector("input[name=file]");
+      const files = new DataTransfer();
+      files.items.add(new File([JSON.stringify(entries)], "rules.json", { type: "application/json" }));
+      input.files = files.files;
+      input.dispatchEvent(new Event("change"));
+      for (let i = 0; i < 200 && !dialog.element.querySelector(".icon-import-report"); i++) await new Promise(resolve => setTimeout(resolve, 25));
+      // the server takes the first batch and refuses the second
+      const cls = CONFIG.JournalEntry.documentClass;
+      const create = cls.createDocuments;
+      let calls = 0;
+      cls.createDocuments = async function (...args) {
+        if (++calls === 2) throw new Error("the server refused the batch");
+        return create.apply(this, args);
+      };
+      ui.notifications.queue.length = 0;
+      const shown = [];
+      const info = ui.notifications.info.bind(ui.notifications);
+      ui.notifications.info = (message, options) => {
+        const notice = info(message, options);
+        shown.push(notice);
+        return notice;
+      };
+      let thrown = null;
+      try {
+        await PackImportDialog.DEFAULT_OPTIONS.actions.import.call(dialog);
+      } catch (error) {
+        thrown = error.message;
+      }
+      const progress = shown.find(n => n.progress);
+      return { calls, thrown, journal: game.journal.size, progress: progress && { pct: progress.pct, message: progress.message },
+        notices: ui.notifications.queue.map(n => `${n.type}: ${n.message}`) };
+    });
+    assert.equal(out.thrown, null, "the failure is reported, not thrown");
+    assert.equal(out.calls, 2);
+    assert.equal(out.journal, 0, "the 20 entries of the first batch were deleted again");
+    assert.equal(out.progress?.pct, 1, "the progress notice ends");
+    assert.match(out.progress?.message ?? "", /Import failed and was undone, nothing is left written: .*Entry 20 \(entry00000000020\).*the server refused the batch/);
+    assert.ok(out.notices.some(n => /^error: Import failed and was undone/.test(n)), out.notices.join("\n"));
+    assert.deepEqual(world.browser.errors, []);
+  });
 });

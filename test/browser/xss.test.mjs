@@ -5,7 +5,7 @@
  * console output and page errors. The same corpus unsanitised is the control that proves the
  * listener would notice.
  */
-import { after, before, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { openPage } from "../support/browser.mjs";
+import { shimWorldPage } from "../support/shim-world.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const cli = path.join(root, "target", "release", "icon-engine");
@@ -204,4 +205,123 @@ test("the OWASP XSS filter evasion vectors run nothing after import, and their c
   // and all of them together, in case one vector completes another
   const together = await render(browser.page, imported.pages.map(p => p.text.content).join("\n"));
   assert.deepEqual(ran(together), []);
+});
+
+/**
+ * Names are the users' own text (issue 25, point 5): an actor, a foe, an ally, a hero, an ability
+ * and an odds card's formula written as an `<img onerror>` go through every card, dialog and sheet
+ * the system renders, in the shim
+ * world booted as the GM (test/browser/foundry-shim.mjs renders a message's flavor as HTML, as
+ * v13's chat-message.hbs does), and nothing runs; the same name put into the page as HTML is the
+ * control that proves the check would see it.
+ */
+describe("names reach HTML only as text", () => {
+  const world = shimWorldPage({ as: "gm" });
+
+  test("an actor and an ability named <img src=x onerror=...> run nothing through cards, dialogs and sheets", async () => {
+    const out = await world.browser.page.evaluate(async () => {
+      const evil = who => `<img src=x onerror="globalThis.__xss.push('${who}')">`;
+      globalThis.__xss = [];
+      const settle = () => new Promise(resolve => setTimeout(resolve, 400));
+      // the control: the name as HTML runs
+      const control = document.createElement("div");
+      control.innerHTML = evil("control");
+      document.body.append(control);
+      await settle();
+      const controlRan = globalThis.__xss.includes("control");
+      control.remove();
+      globalThis.__xss = [];
+
+      const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
+      const { default: TacticalChat } = await import("../../module/applications/tactical-chat.mjs");
+      const { default: AttackDialog } = await import("../../module/applications/attack-dialog.mjs");
+      const { default: ActionRollDialog } = await import("../../module/applications/narrative/action-roll-dialog.mjs");
+      const { default: ClockPanel } = await import("../../module/applications/narrative/clock-panel.mjs");
+      const { runCombatEffects } = await import("../../module/documents/combat-effects.mjs");
+      const { attackTargetOf, initialAttackState } = await import("../../module/dice/tactical-requests.mjs");
+      const rendered = [];
+
+      const hero = await Actor.implementation.create({ name: evil("actor"), type: "character",
+        items: [{ name: evil("ability"), type: "ability", system: { tags: ["attack"] } }] });
+      const ally = await Actor.implementation.create({ name: evil("ally"), type: "character", system: { vigilance: 2 } });
+      const foe = await Actor.implementation.create({ name: evil("foe"), type: "foe" });
+      const other = await Actor.implementation.create({ name: evil("hero"), type: "hero" });
+      const ability = hero.items.contents[0];
+      // sheets
+      for (const doc of [hero, foe, other, ability]) {
+        await doc.sheet.render({ force: true });
+        rendered.push(doc.sheet.element?.outerHTML ?? "");
+      }
+      // the attack dialog, then the attack's card (its flavor is the ability's name), Apply and its breakdown
+      // (its footer is core's templates/generic/form-footer.hbs, not served here: its own parts are rendered)
+      const dialog = new AttackDialog({ actor: hero, ability });
+      const context = await dialog._prepareContext({});
+      for (const part of ["form", "odds"]) rendered.push(await foundry.applications.handlebars.renderTemplate(AttackDialog.PARTS[part].template, context));
+      rendered.push(`<h1>${foundry.utils.escapeHTML(dialog.title)}</h1>`);
+      const target = attackTargetOf({ uuid: foe.uuid, name: foe.name, img: "", system: foe.system, statuses: [] });
+      const random = CONFIG.Dice.randomUniform;
+      CONFIG.Dice.randomUniform = () => 0.999999;
+      const attack = await TacticalRolls.attack(hero, initialAttackState({ targets: [target] }), { ability });
+      await TacticalChat.applyDamage(attack, 0);
+      // Vigilance from the ally: its prompt (rendered here) and the roll it posts, the names in its flavor
+      Object.defineProperty(game.user, "character", { value: ally, configurable: true });
+      const input = foundry.applications.api.DialogV2.input;
+      foundry.applications.api.DialogV2.input = async ({ content }) => {
+        rendered.push(content);
+        return { spender: ally.uuid, charges: 1 };
+      };
+      const second = await TacticalRolls.attack(hero, initialAttackState({ targets: [attackTargetOf({ uuid: hero.uuid, name: hero.name,
+        img: "", system: hero.system, statuses: [] })] }), { ability });
+      await new Promise(resolve => setTimeout(resolve, 100));
+      document.querySelector(`#chat [data-message-id="${second.id}"] [data-tactical-action="vigilance"]`)?.click();
+      for (let i = 0; i < 100 && !second.getFlag("icon-engine", "damageApplied"); i++) await new Promise(resolve => setTimeout(resolve, 20));
+      foundry.applications.api.DialogV2.input = input;
+      // Slashed, a save, a cure: their cards name the actor
+      await hero.toggleStatusEffect("slashed", { active: true });
+      await TacticalRolls.slashed(hero);
+      await TacticalRolls.save(hero);
+      await TacticalRolls.heal(hero, "cure");
+      CONFIG.Dice.randomUniform = random;
+      // an action roll: its dialog's title and its card's flavor hold the actor's name
+      const action = await ActionRollDialog.open(hero, "sneak");
+      rendered.push(action?.element?.outerHTML ?? "");
+      await action?.options.form.handler.call(action, new Event("submit"), action.element, { object: {} });
+      // a clock named so on the GM's panel
+      await game.settings.set("icon-engine", "clocks", [{ id: "c1", name: evil("clock"), segments: 4, filled: 1 }]);
+      const panel = await ClockPanel.open();
+      rendered.push(panel?.element?.outerHTML ?? "");
+      // the end-of-turn saves card names the combatant
+      await foe.toggleStatusEffect("dazed", { active: true });
+      const combatant = { id: "c1", name: foe.name, actor: foe, token: null };
+      const combat = { round: 1, turns: [combatant], combatants: Object.assign(new Map([["c1", combatant]]), { [Symbol.iterator]: function* () { yield combatant; } }) };
+      const noop = async () => {};
+      await runCombatEffects(combat, [{ type: "turnEnded", id: "c1" }, { type: "delayFired", id: "c1" }],
+        { startTurn: noop, clearMovement: noop, endTurn: noop, startRound: noop, endRound: noop });
+      // an odds card's formula is its author's text: rolling from it puts the formula in the flavor
+      const { default: OddsReport } = await import("../../module/dice/odds-report.mjs");
+      const odds = await OddsReport.toMessage({ kind: "dice", formula: "1d6" });
+      await odds.setFlag("icon-engine", "odds.formula", evil("formula"));
+      const count = game.messages.size;
+      document.querySelector(`#chat [data-message-id="${odds.id}"] [data-icon-engine-action="roll"]`)?.click();
+      for (let i = 0; i < 100 && game.messages.size === count; i++) await new Promise(resolve => setTimeout(resolve, 20));
+      // everything rendered so far, in the page at once
+      const host = document.createElement("div");
+      host.innerHTML = rendered.join("\n");
+      document.body.append(host);
+      await settle();
+      const chat = document.querySelector("#chat").textContent;
+      return { controlRan, ran: globalThis.__xss, messages: game.messages.size,
+        namesShown: ["actor", "ability", "ally", "foe", "formula"].filter(who => chat.includes(evil(who))),
+        flavors: game.messages.contents.map(m => m.flavor).filter(Boolean) };
+    });
+    assert.equal(out.controlRan, true, "the control ran: the check sees a name that reaches HTML");
+    assert.deepEqual(out.ran, [], "nothing ran");
+    assert.ok(out.messages >= 8, `${out.messages} cards posted`);
+    assert.deepEqual(out.namesShown, ["actor", "ability", "ally", "foe", "formula"], "the names are on the cards, as text");
+    assert.ok(out.flavors.some(f => f.startsWith("&lt;img")), `the attack's flavor is escaped: ${out.flavors}`);
+    assert.ok(out.flavors.some(f => f.includes("Vigilance") || f.includes("&lt;img src=x onerror=\"globalThis.__xss.push('ally')")),
+      `the Vigilance roll's flavor names the ally, escaped: ${out.flavors}`);
+    // the control's <img src=x> fails to load: nothing else may go wrong
+    assert.deepEqual(world.browser.errors.filter(e => !/Failed to load resource.*\/test\/browser\/x\)$/.test(e)), []);
+  });
 });

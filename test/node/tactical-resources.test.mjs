@@ -36,7 +36,8 @@ let effectIds = 0;
 
 class StandInEffect {
   constructor(data) {
-    this.id = data._id ?? `e${++effectIds}`;
+    // Foundry ids: 16 letters and digits.
+    this.id = data._id ?? `e${String(++effectIds).padStart(15, "0")}`;
     this.data = structuredClone({ ...data, _id: this.id });
     this.statuses = new Set(data.statuses ?? []);
     this.flags = data.flags ?? {};
@@ -74,8 +75,9 @@ class StandInActor {
 
 class StandInMessage {
   constructor(data) {
+    // Posted by the GM's client (game.user): its flags are the GM's (module/applications/tactical-chat.mjs).
     Object.assign(this, { id: `m${messages.length + 1}`, rolls: data.rolls ?? [], speaker: data.speaker, flags: structuredClone(data.flags ?? {}),
-      isAuthor: true, isContentVisible: true });
+      author: game.user, isAuthor: true, isContentVisible: true });
     messages.push(this);
   }
   getFlag(scope, key) { return key.split(".").reduce((node, part) => node?.[part], this.flags[scope]); }
@@ -98,8 +100,11 @@ globalThis.ChatMessage = { implementation: {
 globalThis.ui = { notifications: { warn: message => warnings.push(message), error: message => warnings.push(message), info: () => {} } };
 globalThis.Hooks = { on: () => {}, callAll: () => {} };
 globalThis.fromUuid = async uuid => registry.get(uuid) ?? null;
+/** World settings (the GM's records of applied damage among them). */
+const settings = new Map([["rollMode", "publicroll"]]);
 globalThis.game = {
-  release: { generation: 13 }, settings: { get: () => "publicroll" }, user: { id: "u1", isGM: true }, combat: null,
+  release: { generation: 13 }, user: { id: "u1", isGM: true }, combat: null,
+  settings: { get: (scope, key) => settings.get(key), set: async (scope, key, value) => settings.set(key, structuredClone(value)) },
   i18n: { localize: key => key, format: (key, data) => `${key} ${JSON.stringify(data)}` }
 };
 
@@ -126,10 +131,16 @@ function combatOf(actors) {
 }
 const workflows = { startTurn: async () => {}, clearMovement: async () => {}, endTurn: async () => {}, startRound: async () => {}, endRound: async () => {} };
 
-/** An attack message with one damage roll of `total` into `target` (an `icon.damage` card's roll). */
+/**
+ * An attack message with one damage roll of `total` into `target`: an `icon.damage` roll whose d6
+ * shows 1 and whose flat bonus makes the rest, as the GM's client resolves it again from its faces.
+ */
 function attackMessage(attacker, target, total) {
   const apply = requests.damageOptions(requests.initialAttackState(), "hit", false);
-  const roll = { total, iconOptions: { tactical: { role: "damage", key: 0, target: { uuid: target.uuid, name: target.name }, apply } } };
+  const request = { kind: "icon.damage", result: "hit", die: 6, dice: 1, fray: 0, flat: total - 1, bonusDice: 0 };
+  assert.equal(core.resolve(request, [[1]]).total, total);
+  const roll = { total, dice: [{ results: [{ result: 1 }] }],
+    iconOptions: { request, tactical: { role: "damage", key: 0, target: { uuid: target.uuid, name: target.name }, apply } } };
   return new StandInMessage({ rolls: [roll], flags: { "icon-engine": { tactical: { attacker: attacker.uuid } } } });
 }
 

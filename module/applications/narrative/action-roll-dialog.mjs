@@ -116,7 +116,8 @@ export default class ActionRollDialog extends HandlebarsApplicationMixin(Applica
       ui.notifications?.error(error instanceof Error ? error.message : String(error));
       return;
     }
-    await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }), flavor });
+    // The card shows the roll's flavor as text; the message's flavor is HTML: the actor's name escaped.
+    await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }), flavor: foundry.utils.escapeHTML(flavor) });
     // A fortune roll's outcome has no effort: nothing is paid.
     const update = effortUpdate(this.#system, /** @type {Record<string, unknown>} */ (roll.outcome ?? {}));
     if (Object.keys(update).length) await actor.update(update);

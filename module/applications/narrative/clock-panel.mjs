@@ -1,26 +1,36 @@
 import { ICONENGINE, SYSTEM_ID } from "../../config.mjs";
 import { loadCore } from "../../core.mjs";
+import GmRecords from "../../gm-records.mjs";
 import IconSocket from "../../icon-socket.mjs";
 import { readPosition } from "./action-roll.mjs";
-import { addClock, clockPanelContext, editClock, removeClock, tickClock } from "./clocks.mjs";
+import { CLOCK_SIZES, addClock, cardTicks, clockPanelContext, editClock, removeClock, tickClock } from "./clocks.mjs";
 import { applyNarrative, narrativeNotices } from "./narrative-state.mjs";
 
 /**
  * @import IconActor from "../../documents/icon-actor.mjs"
  * @import { ProgressClock } from "./clocks.mjs"
  * @import { Position } from "./action-roll.mjs"
+ * @import { Done } from "../../types/core.js"
  */
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
-/** The system socket request (module/icon-socket.mjs) a player's tick runs as on the GM's client. */
+/**
+ * The system socket request (module/icon-socket.mjs) a player's tick from an action card runs as
+ * on the GM's client: it names the card and the clock, and the GM's client works out the ticks
+ * from the card's roll.
+ */
 const TICK_REQUEST = "tickClock";
+
+/** The most segments one request ticks: a card ticks its roll's segments, never more than the largest clock. */
+export const MAX_TICKS = Math.max(...CLOCK_SIZES);
 
 /**
  * The world's progress clocks and the GM's position (risk and effect) for the next action rolls,
  * kept in two world settings (see module/applications/narrative/clocks.mjs for why a panel and
  * not a `clock` actor). Everyone sees the panel; only the GM edits it. Players tick clocks from
- * their cards through the GM's client (world settings are the GM's to write).
+ * action cards through the GM's client (world settings are the GM's to write), which ticks the
+ * segments the card's roll gives, once per card (docs/security.md).
  */
 export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2) {
   /** @override */
@@ -56,7 +66,7 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
         }
       }
     });
-    IconSocket.registerHandler(TICK_REQUEST, payload => ClockPanel.tick(String(payload.id), Number(payload.ticks)));
+    IconSocket.registerHandler(TICK_REQUEST, (payload, userId) => ClockPanel.#serial(() => ClockPanel.#requestTick(payload, userId)));
     // A button under the token controls opens the panel for everyone (players see, the GM edits).
     // Typed in module/types/fvtt-config.d.ts (foundry-vtt-types 13.345 leaves it out).
     Hooks.on("getSceneControlButtons", controls => {
@@ -97,16 +107,87 @@ export default class ClockPanel extends HandlebarsApplicationMixin(ApplicationV2
   }
 
   /**
-   * Tick a clock, from a card or the panel. The GM writes the setting; a player's tick runs on the
-   * active GM's client through the system socket, and a refusal (the clock is gone, no GM) comes
-   * back as this promise's rejection, so the card does not mark a tick that never happened.
+   * The GM ticks (or unticks) a clock from the panel.
    * @param {string} id
    * @param {number} ticks
    */
   static async tick(id, ticks) {
-    if (game.user?.isGM) return ClockPanel.#store(tickClock(ClockPanel.clocks, id, ticks).clocks);
+    if (!game.user?.isGM) throw new Error(game.i18n?.localize("ICONENGINE.Trust.GMOnly") ?? "GM only");
+    return ClockPanel.#store(tickClock(ClockPanel.clocks, id, ticks).clocks);
+  }
+
+  /**
+   * Tick a clock from an action card: the segments its roll gives, once per card. The GM writes the
+   * setting; a player's tick runs on the active GM's client through the system socket, and a
+   * refusal (the clock is gone, the card has ticked, no GM) comes back as this promise's
+   * rejection, so the card does not mark a tick that never happened.
+   * @param {ChatMessage.Implementation} message
+   * @param {string} clockId
+   */
+  static async tickFromCard(message, clockId) {
+    if (game.user?.isGM) return ClockPanel.#serial(() => ClockPanel.#tickCard(message, clockId, game.user?.id ?? ""));
     if (!game.users?.activeGM) throw new Error(game.i18n?.localize("ICONENGINE.Clock.NoGM") ?? "No GM");
-    await IconSocket.executeAsGM(TICK_REQUEST, { id, ticks });
+    await IconSocket.executeAsGM(TICK_REQUEST, { messageId: message.id, clockId });
+  }
+
+  /** Card ticks one after another, so one card cannot pass its once-only check twice. */
+  static #queue = Promise.resolve();
+
+  /**
+   * @template T
+   * @param {() => Promise<T>} action
+   * @returns {Promise<T>}
+   */
+  static #serial(action) {
+    const run = ClockPanel.#queue.then(action);
+    ClockPanel.#queue = run.then(() => {}, () => {});
+    return run;
+  }
+
+  /**
+   * A player's tick request: a card (a chat message with an action roll) and a clock. Allowed to
+   * the card's author and its actor's owners.
+   * @param {Record<string, unknown>} payload
+   * @param {string} userId
+   */
+  static async #requestTick(payload, userId) {
+    const { messageId, clockId } = payload;
+    if (typeof messageId !== "string" || typeof clockId !== "string") {
+      throw new Error(game.i18n?.localize("ICONENGINE.Trust.BadRequest") ?? "Bad request");
+    }
+    // foundry-vtt-types 13.345 types the collection's get() without the document's own members.
+    const message = /** @type {ChatMessage.Implementation | undefined} */ (/** @type {unknown} */ (game.messages?.get(messageId)));
+    if (!message) throw new Error(game.i18n?.localize("ICONENGINE.Trust.NoMessage") ?? "No message");
+    return ClockPanel.#tickCard(message, clockId, userId);
+  }
+
+  /**
+   * Tick a clock the segments an action card's roll gives, computed again through the core from
+   * the roll's faces, once per card (the GM's record says whether it has ticked).
+   * @param {ChatMessage.Implementation} message
+   * @param {string} clockId
+   * @param {string} userId  Who asked.
+   */
+  static async #tickCard(message, clockId, userId) {
+    const t = (/** @type {string} */ key) => game.i18n?.localize(key) ?? key;
+    const user = game.users?.get(userId);
+    const roll = /** @type {import("../../dice/icon-roll.mjs").default | undefined} */ (
+      message.rolls.find(r => /** @type {{options?: {request?: {kind?: unknown}}}} */ (r).options?.request?.kind === "icon.action"));
+    if (!roll) throw new Error(t("ICONENGINE.Trust.NoActionRoll"));
+    const actorUuid = roll.iconOptions.actorUuid;
+    const actor = typeof actorUuid === "string" ? foundry.utils.fromUuidSync(/** @type {`Actor.${string}`} */ (actorUuid)) : null;
+    const allowed = !!user && (user.isGM || message.author?.id === user.id || (actor instanceof Actor && actor.testUserPermission(user, "OWNER")));
+    if (!allowed) throw new Error(t("ICONENGINE.Trust.MayNotTick"));
+    if (GmRecords.tick(message.id)) throw new Error(t("ICONENGINE.Trust.AlreadyTicked"));
+    const core = await loadCore();
+    const faces = roll.dice.map(term => term.results.map(result => result.result));
+    const ticks = cardTicks(/** @type {Done | {status: string}} */ (core.resolve(/** @type {import("../../types/core.js").CoreRequest} */ (roll.iconOptions.request), faces)));
+    if (ticks === null) throw new Error(t("ICONENGINE.Trust.NoSegments"));
+    if (ticks > MAX_TICKS) throw new Error(game.i18n?.format("ICONENGINE.Trust.TooManyTicks", { max: String(MAX_TICKS) }) ?? "");
+    const { clocks } = tickClock(ClockPanel.clocks, clockId, ticks);
+    await ClockPanel.#store(clocks);
+    if (message.id) await GmRecords.setTick(message.id, { clockId, ticks, userId });
+    return { ticks };
   }
 
   /** @param {ProgressClock[]} clocks */

@@ -43,6 +43,17 @@ export function tickClock(clocks, id, ticks) {
 }
 
 /**
+ * The segments an action card ticks: its roll's outcome (the core's `icon.action`, resolved again
+ * from the roll's faces) gives them; null when it gives none.
+ * @param {{status: string, segments?: unknown}} outcome
+ * @returns {number | null}
+ */
+export function cardTicks(outcome) {
+  const segments = Number(outcome.status === "done" ? outcome.segments : 0);
+  return Number.isInteger(segments) && segments > 0 ? segments : null;
+}
+
+/**
  * Add an empty clock. The core checks the size.
  * @param {ProgressClock[]} clocks
  * @param {{id: string, name: string, segments: number}} clock

@@ -1,4 +1,5 @@
 import { ICONENGINE, SYSTEM_ID } from "../../config.mjs";
+import GmRecords from "../../gm-records.mjs";
 import { bindNarrativeCard } from "./card-buttons.mjs";
 import ClockPanel from "./clock-panel.mjs";
 import { applyNarrative, burdenPromptContext, narrativeNotices, takeBurdenEvent } from "./narrative-state.mjs";
@@ -22,11 +23,13 @@ export default class NarrativeCards {
     const root = /** @type {HTMLElement|null} */ (html.querySelector(".icon-action-card"));
     if (!root) return;
     const applied = /** @type {string[]} */ (message.getFlag(SYSTEM_ID, "applied") ?? []);
+    // The GM's record of the card's tick, whatever the message's flags say.
+    if (GmRecords.tick(message.id)) applied.push("tickClock");
     bindNarrativeCard(root, ClockPanel.clocks, {
       narrative: (event, button) => NarrativeCards.#apply(message, root.dataset.actorUuid ?? "", event, button),
-      tickClock: async (id, segments) => {
+      tickClock: async id => {
         try {
-          await ClockPanel.tick(id, segments);
+          await ClockPanel.tickFromCard(message, id);
         } catch (error) {
           NarrativeCards.#report(error);
           throw error;

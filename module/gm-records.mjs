@@ -1,0 +1,156 @@
+import { SYSTEM_ID } from "./config.mjs";
+
+/**
+ * @import { AppliedDamage } from "./dice/cards/icon-tactical.mjs"
+ */
+
+/**
+ * @typedef {object} TickRecord  A clock tick the GM's client made from an action card.
+ * @property {string} clockId
+ * @property {number} ticks
+ * @property {string} userId  Who asked.
+ */
+
+/**
+ * @typedef {object} MessageRecords  What the GM's client carried out for one chat message.
+ * @property {Record<string, AppliedDamage>} [damage]  Applied damage by the card's roll key.
+ * @property {TickRecord} [tick]
+ */
+
+/** The world setting that holds the records. */
+export const RECORDS_SETTING = "gmRecords";
+
+/**
+ * The GM's own records of what its client carried out for chat cards: damage applied (with how to
+ * undo it) and clock ticks, by message id. They live in a hidden world setting, which only users
+ * with the SETTINGS_MODIFY permission (by default the GMs and assistant GMs) can write, so a
+ * player cannot forge or erase one the way they can rewrite their own message's flags: an undo
+ * restores what this record says, a card ticks its clock once. See docs/security.md.
+ *
+ * The setting carries the records of the latest {@link GmRecords.MAX_MESSAGES} messages; a
+ * deleted message's records go with it.
+ */
+export default class GmRecords {
+  /** Records are kept for at most this many messages (the oldest go first). */
+  static MAX_MESSAGES = 200;
+
+  /** Register the setting and forget a deleted message's records (call at init). */
+  static register() {
+    game.settings?.register(SYSTEM_ID, RECORDS_SETTING, {
+      scope: "world", config: false, type: Object, default: {}
+    });
+    Hooks.on("deleteChatMessage", (/** @type {ChatMessage.Implementation} */ message) => {
+      if (game.user?.isActiveGM && message.id && GmRecords.#all()[message.id]) GmRecords.#forget(message.id);
+    });
+  }
+
+  /** Writes, one after another: each reads what the one before it wrote. */
+  static #queue = Promise.resolve();
+
+  /** Deleted messages whose records go at the next write (a flushed chat log deletes many at once). */
+  static #gone = new Set();
+
+  /** @param {string} messageId */
+  static #forget(messageId) {
+    GmRecords.#gone.add(messageId);
+    if (GmRecords.#gone.size === 1) GmRecords.#serial(() => GmRecords.#write(null, null)).catch(console.error);
+  }
+
+  /**
+   * @param {() => Promise<void>} action
+   * @returns {Promise<void>}
+   */
+  static #serial(action) {
+    const run = GmRecords.#queue.then(action);
+    GmRecords.#queue = run.catch(() => {});
+    return run;
+  }
+
+  /** @returns {Record<string, MessageRecords>} */
+  static #all() {
+    const value = game.settings?.get(SYSTEM_ID, RECORDS_SETTING);
+    return value && typeof value === "object" ? value : {};
+  }
+
+  /**
+   * The records of a message (a copy).
+   * @param {string | null | undefined} messageId
+   * @returns {MessageRecords}
+   */
+  static of(messageId) {
+    const found = messageId ? GmRecords.#all()[messageId] : undefined;
+    return found ? structuredClone(found) : {};
+  }
+
+  /**
+   * The GM's record of a card's applied damage, if its client applied it.
+   * @param {string | null | undefined} messageId
+   * @param {number} key
+   * @returns {AppliedDamage | null}
+   */
+  static damage(messageId, key) {
+    return GmRecords.of(messageId).damage?.[String(key)] ?? null;
+  }
+
+  /**
+   * Record (or, with null, forget) a card's applied damage. GM only.
+   * @param {string} messageId
+   * @param {number} key
+   * @param {AppliedDamage | null} applied
+   */
+  static async setDamage(messageId, key, applied) {
+    return GmRecords.#serial(() => GmRecords.#setDamage(messageId, key, applied));
+  }
+
+  /**
+   * @param {string} messageId
+   * @param {number} key
+   * @param {AppliedDamage | null} applied
+   */
+  static async #setDamage(messageId, key, applied) {
+    const records = GmRecords.of(messageId);
+    const damage = { ...records.damage };
+    if (applied) damage[String(key)] = applied;
+    else delete damage[String(key)];
+    /** @type {MessageRecords} */
+    const next = Object.keys(damage).length ? { ...records, damage } : { tick: records.tick };
+    if (!next.tick) delete next.tick;
+    await GmRecords.#write(messageId, Object.keys(next).length ? next : null);
+  }
+
+  /**
+   * The clock tick a card made, if any.
+   * @param {string | null | undefined} messageId
+   * @returns {TickRecord | null}
+   */
+  static tick(messageId) {
+    return GmRecords.of(messageId).tick ?? null;
+  }
+
+  /**
+   * Record a card's clock tick. GM only.
+   * @param {string} messageId
+   * @param {TickRecord} tick
+   */
+  static async setTick(messageId, tick) {
+    return GmRecords.#serial(() => GmRecords.#write(messageId, { ...GmRecords.of(messageId), tick }));
+  }
+
+  /**
+   * Write a message's records (or, with null, forget them), and forget deleted messages'.
+   * @param {string | null} messageId
+   * @param {MessageRecords | null} records  null: forget the message.
+   */
+  static async #write(messageId, records) {
+    if (!game.user?.isGM) throw new Error(game.i18n?.localize("ICONENGINE.Trust.GMOnly") ?? "GM only");
+    const all = { ...GmRecords.#all() };
+    for (const id of GmRecords.#gone) delete all[id];
+    GmRecords.#gone.clear();
+    if (messageId) delete all[messageId];
+    // Re-inserted last: the object's key order is the order of use, oldest first.
+    if (messageId && records) all[messageId] = records;
+    const keys = Object.keys(all);
+    for (const old of keys.slice(0, Math.max(0, keys.length - GmRecords.MAX_MESSAGES))) delete all[old];
+    await game.settings?.set(SYSTEM_ID, RECORDS_SETTING, all);
+  }
+}
