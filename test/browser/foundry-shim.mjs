@@ -488,7 +488,14 @@ class ClientDocument {
     source.ownership ??= { default: OWNERSHIP.NONE };
     for (const name of Object.values(this.metadata.embedded)) source[name] = (source[name] ?? []).map(e => ({ ...e, _id: e._id ?? randomID() }));
     const model = CONFIG[this.documentName]?.dataModels?.[source.type];
-    if (model) source.system = model.cleanData(source.system ?? {});
+    if (model) {
+      try {
+        source.system = model.cleanData(source.system ?? {});
+      } catch (error) {
+        // named from the document, as v13's failure is
+        throw new DataModelValidationError(`system.${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+    }
     return source;
   }
 
@@ -2058,17 +2065,24 @@ function initializeDocuments() {
   }
 }
 
+/** Let pending tasks run, as Foundry's start does between its steps (it loads translations, packs, the canvas). */
+const settle = () => new Promise(resolve => setTimeout(resolve, 0));
+
 /**
  * Foundry's start, once the system's entry point is imported: `init`, the sheet registrations,
  * `i18nInit`, the world's documents from `game.data`, `setup`, then the user interface (only now
- * do `ui.notifications`, `ui.chat` and the combat tracker exist), and `ready` with `game.ready`.
+ * do `ui.notifications`, `ui.chat` and the combat tracker exist), and `ready` with `game.ready`;
+ * other tasks run between the steps, as they do in Foundry.
  */
 export async function startGame() {
   Hooks.callAll("init");
   initializeSheets();
+  await settle();
   Hooks.callAll("i18nInit");
   initializeDocuments();
+  await settle();
   Hooks.callAll("setup");
+  await settle();
   ui.notifications = new Notifications();
   ui.chat = new ChatLog();
   ui.combat = new CONFIG.ui.combat();
