@@ -1178,10 +1178,24 @@ class Die extends RollTerm {
   get formula() { return `${this.number}d${this.faces}${this.options.flavor ? `[${this.options.flavor}]` : ""}`; }
   get total() { return this.results.filter(r => r.active).reduce((sum, r) => sum + r.result, 0); }
   get values() { return this.results.map(r => r.result); }
+  /** The user's fulfilment method for this die (`core.diceConfiguration`), else the configured default; none for dF here. */
+  get method() {
+    if (this.faces === "F") return undefined;
+    const configured = /** @type {Record<string, string>} */ (game.settings.get("core", "diceConfiguration") ?? {})[`d${this.faces}`];
+    return configured || CONFIG.Dice.fulfillment.defaultMethod || undefined;
+  }
+  /**
+   * Each die's face: from the roll's resolver when the user enters this denomination by hand
+   * (an interactive method, v13's manual entry), else from CONFIG.Dice.randomUniform.
+   */
   async evaluate({ minimize = false, maximize = false } = {}) {
+    const method = this.method;
+    const resolver = !minimize && !maximize && method && CONFIG.Dice.fulfillment.methods[method]?.interactive ? TERM_RESOLVERS.get(this) : null;
     for (let i = 0; i < this.number; i++) {
       const faces = this.faces === "F" ? 3 : this.faces;
-      const roll = minimize ? 1 : maximize ? faces : Math.ceil(CONFIG.Dice.randomUniform() * faces);
+      let roll = minimize ? 1 : maximize ? faces : undefined;
+      if (roll === undefined && resolver && method) roll = (await resolver.resolveResult(this, method)) ?? undefined;
+      roll ??= Math.ceil(CONFIG.Dice.randomUniform() * faces);
       this.results.push({ result: this.faces === "F" ? roll - 2 : roll, active: true });
     }
     this._evaluated = true;
@@ -1189,8 +1203,12 @@ class Die extends RollTerm {
   }
 }
 
+/** The resolver of the roll being evaluated, by its dice terms. @type {WeakMap<object, RollResolver>} */
+const TERM_RESOLVERS = new WeakMap();
+
 class Roll {
   static CHAT_TEMPLATE = "templates/dice/roll.html";
+  static get resolverImplementation() { return RollResolver; }
   constructor(formula, data = {}, options = {}) {
     this.data = data;
     this.options = options;
@@ -1223,8 +1241,19 @@ class Roll {
     this._evaluated = true;
     return this._evaluate(options);
   }
+  /**
+   * v13's: first the user's manual entry of the dice they roll by hand (the RollResolver form,
+   * when a die's denomination is set to an interactive method), then each term.
+   */
   async _evaluate(options = {}) {
+    const resolver = options.allowInteractive !== false && !options.minimize && !options.maximize
+      ? new this.constructor.resolverImplementation(this) : null;
+    if (resolver) {
+      for (const term of this.dice) TERM_RESOLVERS.set(term, resolver);
+      await resolver.awaitFulfillment();
+    }
     for (const term of this.terms) await term.evaluate(options);
+    if (resolver?.rendered) await resolver.close();
     let total = 0;
     let sign = 1;
     for (const term of this.terms) {
@@ -1675,6 +1704,63 @@ class FilePicker extends HandlebarsApplicationMixin(ApplicationV2) {
   async browse() { return this.render({ force: true }); }
 }
 
+/**
+ * RollResolver (client/applications/dice/roll-resolver.d.mts): v13's manual dice entry. For each
+ * die of the roll the user rolls by hand (`core.diceConfiguration` names an interactive method
+ * for its denomination, `manual`), an input; the faces typed in are the results, once submitted.
+ */
+class RollResolver extends HandlebarsApplicationMixin(ApplicationV2) {
+  static DEFAULT_OPTIONS = { id: "roll-resolver-{id}", tag: "form", classes: ["roll-resolver"], window: { title: "DICE.RollResolution" },
+    form: { handler: RollResolver._fulfillRoll, submitOnChange: false, closeOnSubmit: false } };
+  static PARTS = { form: { template: "templates/dice/roll-resolver.hbs" } };
+  #roll;
+  /** @type {Map<string, foundry.applications.dice.RollResolver.DiceTermFulfillmentDescriptor>} */
+  #fulfillable = new Map();
+  /** Results typed in, by `method:denomination`, in order. @type {Map<string, number[]>} */
+  #results = new Map();
+  /** @type {(() => void) | null} */
+  #done = null;
+  constructor(roll, options = {}) {
+    super(options);
+    this.#roll = roll;
+  }
+  get roll() { return this.#roll; }
+  get fulfillable() { return this.#fulfillable; }
+  async awaitFulfillment() {
+    for (const [index, term] of this.#roll.terms.entries()) {
+      const method = term instanceof Die ? term.method : undefined;
+      if (!method || !CONFIG.Dice.fulfillment.methods[method]?.interactive) continue;
+      for (let n = 0; n < term.number; n++) {
+        const id = `${index}-${n}`;
+        this.#fulfillable.set(id, { id, term, method, isNew: true });
+      }
+    }
+    if (!this.#fulfillable.size) return;
+    const done = new Promise(resolve => { this.#done = () => resolve(undefined); });
+    await this.render({ force: true });
+    await done;
+  }
+  registerResult(method, denomination, result) {
+    const key = `${method}:${denomination}`;
+    this.#results.set(key, [...(this.#results.get(key) ?? []), result]);
+    return true;
+  }
+  async resolveResult(term, method) {
+    return this.#results.get(`${method}:d${term.faces}`)?.shift();
+  }
+  async _prepareContext(options) {
+    const dice = [...this.#fulfillable.values()].map(({ id, term }) => ({ id, denomination: `d${term.faces}`, faces: term.faces }));
+    return Object.assign(await super._prepareContext(options), { formula: this.#roll.formula, dice });
+  }
+  static async _fulfillRoll(event, form, formData) {
+    for (const [id, value] of Object.entries(formData.object)) {
+      const die = this.fulfillable.get(id);
+      if (die && Number.isFinite(value)) this.registerResult(die.method, `d${die.term.faces}`, Number(value));
+    }
+    this.#done?.();
+  }
+}
+
 /** DialogV2 (client/applications/api/dialog.d.mts): answers as the user pressing the default button would. */
 class DialogV2 extends ApplicationV2 {
   async _renderHTML() { return document.createElement("form"); }
@@ -2119,7 +2205,12 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     JournalEntry: { documentClass: JournalEntry, sheetClasses: {} },
     JournalEntryPage: { documentClass: JournalEntryPage, dataModels: {}, sheetClasses: {} },
     Folder: { documentClass: Folder, sheetClasses: {} },
-    Dice: { rolls: [Roll], randomUniform: Math.random, rollModes: {
+    Dice: { rolls: [Roll], randomUniform: Math.random,
+      fulfillment: { dice: { d4: { label: "d4", icon: "" }, d6: { label: "d6", icon: "" }, d8: { label: "d8", icon: "" }, d10: { label: "d10", icon: "" },
+        d12: { label: "d12", icon: "" }, d20: { label: "d20", icon: "" }, d100: { label: "d100", icon: "" } },
+      methods: { manual: { label: "DICE.FULFILLMENT.Manual", icon: "fa-solid fa-keyboard", interactive: true, resolver: RollResolver } },
+      defaultMethod: "" },
+      rollModes: {
       publicroll: { label: "CHAT.RollPublic", icon: "fa-solid fa-globe" }, gmroll: { label: "CHAT.RollPrivate", icon: "fa-solid fa-user-secret" },
       blindroll: { label: "CHAT.RollBlind", icon: "fa-solid fa-eye-slash" }, selfroll: { label: "CHAT.RollSelf", icon: "fa-solid fa-user" } } },
     TextEditor: { enrichers: [] },
@@ -2173,6 +2264,8 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
   // Game#collections: the world collections by document name (the migration runner reads them)
   game.collections = new Collection([game.actors, game.items, game.messages, game.combats, game.scenes].map(c => [c.documentName, c]));
   game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
+  // Dice Configuration: the fulfilment method per denomination (none: Foundry's generator).
+  game.settings.register("core", "diceConfiguration", { scope: "client", config: false, type: Object, default: {} });
   Object.assign(globalThis.foundry, {
     utils: { deepClone, getProperty, setProperty, expandObject, flattenObject, mergeObject, randomID, Collection, fromUuidSync, cleanHTML,
       logCompatibilityWarning },
@@ -2189,6 +2282,7 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     apps: { DocumentSheetConfig, FilePicker },
     ux: { TextEditor, FormDataExtended },
     sidebar: { AbstractSidebarTab, tabs: { CombatTracker } },
+    dice: { RollResolver },
     instances: new Map()
   });
   // Core's own sheets, registered before any package's (v13's tail.js), for every type.

@@ -355,4 +355,99 @@ describe("what v13's ChatMessage, sheets and world load do besides", () => {
     assert.deepEqual(open.browser.errors.filter(e => !/validation errors/.test(e)), []);
     open.browser.errors.length = 0;
   });
+  test("dice entered by hand (Dice Configuration: manual) are the faces an ICON roll resolves, not the generator's", async () => {
+    const result = await open.page.evaluate(async UNTIL => {
+      eval(UNTIL);
+      const { default: IconRoll } = await import("../../module/dice/icon-roll.mjs");
+      await game.settings.set("core", "diceConfiguration", { d20: "manual" });
+      const random = CONFIG.Dice.randomUniform;
+      let drawn = 0;
+      CONFIG.Dice.randomUniform = () => { drawn++; return random(); };
+      try {
+        const roll = await IconRoll.fromRequest({ kind: "icon.save" });
+        const evaluated = roll.evaluate();
+        const form = await until(() => document.querySelector("form.roll-resolver"), "the manual entry form");
+        const input = form.querySelector('input[data-denomination="d20"]');
+        input.value = "20";
+        form.querySelector('button[type="submit"]').click();
+        await evaluated;
+        return { faces: roll.dice.map(d => d.values), success: roll.outcome?.success, drawn, formLeft: !!document.querySelector("form.roll-resolver") };
+      } finally {
+        CONFIG.Dice.randomUniform = random;
+        await game.settings.set("core", "diceConfiguration", {});
+      }
+    }, UNTIL);
+    assert.deepEqual(result, { faces: [[20]], success: true, drawn: 0, formLeft: false });
+    assert.deepEqual(open.browser.errors, []);
+  });
+});
+
+describe("the shim's ApplicationV2 as v13's (what the tests above rely on)", () => {
+  const open = world();
+
+  test("parts share one context, render({parts}) redraws only those, clicks reach actions as v13 sends them", async () => {
+    const seen = await open.page.evaluate(async () => {
+      const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
+      const log = [];
+      class Probe extends HandlebarsApplicationMixin(ApplicationV2) {
+        static DEFAULT_OPTIONS = { actions: { left: () => log.push("left"), both: { handler: event => log.push(`both:${event.button}`), buttons: [0, 2] },
+          fails: () => { throw new Error("an action's error"); } } };
+        static PARTS = { a: { template: "systems/icon-engine/templates/combat/footer.hbs" }, b: { template: "systems/icon-engine/templates/combat/footer.hbs" } };
+        async _preparePartContext(partId, context, options) {
+          context = await super._preparePartContext(partId, context, options);
+          log.push(`${partId}:${context.fromA ?? "-"}`);
+          if (partId === "a") context.fromA = "a was here";
+          return context;
+        }
+        _onClickAction(event, target) { log.push(`unhandled:${target.dataset.action}:${event.button}`); }
+      }
+      const app = new Probe();
+      await app.render({ force: true });
+      const first = app.element.querySelector('[data-application-part="a"]');
+      log.push("--");
+      await app.render({ parts: ["b"] });
+      const kept = app.element.querySelector('[data-application-part="a"]') === first;
+      log.push("--");
+      const content = app.element.querySelector('[data-application-part="b"]');
+      content.innerHTML = '<a data-action="left" href="#here">l</a><button data-action="both">b</button><span data-action="other">o</span><i data-action="fails">f</i>';
+      const defaults = [];
+      for (const [selector, type, button] of [["[data-action=left]", "click", 0], ["[data-action=left]", "contextmenu", 2], ["[data-action=both]", "contextmenu", 2],
+        ["[data-action=other]", "click", 0], ["[data-action=other]", "contextmenu", 2]]) {
+        const event = new MouseEvent(type, { bubbles: true, cancelable: true, button });
+        content.querySelector(selector).dispatchEvent(event);
+        defaults.push(event.defaultPrevented);
+      }
+      const errors = [];
+      window.addEventListener("error", event => { errors.push(event.message); event.preventDefault(); }, { once: true });
+      content.querySelector("[data-action=fails]").dispatchEvent(new MouseEvent("click", { bubbles: true, button: 0 }));
+      await app.close();
+      return { log, kept, defaults, errors };
+    });
+    assert.deepEqual(seen.log, ["a:-", "b:a was here", "--", "b:-", "--", "left", "both:2", "unhandled:other:0", "unhandled:other:2"],
+      "one context across a render's parts; only b the second time; a left-click action ignores right-clicks");
+    assert.equal(seen.kept, true, "part a untouched by render({parts: [\"b\"]})");
+    assert.deepEqual(seen.defaults, [false, false, false, false, false], "no default prevented");
+    assert.equal(seen.errors.length, 1, "an action's error is not swallowed");
+    assert.match(seen.errors[0], /an action's error/);
+  });
+
+  test("a render awaited inside a render step of the same application waits forever, and the shim says so", async () => {
+    const waited = await open.page.evaluate(async () => {
+      const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
+      class Stuck extends HandlebarsApplicationMixin(ApplicationV2) {
+        static PARTS = { a: { template: "systems/icon-engine/templates/combat/footer.hbs" } };
+        async _onRender(context, options) {
+          if (options.isFirstRender) await this.render();
+        }
+      }
+      const said = new Promise(resolve => {
+        const error = console.error;
+        console.error = (...args) => { console.error = error; resolve(args.join(" ")); };
+      });
+      const app = new Stuck();
+      const rendering = app.render({ force: true }).then(() => "rendered");
+      return Promise.race([rendering, said]);
+    });
+    assert.match(waited, /still waiting: awaited there, it deadlocks/);
+  });
 });
