@@ -1,5 +1,5 @@
 /**
- * The ONLY Foundry stand-in of the browser tests, kept minimal: what rendering a chat card needs.
+ * The ONLY Foundry stand-in of the browser tests. Its base is what rendering a chat card needs:
  * - game.i18n.localize / format, from lang/en.json
  * - foundry.applications.handlebars.renderTemplate, via the real Handlebars
  * - the `localize` Handlebars helper (with hash arguments formatting, as Foundry's does)
@@ -7,7 +7,10 @@
  *   its path (as Foundry does), for the sheet partials
  * Template paths under systems/icon-engine/ map to the repo root, as Foundry serves them; core's
  * own templates (`templates/...`) to the stand-ins under test/browser/foundry/ (only the ones the
- * system renders: the combat tracker's parts, the roll card).
+ * system renders: the combat tracker's parts, the roll card, manual dice entry).
+ * `installWorld()` then `startGame()` add a v13 world booted as Foundry boots one; it behaves as
+ * v13 does wherever the system relies on it, and docs/foundry-api.md ("The browser shim") lists
+ * where v13's behaviour was read and every way it still differs, with why that hides nothing.
  *
  * Everything it provides is held to foundry-vtt-types by scripts/shim-conformance.mjs (run by
  * `npm run typecheck`): a member Foundry does not declare, or one whose type does not fit the
@@ -94,7 +97,8 @@ globalThis.shimReady = true;
 
 /* ------------------------------------------------------------------------------------------ */
 /*  A world: the Foundry v13 classes the system's entry point and the in-Foundry test batch    */
-/*  need, installed on demand by `installWorld()` (the card tests above only need the base).    */
+/*  need, installed on demand by `installWorld()` and started by `startGame()` (the card tests  */
+/*  above only need the base).                                                                 */
 /*  Each member mirrors its declaration in @league-of-foundry-developers/foundry-vtt-types     */
 /*  (path given per class); behaviour follows v13's as documented there and in docs/           */
 /*  foundry-api.md. Nothing here is ICON-specific: the system's own classes run on top.        */
@@ -2222,7 +2226,8 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
   };
   Object.assign(globalThis, {
     Hooks, CONFIG, CONST, Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, JournalEntry, Folder,
-    Roll, fromUuid: async uuid => fromUuidSync(uuid),
+    // v13's blessed globals (client/client.d.mts), with Roll.
+    Roll, fromUuid: async uuid => fromUuidSync(uuid), fromUuidSync,
     // No scene is viewed: the canvas exists but has not drawn its layers.
     canvas: { ready: false }
   });

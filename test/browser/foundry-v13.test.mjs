@@ -284,17 +284,23 @@ describe("5. which chat cards v13's renderHTML enriches", () => {
       await roll.evaluate();
       const save = await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor: goblin }) });
       const saveCard = await until(() => document.querySelector(`#chat [data-message-id="${save.id}"] .message-content`), "the save card");
-      return {
+      const shownCards = {
         odds: await shown(odds), announcement: announcement && await shown(announcement), saves: saves && await shown(saves),
         player: await shown(player),
         save: { terms: saveCard.querySelectorAll(".icon-term").length, card: !!saveCard.querySelector(".icon-engine") }
       };
+      // the saves card shown as stored keeps its buttons' listeners (the guard runs first)
+      const count = game.messages.size;
+      document.querySelector(`#chat [data-message-id="${saves.id}"] button[data-icon-save="dazed"]`).click();
+      const rolled = await until(() => game.messages.size > count && game.messages.contents.at(-1), "the save the button rolls");
+      return { ...shownCards, saveButton: rolled.rolls[0]?.options.request?.kind };
     }, UNTIL);
     assert.deepEqual(cards.odds, { terms: [], asStored: true }, "the odds card (its Range label is a glossary term)");
     assert.deepEqual(cards.announcement, { terms: [], asStored: true }, "the announcement (the goblin's name is one)");
     assert.deepEqual(cards.saves, { terms: [], asStored: true }, "the saves card (Dazed and Save are)");
     assert.deepEqual(cards.player, { terms: ["goblin", "dazed", "range"], asStored: false }, "a player's line is enriched");
     assert.deepEqual(cards.save, { terms: 0, card: true }, "a roll card shows its roll");
+    assert.equal(cards.saveButton, "icon.save", "the saves card's button still rolls");
     assert.deepEqual(open.browser.errors, []);
   });
 });
