@@ -5,8 +5,15 @@
  *   glossary pages (parsed by the core);
  * - `@Icon[attack boons=1]{label}` and `@Icon[action smash]` become roll links.
  * Every element is built with DOM APIs from parsed values, never from the raw match.
+ *
+ * Which chat messages are enriched: v13's ChatMessage#renderHTML enriches every message's content.
+ * Players' and macros' messages keep that (a term in a player's line gets its tooltip, an
+ * `@Icon` link rolls). Roll cards are not enriched (Foundry shows an element-less roll message's
+ * rolls in place of its content). The system's own content cards, built from data (odds,
+ * end-of-turn saves, turn announcements), are shown as stored: {@link IconEnrichers.guardSystemCards}.
  */
 
+import { SYSTEM_ID } from "./config.mjs";
 import { ACTIONS } from "./data/rules.mjs";
 
 /** The request kinds `@Icon[...]` may name, and the core kind each maps to. */
@@ -34,7 +41,38 @@ const t = (key, data) => {
 /** Flags written bare in a link (`push`) rather than as `name=value`. */
 const FLAGS = ["push", "temptFate", "canCrit"];
 
+/**
+ * The system's flags (under its scope) that mark its own content cards: odds (module/dice/
+ * odds-report.mjs), end-of-turn saves and turn announcements (module/documents/combat-effects.mjs).
+ */
+export const SYSTEM_CARDS = Object.freeze(["odds", "saves", "announcement"]);
+
 export default class IconEnrichers {
+  /**
+   * Show the system's own content cards as they were stored, not as v13's ChatMessage#renderHTML
+   * enriched them: the glossary would put tooltips into their labels, and a name in them (an
+   * actor's, a combatant's) could become a link or an inline roll. Registered before any other
+   * chat render hook, so the listeners those bind stay on the elements shown. The stored content
+   * is what Foundry would have enriched, so showing it as it is adds nothing.
+   */
+  static guardSystemCards() {
+    Hooks.on("renderChatMessageHTML", (message, html) => {
+      if (!IconEnrichers.isSystemCard(message)) return;
+      const content = html.querySelector(".message-content");
+      if (content) content.innerHTML = message.content ?? "";
+    });
+  }
+
+  /**
+   * Is this message one of the system's own content cards (see {@link SYSTEM_CARDS})? A roll
+   * message never is: Foundry shows its rolls.
+   * @param {{content?: string | null, isRoll?: boolean, getFlag(scope: string, key: string): unknown}} message
+   */
+  static isSystemCard(message) {
+    if (message.isRoll) return false;
+    return SYSTEM_CARDS.some(flag => !!message.getFlag(SYSTEM_ID, flag));
+  }
+
   /**
    * Parse the inside of `@Icon[...]`: a kind, then `name=value` pairs, bare flags, and for actions
    * the action's name (its rating is read from the actor when the link is used).

@@ -17,6 +17,16 @@ globalThis.iconEngine = { applications, core, data, dice, documents, CONFIG: ICO
 // Start fetching the wasm now: Foundry does not await async hooks, so `init` can't wait for it.
 const coreLoaded = core.loadCore();
 
+// A failed load is told to the user with what to do. A fast failure (a missing file) can come
+// before Foundry has made `ui.notifications` (after `setup`): it is held until `ready`.
+coreLoaded.catch(error => {
+  console.error(`${SYSTEM_ID} | the rules core did not load`, error);
+  const show = () => ui.notifications?.error(game.i18n?.format("ICONENGINE.Core.LoadError",
+    { message: error instanceof Error ? error.message : String(error) }) ?? String(error), { permanent: true });
+  if (ui.notifications) show();
+  else Hooks.once("ready", show);
+});
+
 // The in-world test batch (module/testing/) is loaded only when the Quench module is active; Quench
 // calls `quenchReady` after every package's init, by when the import has started.
 /** @type {Promise<typeof import("./testing/quench-batches.mjs")> | null} */
@@ -36,6 +46,9 @@ Hooks.once("init", () => {
   console.log(`${SYSTEM_ID} | Initializing the ICON Engine system`);
   if (game.modules?.get("quench")?.active) quenchBatches = import("./testing/quench-batches.mjs");
   CONFIG.ICONENGINE = ICONENGINE;
+  // First of the chat render hooks: the system's own cards are shown as stored, before any hook
+  // binds listeners to their elements (see IconEnrichers.guardSystemCards).
+  IconEnrichers.guardSystemCards();
 
   CONFIG.Actor.documentClass = documents.IconActor;
   CONFIG.Item.documentClass = documents.IconItem;
@@ -69,6 +82,10 @@ Hooks.once("init", () => {
 
   const { DocumentSheetConfig } = foundry.applications.apps;
   const sheets = applications.sheets;
+  // Core's own sheets would still be offered in Sheet Configuration; ICON actors and items need
+  // the system's (as dnd5e does, by core's v13 classes).
+  DocumentSheetConfig.unregisterSheet(Actor, "core", foundry.appv1.sheets.ActorSheet);
+  DocumentSheetConfig.unregisterSheet(Item, "core", foundry.appv1.sheets.ItemSheet);
   DocumentSheetConfig.registerSheet(Actor, SYSTEM_ID, sheets.CharacterSheet,
     { types: ["character"], makeDefault: true, label: "ICONENGINE.Sheet.character" });
   DocumentSheetConfig.registerSheet(Actor, SYSTEM_ID, sheets.FoeSheet,
@@ -99,10 +116,8 @@ Hooks.once("init", () => {
       actors: /** @type {Iterable<Actor.Implementation>} */ (game.actors ?? []), scenes: game.scenes });
     if (game.ready) refresh();
     else Hooks.once("ready", refresh);
-  }, error => {
-    console.error(error);
-    ui.notifications?.error(game.i18n?.format("ICONENGINE.Core.LoadError", { message: String(error) }) ?? String(error),
-      { permanent: true });
+  }, () => {
+    // told to the user by the handler above
   });
 
   applications.ChatCommands.register();

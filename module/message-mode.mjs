@@ -80,3 +80,16 @@ export function applyMode(chatData, mode) {
   else cls.applyRollMode(chatData, current);
   return chatData;
 }
+
+/**
+ * The create options that carry a mode to a roll message. v13's ChatMessage#_preCreate applies
+ * the `rollMode` option to a roll message, and when there is none, the user's own mode to one
+ * created without a whisper: a roll posted "public" by a user whose chat mode is private would be
+ * whispered to the GM without it. v14 names the option `messageMode`.
+ * @param {string} mode  Either generation's name.
+ * @returns {{rollMode: string} | {messageMode: string}}
+ */
+export function createOptions(mode) {
+  const current = toCurrentMode(mode);
+  return usesMessageModes() ? { messageMode: current } : { rollMode: current };
+}

@@ -698,7 +698,9 @@ class ShimCheck {
       this.#compare(`${path}()`, checker.getAwaitedType(given) ?? given, awaited, node, seen);
       return;
     }
-    this.#compare(`${path}()`, given, returns, node, seen);
+    // The declared returns whole, null and undefined included: a shim returning null where
+    // Foundry's returns `Actor | null` fits.
+    this.#compare(`${path}()`, given, declaredReturns, node, seen);
   }
 
   /**

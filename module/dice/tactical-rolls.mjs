@@ -10,7 +10,7 @@ import { gainVigilance, spendVigilance, vigilanceHeld } from "../data/vigilance.
 import IconSocket from "../icon-socket.mjs";
 import "./cards/icon-tactical.mjs";
 import IconRoll from "./icon-roll.mjs";
-import { applyMode, currentMode } from "../message-mode.mjs";
+import { applyMode, createOptions, currentMode } from "../message-mode.mjs";
 import { abilityAftermath, applyDamageRequest, attackResult, attackerOf, coreTarget, damageOptions, damageRequest, hatredEnd, healRequest,
   planAttack, saveRequest } from "./tactical-requests.mjs";
 
@@ -97,9 +97,10 @@ export default class TacticalRolls {
       sound: CONFIG.sounds.dice,
       flags: { [SYSTEM_ID]: { ...more, tactical: flags } }
     };
-    // A key of CONFIG.Dice.rollModes: from the dialogs' roll-mode select or the core setting.
+    // A key of CONFIG.Dice.rollModes: from the dialogs' roll-mode select or the core setting;
+    // given to the creation too, or Foundry applies the user's own mode over a public one.
     applyMode(data, rollMode);
-    return ChatMessage.implementation.create(data);
+    return ChatMessage.implementation.create(data, /** @type {ChatMessage.Database.CreateOperation<undefined>} */ (createOptions(rollMode)));
   }
 
   /**

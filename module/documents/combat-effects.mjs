@@ -182,7 +182,9 @@ async function announce(combatant, text) {
   p.textContent = text;
   await ChatMessage.implementation.create({
     content: p.outerHTML,
-    speaker: ChatMessage.implementation.getSpeaker({ actor: combatant.actor ?? undefined, token: combatant.token })
+    speaker: ChatMessage.implementation.getSpeaker({ actor: combatant.actor ?? undefined, token: combatant.token }),
+    // one of the system's own cards, shown as stored (module/enrichers.mjs SYSTEM_CARDS)
+    flags: { [SYSTEM_ID]: { announcement: true } }
   });
 }
 

@@ -1,6 +1,6 @@
 import { bloodiedChange } from "../data/rules.mjs";
 
-/** @typedef {{reset(): void, sheet?: {rendered: boolean, render(): unknown} | null}} Preparable */
+/** @typedef {{reset(): void, render(force?: boolean): void}} Preparable */
 
 /**
  * The system's Actor. Keeps the automatic Bloodied status in step with HP (the core decides
@@ -22,7 +22,11 @@ export default class IconActor extends Actor {
   /**
    * Prepare again every actor that was prepared before the rules core loaded (they hold no
    * derived values yet): the world's actors and the synthetic actors of unlinked tokens, which
-   * are separate documents each scene holds, and redraw their open sheets.
+   * are separate documents each scene holds, and redraw the sheets that are open. Nothing is
+   * created: `Actor#sheet` would make a sheet application for every actor, so the open ones are
+   * reached through `Document#render` (the document's `apps`); an unlinked token's synthetic
+   * actor exists from the token's construction (v13's ActorDelta), and a token without one (its
+   * actor deleted) has none to prepare.
    * @param {{actors?: Iterable<Preparable> | null, scenes?: Iterable<{tokens: Iterable<{actorLink: boolean, actor: Preparable | null}>}> | null}} world
    *   `game`.
    * @returns {number}  How many actors were prepared again.
@@ -37,7 +41,7 @@ export default class IconActor extends Actor {
     }
     for (const actor of actors) {
       actor.reset();
-      if (actor.sheet?.rendered) actor.sheet.render();
+      actor.render(false);
     }
     return actors.size;
   }

@@ -274,6 +274,29 @@ export default class IconCombat extends Combat {
   }
 
   /**
+   * ICON has no initiative: who acts next is chosen on the tracker. Core's initiative rolls (a
+   * macro, a module, a combatant's d20) would post cards, write `initiative` and re-sort `turns`;
+   * they are refused with a notice.
+   * @override
+   * @param {string | string[]} ids
+   * @param {Combat.InitiativeOptions} [options]
+   */
+  async rollInitiative(ids, options) {
+    ui.notifications?.warn(localize("ICONENGINE.Foundry.NoInitiative"));
+    return this;
+  }
+
+  /** @override @param {Combat.InitiativeOptions} [options] */
+  async rollAll(options) {
+    return this.rollInitiative([], options);
+  }
+
+  /** @override @param {Combat.InitiativeOptions} [options] */
+  async rollNPC(options) {
+    return this.rollInitiative([], options);
+  }
+
+  /**
    * Ask, apply the end-of-combat rules (the reducer's `endCombat` effects), then delete the
    * combat as Foundry does.
    * @override

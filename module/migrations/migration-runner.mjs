@@ -68,7 +68,8 @@ class MigrationFailure extends Error {
  * Numbered world data migrations, the way maintained systems run them (dnd5e's migrateWorld,
  * pf2e's MigrationRunner): the world records its data version in a hidden world setting; on
  * `ready` the active GM (and only they, so two GMs never migrate at once) runs every migration
- * newer than that, oldest first, and records each version as it completes.
+ * newer than that, oldest first, and records each version as it completes. The GM is told only
+ * when a migration has something to write: a new world records the versions silently.
  *
  * A migration never loses data. All its converters run over copies of every document before
  * anything is written, so a converter that throws changes nothing; only the fields a converter
@@ -148,13 +149,22 @@ export default class MigrationRunner {
     const pending = this.#migrations.filter(m => m.version > from);
     if (!pending.length) return report;
 
-    ui.notifications?.info(format("ICONENGINE.Migration.Begin", { from: String(from), to: String(this.latest) }),
-      { permanent: true });
+    // The GM hears of a migration only when it has something to write: a new world (or one whose
+    // data is already in the new shape) records the versions silently, as dnd5e does.
+    let announced = false;
     for (const migration of pending) {
       const label = format(migration.label);
-      console.log(`${SYSTEM_ID} | data migration ${migration.version}: ${label}`);
       try {
-        await this.#apply(migration);
+        const plan = await this.#plan(migration);
+        if (plan.length) {
+          if (!announced) {
+            ui.notifications?.info(format("ICONENGINE.Migration.Begin", { from: String(from), to: String(this.latest) }),
+              { permanent: true });
+            announced = true;
+          }
+          console.log(`${SYSTEM_ID} | data migration ${migration.version}: ${label}`);
+          await this.#apply(plan);
+        }
       } catch (error) {
         const document = error instanceof MigrationFailure ? error.document : "-";
         console.error(`${SYSTEM_ID} | data migration ${migration.version} (${label}) failed on ${document}`, error);
@@ -168,15 +178,16 @@ export default class MigrationRunner {
       report.to = migration.version;
       report.ran.push(migration.version);
     }
-    ui.notifications?.success(format("ICONENGINE.Migration.Complete", { version: String(report.to) }), { permanent: true });
+    if (announced) ui.notifications?.success(format("ICONENGINE.Migration.Complete", { version: String(report.to) }), { permanent: true });
     return report;
   }
 
   /**
-   * One migration: plan every update from copies, then write them, restoring on a failed write.
+   * One migration's updates, planned from copies of every document (nothing is written).
    * @param {Migration} migration
+   * @returns {Promise<PlannedUpdate[]>}
    */
-  async #apply(migration) {
+  async #plan(migration) {
     /** @type {PlannedUpdate[]} */
     const plan = [];
     for (const [documentName, convert] of Object.entries(migration.documents)) {
@@ -209,7 +220,14 @@ export default class MigrationRunner {
         if (Object.keys(after).length) plan.push({ collection, id, name: label, before, after });
       }
     }
+    return plan;
+  }
 
+  /**
+   * Write a migration's planned updates, restoring on a failed write.
+   * @param {PlannedUpdate[]} plan
+   */
+  async #apply(plan) {
     /** @type {PlannedUpdate[]} */
     const attempted = [];
     try {

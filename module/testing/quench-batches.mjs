@@ -4,8 +4,7 @@
  * the batch at `quenchReady`. Every test creates what it needs, named "ICON test …", and deletes
  * it again, so a GM can run the batch in a live world. The browser harness runs the same batch
  * against test/browser/foundry-shim.mjs (test/browser/quench.test.mjs); tests that need a part
- * of Foundry the shim does not have (the combat tracker, compendium packs) skip themselves there,
- * saying why.
+ * of Foundry the shim does not have (compendium packs) skip themselves there, saying why.
  */
 import { SYSTEM_ID } from "../config.mjs";
 
@@ -312,7 +311,7 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
     });
 
     it("Slashed no more than once a turn in a combat", async function () {
-      // The browser harness has no combat (test/node/tactical-resources.test.mjs covers the turns over stand-ins).
+      // A world without Foundry's combat tracker cannot run a combat.
       if (!(ui.combat instanceof foundry.applications.sidebar.tabs.CombatTracker)) this.skip();
       const actor = await actorOf("character");
       const foe = await actorOf("foe");
@@ -417,7 +416,7 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
 
   describe("the combat tracker", () => {
     it("runs a round with a slow turn, then undoes the last step", async function () {
-      // The browser harness has no combat tracker (test/browser/combat-tracker.test.mjs covers its parts).
+      // A world without Foundry's combat tracker cannot run a combat.
       if (!(ui.combat instanceof foundry.applications.sidebar.tabs.CombatTracker)) this.skip();
       const pc = await actorOf("character");
       const foe = await actorOf("foe");

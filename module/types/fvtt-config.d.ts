@@ -106,6 +106,8 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         damageApplied?: Record<string, AppliedDamage>;
         /** End-of-turn save cards (module/documents/combat-effects.mjs): whose statuses can be saved against. */
         saves?: { actorUuid: string; statuses: string[] };
+        /** A turn announcement (module/documents/combat-effects.mjs), one of the system's own cards. */
+        announcement?: boolean;
         /** Tactical messages: who attacked with what. */
         tactical?: { attacker?: string; ability?: string | null };
       };

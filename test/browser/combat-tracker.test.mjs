@@ -2,9 +2,10 @@
  * The ICON combat tracker in Chromium: its tracker and footer templates rendered with the real
  * context code (module/applications/combat/tracker-context.mjs) from real reducer state of the
  * wasm core. Each click goes the way the tracker's action handlers go: the button's reducer event
- * (trackerEvent) is applied by the core in the page, and the tracker re-renders. The ApplicationV2
- * class itself is not run (Foundry is not here; test/node/combat-tracker.test.mjs runs its
- * overrides over stand-ins). Screenshots in test-results/.
+ * (trackerEvent) is applied by the core in the page, and the tracker re-renders. The tracker
+ * application itself runs in test/browser/foundry-v13.test.mjs (in the shim's v13 CombatTracker)
+ * and the Quench batch; test/node/combat-tracker.test.mjs runs its overrides over stand-ins.
+ * Screenshots in test-results/.
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";

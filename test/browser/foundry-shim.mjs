@@ -1,11 +1,16 @@
 /**
- * The ONLY Foundry stand-in of the browser tests, kept minimal: what rendering a chat card needs.
+ * The ONLY Foundry stand-in of the browser tests. Its base is what rendering a chat card needs:
  * - game.i18n.localize / format, from lang/en.json
  * - foundry.applications.handlebars.renderTemplate, via the real Handlebars
  * - the `localize` Handlebars helper (with hash arguments formatting, as Foundry's does)
  * - foundry.applications.handlebars.loadTemplates, registering each template as a partial named by
  *   its path (as Foundry does), for the sheet partials
- * Template paths under systems/icon-engine/ map to the repo root, as Foundry serves them.
+ * Template paths under systems/icon-engine/ map to the repo root, as Foundry serves them; core's
+ * own templates (`templates/...`) to the stand-ins under test/browser/foundry/ (only the ones the
+ * system renders: the combat tracker's parts, the roll card, manual dice entry).
+ * `installWorld()` then `startGame()` add a v13 world booted as Foundry boots one; it behaves as
+ * v13 does wherever the system relies on it, and docs/foundry-api.md ("The browser shim") lists
+ * where v13's behaviour was read and every way it still differs, with why that hides nothing.
  *
  * Everything it provides is held to foundry-vtt-types by scripts/shim-conformance.mjs (run by
  * `npm run typecheck`): a member Foundry does not declare, or one whose type does not fit the
@@ -46,15 +51,24 @@ Handlebars.registerHelper("localize", (key, options) => {
 
 const compiled = new Map();
 
+/**
+ * Where the page fetches a template: the system's from the repo root, core's from its stand-in.
+ * @param {string} path
+ */
+function templateURL(path) {
+  return path.startsWith("systems/icon-engine/") ? `/${path.slice("systems/icon-engine/".length)}` : `/test/browser/foundry/${path}`;
+}
+
 /** @param {string} path @param {object} data */
 async function renderTemplate(path, data) {
   if (!compiled.has(path)) {
-    const url = `/${path.replace(/^systems\/icon-engine\//, "")}`;
+    const url = templateURL(path);
     const response = await fetch(url);
     if (!response.ok) throw new Error(`template ${path}: HTTP ${response.status}`);
     compiled.set(path, Handlebars.compile(await response.text()));
   }
-  return compiled.get(path)(data);
+  // Foundry renders every template letting it read getters and methods of the context's objects.
+  return compiled.get(path)(data, { allowProtoMethodsByDefault: true, allowProtoPropertiesByDefault: true });
 }
 
 /**
@@ -67,7 +81,7 @@ async function loadTemplates(paths) {
   const entries = Array.isArray(paths) ? paths.map(path => [path, path]) : Object.entries(paths);
   const templates = [];
   for (const [id, path] of entries) {
-    const response = await fetch(`/${path.replace(/^systems\/icon-engine\//, "")}`);
+    const response = await fetch(templateURL(path));
     if (!response.ok) throw new Error(`template ${path}: HTTP ${response.status}`);
     const text = await response.text();
     Handlebars.registerPartial(id, text);
@@ -83,7 +97,8 @@ globalThis.shimReady = true;
 
 /* ------------------------------------------------------------------------------------------ */
 /*  A world: the Foundry v13 classes the system's entry point and the in-Foundry test batch    */
-/*  need, installed on demand by `installWorld()` (the card tests above only need the base).    */
+/*  need, installed on demand by `installWorld()` and started by `startGame()` (the card tests  */
+/*  above only need the base).                                                                 */
 /*  Each member mirrors its declaration in @league-of-foundry-developers/foundry-vtt-types     */
 /*  (path given per class); behaviour follows v13's as documented there and in docs/           */
 /*  foundry-api.md. Nothing here is ICON-specific: the system's own classes run on top.        */
@@ -261,6 +276,23 @@ class Hooks {
 /* ---- Data models (common/abstract/data.d.mts, common/data/fields.d.mts) ---- */
 
 /**
+ * foundry.data.validation.DataModelValidationError (common/data/validation-failure.d.mts): what
+ * v13 throws for data its schema rejects (a field's failure, or the model's joint rule).
+ */
+class DataModelValidationError extends Error {}
+
+/**
+ * A validation error of a document, worded as v13 words it (`Actor [id] validation errors:`).
+ * @param {{documentName: string}} cls
+ * @param {string | null | undefined} id
+ * @param {unknown} error
+ */
+function documentValidationError(cls, id, error) {
+  const message = error instanceof Error ? error.message : String(error);
+  return new DataModelValidationError(`${cls.documentName} [${id ?? ""}] validation errors:\n  ${message}`, { cause: error });
+}
+
+/**
  * Each field's options (Foundry's DataField#options, kept aside: its declared type is each field
  * class's own Options, which the shim's plain option objects are not).
  * @type {WeakMap<object, Record<string, unknown>>}
@@ -294,7 +326,7 @@ class DataField {
     }
     const cast = this._cast(value);
     const failure = this._validateType(cast);
-    if (failure) throw new Error(`${path}: ${failure}`);
+    if (failure) throw new DataModelValidationError(`${path}: ${failure}`);
     return cast;
   }
   _cast(value) { return value; }
@@ -393,7 +425,12 @@ class DataModel {
   get schema() { return this.constructor.schema; }
   static cleanData(source = {}) {
     const cleaned = this.schema.clean(source);
-    this.validateJoint(cleaned);
+    try {
+      this.validateJoint(cleaned);
+    } catch (error) {
+      // v13 reports a joint rule's error as the model's validation failure.
+      throw error instanceof DataModelValidationError ? error : new DataModelValidationError(error instanceof Error ? error.message : String(error), { cause: error });
+    }
     return cleaned;
   }
   static validateJoint() {}
@@ -435,7 +472,11 @@ class ClientDocument {
     /** @shim-unchecked Foundry types the parent per document class (an Actor's TokenDocument, an Item's Actor); the shim's one base keeps the parent its collection gave */
     this.parent = parent;
     this.apps = {};
-    this._source = this.constructor.cleanData(data);
+    try {
+      this._source = this.constructor.cleanData(data);
+    } catch (error) {
+      throw documentValidationError(this.constructor, data?._id, error);
+    }
     this._initialize();
   }
 
@@ -451,7 +492,14 @@ class ClientDocument {
     source.ownership ??= { default: OWNERSHIP.NONE };
     for (const name of Object.values(this.metadata.embedded)) source[name] = (source[name] ?? []).map(e => ({ ...e, _id: e._id ?? randomID() }));
     const model = CONFIG[this.documentName]?.dataModels?.[source.type];
-    if (model) source.system = model.cleanData(source.system ?? {});
+    if (model) {
+      try {
+        source.system = model.cleanData(source.system ?? {});
+      } catch (error) {
+        // named from the document, as v13's failure is
+        throw new DataModelValidationError(`system.${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+    }
     return source;
   }
 
@@ -483,6 +531,35 @@ class ClientDocument {
   reset() { this._initialize(); }
   toObject() { return deepClone(this._source); }
   toJSON() { return this.toObject(); }
+
+  /** DataModel#updateSource: changes merged into the source (cleaned, validated), then initialized again. */
+  updateSource(changes = {}) {
+    let source;
+    try {
+      source = this.constructor.cleanData(mergeObject(this.toObject(), expandObject(changes), { inplace: false }));
+    } catch (error) {
+      throw documentValidationError(this.constructor, this.id, error);
+    }
+    this._source = source;
+    this._initialize();
+    return changes;
+  }
+
+  /**
+   * DataModel#validate: the source with `changes` merged in, against the schema and the joint
+   * rules; throws a DataModelValidationError (unless `strict` is false: then false).
+   * @param {{changes?: object, clean?: boolean, fallback?: boolean, strict?: boolean}} [options]
+   */
+  validate({ changes, strict = true } = {}) {
+    const data = changes ? mergeObject(this.toObject(), expandObject(changes), { inplace: false }) : this.toObject();
+    try {
+      this.constructor.cleanData(data);
+    } catch (error) {
+      if (strict) throw documentValidationError(this.constructor, this.id, error);
+      return false;
+    }
+    return true;
+  }
 
   /* Permissions (client/documents/abstract/client-document.d.mts) */
   getUserLevel(user = game.user) {
@@ -521,7 +598,9 @@ class ClientDocument {
   }
 
   /* The CRUD workflows (server side: one client here, so the user asking is the one applying). */
+  /** An array of data creates many (and resolves to them), as v13's does. */
   static async create(data, operation = {}) {
+    if (Array.isArray(data)) return this.createDocuments(data, operation);
     const created = await this.createDocuments([data], operation);
     return created[0];
   }
@@ -534,7 +613,7 @@ class ClientDocument {
       const source = deepClone(entry);
       if (!keepId) delete source._id;
       const doc = new cls(source, { parent });
-      if ((await doc._preCreate(doc._source, options, user)) === false) continue;
+      if ((await doc._preCreate(source, options, user)) === false) continue;
       if (Hooks.call(`preCreate${this.documentName}`, doc, doc._source, options, user.id) === false) continue;
       if (parent) {
         const field = parent.constructor.getCollectionName(this.documentName);
@@ -550,8 +629,33 @@ class ClientDocument {
       doc._onCreate(doc._source, options, user.id);
       Hooks.callAll(`create${this.documentName}`, doc, options, user.id);
     }
+    if (parent && created.length) {
+      parent._onCreateDescendantDocuments(parent, parent.constructor.getCollectionName(this.documentName), created,
+        created.map(doc => doc.toObject()), options, user.id);
+    }
     parent?.render(false);
     return created;
+  }
+
+  /** Document.updateDocuments: each `{_id, ...changes}` applied to the world's (or the parent's) document. */
+  /** Document.deleteDocuments (common/abstract/document.d.mts): world documents by id, or a parent's embedded ones. */
+  static async deleteDocuments(ids = [], { parent = null, ...options } = {}) {
+    const collection = parent ? parent[parent.constructor.getCollectionName(this.documentName)] : game[this.collectionName];
+    const deleted = [];
+    for (const id of ids) {
+      const doc = collection.get(id);
+      if (doc) deleted.push(await doc.delete(options));
+    }
+    return deleted;
+  }
+  static async updateDocuments(updates = [], { parent = null, ...options } = {}) {
+    const collection = parent ? parent[parent.constructor.getCollectionName(this.documentName)] : game[this.collectionName];
+    const updated = [];
+    for (const { _id, ...changes } of updates) {
+      const doc = collection?.get(_id);
+      if (doc) updated.push(await doc.update(changes, options));
+    }
+    return updated;
   }
 
   async update(data = {}, options = {}) {
@@ -561,7 +665,12 @@ class ClientDocument {
     if (Hooks.call(`preUpdate${this.documentName}`, this, changes, options, user.id) === false) return undefined;
     const merged = mergeObject(this.toObject(), changes, { inplace: false });
     // Validation throws before anything is stored, as the server's does.
-    const source = this.constructor.cleanData(merged);
+    let source;
+    try {
+      source = this.constructor.cleanData(merged);
+    } catch (error) {
+      throw documentValidationError(this.constructor, this.id, error);
+    }
     if (this.parent) {
       const field = this.parent.constructor.getCollectionName(this.documentName);
       const list = this.parent._source[field];
@@ -570,6 +679,7 @@ class ClientDocument {
       const fresh = this.parent[field].get(this.id);
       fresh._onUpdate(changes, options, user.id);
       Hooks.callAll(`update${this.documentName}`, fresh, changes, options, user.id);
+      this.parent._onUpdateDescendantDocuments(this.parent, field, [fresh], [{ _id: this.id, ...changes }], options, user.id);
       this.parent.render(false);
       return fresh;
     }
@@ -591,11 +701,15 @@ class ClientDocument {
     await this._sheet?.close();
     this._onDelete(options, user.id);
     Hooks.callAll(`delete${this.documentName}`, this, options, user.id);
+    if (this.parent) {
+      this.parent._onDeleteDescendantDocuments(this.parent, this.parent.constructor.getCollectionName(this.documentName), [this], [this.id],
+        options, user.id);
+    }
     this.parent?.render(false);
     return this;
   }
 
-  async _preCreate() { return this.system?._preCreate ? this.system._preCreate(this._source, {}, game.user) : undefined; }
+  async _preCreate(data, options, user) { return this.system?._preCreate ? this.system._preCreate(data, options, user) : undefined; }
   async _preUpdate(changes, options, user) {
     if (changes.system && this.system instanceof TypeDataModel) return this.system._preUpdate(changes, options, user);
     return undefined;
@@ -603,6 +717,10 @@ class ClientDocument {
   _onCreate() {}
   _onUpdate() { this.render(false); }
   _onDelete() {}
+  /** After embedded documents of this one (or deeper) were created, updated or deleted: (parent, collection, documents, data|changes|ids, options, userId). */
+  _onCreateDescendantDocuments() {}
+  _onUpdateDescendantDocuments() {}
+  _onDeleteDescendantDocuments() {}
 
   async createEmbeddedDocuments(embeddedName, data, options = {}) {
     return CONFIG[embeddedName].documentClass.createDocuments(data, { ...options, parent: this });
@@ -612,16 +730,6 @@ class ClientDocument {
     const deleted = [];
     for (const id of ids) {
       const doc = this[field].get(id);
-      if (doc) deleted.push(await doc.delete(options));
-    }
-    return deleted;
-  }
-  /** Document.deleteDocuments (common/abstract/document.d.mts): world documents by id, or a parent's embedded ones. */
-  static async deleteDocuments(ids = [], { parent = null, ...options } = {}) {
-    const collection = parent ? parent[parent.constructor.getCollectionName(this.documentName)] : game[this.collectionName];
-    const deleted = [];
-    for (const id of ids) {
-      const doc = collection.get(id);
       if (doc) deleted.push(await doc.delete(options));
     }
     return deleted;
@@ -682,8 +790,23 @@ class Actor extends documentClass(Object.freeze(/** @type {const} */ ({ name: "A
   /** The statuses of the actor's applied effects. */
   get statuses() { return new Set(this.appliedEffects.flatMap(effect => [...effect.statuses])); }
   get appliedEffects() { return this.effects.filter(effect => effect.active); }
-  get isToken() { return false; }
-  get token() { return null; }
+  /** A synthetic actor's parent is its token. */
+  get isToken() { return this.parent instanceof TokenDocument; }
+  get token() { return this.parent instanceof TokenDocument ? this.parent : null; }
+  get hasPlayerOwner() { return game.users.some(u => !u.isGM && this.testUserPermission(u, "OWNER")); }
+  /** A synthetic actor's changes go to its token's delta, which makes the actor anew. */
+  async update(data = {}, options = {}) {
+    if (!this.isToken) return super.update(data, options);
+    const token = /** @type {TokenDocument} */ (this.parent);
+    const changes = expandObject(data);
+    if ((await this._preUpdate(changes, options, game.user)) === false) return undefined;
+    await token.update({ delta: mergeObject(token._source.delta ?? {}, changes, { inplace: false }) });
+    const fresh = token.actor;
+    if (!fresh) return undefined;
+    fresh._onUpdate(changes, options, game.user.id);
+    Hooks.callAll(`update${this.documentName}`, fresh, changes, options, game.user.id);
+    return fresh;
+  }
   async toggleStatusEffect(statusId, { active, overlay = false } = {}) {
     const existing = this.effects.filter(effect => effect.statuses.size === 1 && effect.statuses.has(statusId));
     const on = active ?? !existing.length;
@@ -726,6 +849,7 @@ class ChatMessage extends documentClass(Object.freeze(/** @type {const} */ ({ na
     source.whisper ??= [];
     source.blind ??= false;
     source.timestamp ??= Date.now();
+    source.content ??= "";
     // As v13 stores them: each roll serialized to a JSON string.
     source.rolls = (data.rolls ?? []).map(roll => (typeof roll === "string" ? roll : JSON.stringify(roll)));
     return source;
@@ -739,6 +863,13 @@ class ChatMessage extends documentClass(Object.freeze(/** @type {const} */ ({ na
     if (!this.whisper.length) return true;
     return this.whisper.includes(game.user.id) || (this.isAuthor && !this.blind);
   }
+  get alias() { return this.speaker?.alias ?? this.author?.name ?? ""; }
+  get speakerActor() { return this.constructor.getSpeakerActor(this.speaker); }
+  static getSpeakerActor(speaker) {
+    const token = speaker?.scene && speaker.token ? game.scenes.get(speaker.scene)?.tokens.get(speaker.token) : null;
+    return /** @type {Actor | null} */ (token?.actor ?? (speaker ? game.actors.get(speaker.actor) : null) ?? null);
+  }
+  getRollData() { return this.speakerActor?.getRollData() ?? {}; }
   static getSpeaker({ actor, token, alias } = {}) {
     return { scene: null, actor: actor?.id ?? null, token: token?.id ?? null, alias: alias ?? actor?.name ?? game.user.name };
   }
@@ -754,37 +885,78 @@ class ChatMessage extends documentClass(Object.freeze(/** @type {const} */ ({ na
     chatData.blind = mode === "blindroll";
     return chatData;
   }
-  /** The message as the chat log shows it, then `renderChatMessageHTML`. */
-  async renderHTML() {
-    const li = document.createElement("li");
-    li.classList.add("chat-message", "message");
-    li.dataset.messageId = this.id;
-    let content = this.content ?? "";
-    if (this.rolls.length && this.isContentVisible) {
-      // v13's ChatMessage#_renderRollContent renders each roll with its own flavor, not the message's.
-      const rendered = await Promise.all(this.rolls.map(roll => roll.render({ isPrivate: false })));
-      content = rendered.join("");
-    } else if (this.rolls.length) {
-      content = (await Promise.all(this.rolls.map(roll => roll.render({ isPrivate: true })))).join("");
+  applyRollMode(rollMode) {
+    const { whisper, blind } = this.constructor.applyRollMode({ whisper: [...this._source.whisper] }, rollMode);
+    this.updateSource({ whisper, blind });
+  }
+  /**
+   * v13's: the content's immediate inline rolls (`[[1d20]]`) are evaluated into it; a roll
+   * message gets the dice sound and, unless it was created whispered without a mode, the mode
+   * asked for in the options (`rollMode`) or else the user's (`core.rollMode`).
+   */
+  async _preCreate(data, options, user) {
+    if ((await super._preCreate(data, options, user)) === false) return false;
+    if (typeof data.content === "string" && /\[\[[^/]/.test(data.content)) {
+      let content = data.content;
+      for (const [expression] of data.content.matchAll(/\[\[[^/].*?\]{2,3}/g)) {
+        content = content.replace(expression, await TextEditor.implementation.enrichHTML(expression,
+          { documents: false, secrets: false, links: false, rolls: true, custom: false, rollData: this.getRollData() }));
+      }
+      this.updateSource({ content });
     }
+    if (this.isRoll) {
+      if (!("sound" in data)) this.updateSource({ sound: CONFIG.sounds.dice });
+      if (options.rollMode || !(data.whisper?.length > 0)) this.applyRollMode(options.rollMode || "roll");
+    }
+    return undefined;
+  }
+  /**
+   * The message as the chat log shows it, then `renderChatMessageHTML`. As v13's: the content is
+   * enriched (TextEditor.enrichHTML with the speaker's roll data); a roll message whose content has
+   * no element shows its rolls instead, and to whom the content is hidden, the rolls rendered
+   * privately under "rolled privately".
+   */
+  async renderHTML({ canDelete, canClose = false, ...rest } = {}) {
+    canDelete ??= game.user.isGM;
+    const speakerActor = this.speakerActor;
+    const data = this.toObject();
+    data.content = await TextEditor.implementation.enrichHTML(this.content, { rollData: this.getRollData(), secrets: speakerActor?.isOwner ?? game.user.isGM });
+    // v13 also passes canClose and speakerActor, which the declared MessageData lacks.
+    const context = { ...rest, canDelete, message: data, user: /** @type {NonNullable<typeof game.user>} */ (game.user), author: this.author,
+      alias: this.alias, cssClass: this.whisper.length ? "whisper" : "", isWhisper: this.whisper.length,
+      whisperTo: this.whisper.map(id => game.users.get(id)?.name).filter(Boolean).join(", ") };
+    if (this.isRoll) {
+      if (this.blind || this.whisper.length) context.isWhisper = 0;
+      if (this.isContentVisible) {
+        const probe = document.createElement("div");
+        probe.innerHTML = data.content;
+        if (!probe.childElementCount) data.content = (await Promise.all(this.rolls.map(roll => roll.render({ isPrivate: false, message: this })))).join("");
+      } else {
+        const name = this.author?.name ?? game.i18n.localize("CHAT.UnknownUser");
+        data.flavor = game.i18n.format("CHAT.PrivateRollContent", { user: name });
+        data.content = (await Promise.all(this.rolls.map(roll => roll.render({ isPrivate: true, message: this })))).join("");
+        context.alias = name;
+      }
+    }
+    const li = document.createElement("li");
+    li.classList.add("chat-message", "message", "flexcol", ...context.cssClass.split(" ").filter(Boolean));
+    li.dataset.messageId = this.id;
     const header = document.createElement("header");
     header.classList.add("message-header");
-    header.textContent = this.speaker?.alias ?? "";
-    // v13's chat-message.hbs: `<span class="flavor-text">{{{message.flavor}}}</span>`, HTML as written.
-    if (this.flavor) {
+    const sender = document.createElement("h4");
+    sender.classList.add("message-sender");
+    sender.textContent = context.alias;
+    header.append(sender);
+    if (data.flavor) {
       const flavor = document.createElement("span");
       flavor.classList.add("flavor-text");
-      flavor.innerHTML = this.flavor;
+      flavor.innerHTML = data.flavor;
       header.append(flavor);
     }
     const body = document.createElement("div");
     body.classList.add("message-content");
-    body.innerHTML = content;
+    body.innerHTML = data.content;
     li.append(header, body);
-    // ChatMessage.MessageData: the source, the viewer, the author and how the message is addressed.
-    const context = { message: this.toObject(), user: /** @type {NonNullable<typeof game.user>} */ (game.user), author: this.author, alias: this.speaker?.alias ?? "",
-      isWhisper: this.whisper.length, canDelete: game.user.isGM,
-      whisperTo: this.whisper.map(id => game.users.get(id)?.name).filter(Boolean).join(", ") };
     Hooks.callAll("renderChatMessageHTML", this, li, context);
     return li;
   }
@@ -802,12 +974,182 @@ class ChatMessage extends documentClass(Object.freeze(/** @type {const} */ ({ na
   }
 }
 
-/** Combat and Combatant: only extended by the system here (its tracker is tested elsewhere). */
+/**
+ * Combat (client/documents/combat.d.mts): the v13 members the system's Combat uses or overrides,
+ * core's initiative workflow (rollInitiative/rollAll/rollNPC, rolling each combatant's formula,
+ * posting the rolls and writing `initiative`) and its turn order sorted by initiative.
+ */
 class Combat extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Combat", collection: "combats", embedded: { Combatant: "combatants" } }))) {
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    source.round ??= 0;
+    source.turn ??= null;
+    source.active ??= false;
+    source.scene ??= null;
+    return source;
+  }
+  prepareDerivedData() {
+    super.prepareDerivedData();
+    this.setupTurns();
+  }
+  get started() { return this.round > 0; }
+  get isActive() { return this.active; }
+  get scene() { return game.scenes.get(this._source.scene) ?? null; }
+  get combatant() { return this.turn === null || this.turn === undefined ? null : this.turns[this.turn] ?? null; }
+  get current() { return { round: this.round, turn: this.turn, combatantId: this.combatant?.id ?? null, tokenId: this.combatant?.tokenId ?? null }; }
+  setupTurns() {
+    this.turns = this.combatants.contents.sort((a, b) => this._sortCombatants(a, b));
+    return this.turns;
+  }
+  /** Highest initiative first (none last), then by name, then by id. */
+  _sortCombatants(a, b) {
+    const ia = Number.isFinite(a.initiative) ? a.initiative : -Infinity;
+    const ib = Number.isFinite(b.initiative) ? b.initiative : -Infinity;
+    return (ib - ia) || (a.name ?? "").localeCompare(b.name ?? "") || (a.id ?? "").localeCompare(b.id ?? "");
+  }
+  async rollInitiative(ids, { formula = null, updateTurn = true, messageOptions = {} } = {}) {
+    ids = typeof ids === "string" ? [ids] : ids;
+    const currentId = this.combatant?.id;
+    const updates = [];
+    const messages = [];
+    for (const [i, id] of ids.entries()) {
+      const combatant = this.combatants.get(id);
+      if (!combatant?.isOwner) continue;
+      const roll = combatant.getInitiativeRoll(formula);
+      await roll.evaluate();
+      updates.push({ _id: id, initiative: roll.total });
+      const messageData = mergeObject({ speaker: ChatMessage.getSpeaker({ actor: combatant.actor, token: combatant.token, alias: combatant.name }),
+        flavor: game.i18n.format("COMBAT.RollsInitiative", { name: combatant.name }), flags: { "core.initiativeRoll": true } }, messageOptions, { inplace: false });
+      const chatData = await roll.toMessage(messageData, { create: false });
+      if (i > 0) chatData.sound = null;
+      messages.push(chatData);
+    }
+    if (!updates.length) return this;
+    await this.updateEmbeddedDocuments("Combatant", updates);
+    if (updateTurn && currentId) await this.update({ turn: this.turns.findIndex(t => t.id === currentId) });
+    await ChatMessage.implementation.createDocuments(messages);
+    return this;
+  }
+  async rollAll(options) {
+    return this.rollInitiative(this.combatants.filter(c => c.isOwner && c.initiative === null).map(c => c.id), options);
+  }
+  async rollNPC(options = {}) {
+    return this.rollInitiative(this.combatants.filter(c => c.isOwner && c.isNPC && c.initiative === null).map(c => c.id), options);
+  }
+  async startCombat() {
+    this._playCombatSound("startEncounter");
+    const updateData = { round: 1, turn: 0 };
+    Hooks.callAll("combatStart", this, updateData);
+    await this.update(updateData);
+    return this;
+  }
+  async nextTurn() { return this.update({ turn: ((this.turn ?? -1) + 1) % Math.max(this.turns.length, 1) }); }
+  async nextRound() { return this.update({ round: this.round + 1, turn: 0 }); }
+  async previousTurn() { return this.update({ turn: Math.max((this.turn ?? 0) - 1, 0) }); }
+  async previousRound() { return this.update({ round: Math.max(this.round - 1, 0), turn: 0 }); }
+  async endCombat() {
+    const yes = await foundry.applications.api.DialogV2.confirm({ window: { title: "COMBAT.EndTitle" }, content: "<p>COMBAT.EndConfirmation</p>" });
+    if (yes) await this.delete();
+    return this;
+  }
+  _playCombatSound() {}
+  async _onStartTurn() {}
+  async _onEndTurn() {}
+  async _onStartRound() {}
+  async _onEndRound() {}
+  async _clearMovementHistoryOnStartTurn() {}
+  async _manageTurnEvents() {}
+  _onCreate(data, options, userId) {
+    super._onCreate(data, options, userId);
+    ui.combat?.render();
+  }
+  _onUpdate(changes, options, userId) {
+    super._onUpdate(changes, options, userId);
+    ui.combat?.render();
+  }
+  _onDelete(options, userId) {
+    super._onDelete(options, userId);
+    if (ui.combat?.viewed === this) ui.combat.viewed = null;
+    ui.combat?.render();
+  }
+  _onCreateDescendantDocuments(...args) {
+    super._onCreateDescendantDocuments(...args);
+    ui.combat?.render();
+  }
+  _onUpdateDescendantDocuments(...args) {
+    super._onUpdateDescendantDocuments(...args);
+    ui.combat?.render();
+  }
+  _onDeleteDescendantDocuments(...args) {
+    super._onDeleteDescendantDocuments(...args);
+    ui.combat?.render();
+  }
 }
+
+/** Combatant (client/documents/combatant.d.mts): its actor, token, name and image, ownership through the actor. */
 class Combatant extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Combatant", collection: "combatants", embedded: {} }))) {
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    source.initiative ??= null;
+    source.hidden ??= false;
+    source.defeated ??= false;
+    source.actorId ??= null;
+    source.tokenId ??= null;
+    return source;
+  }
+  get combat() { return this.parent instanceof Combat ? this.parent : null; }
+  get token() { return this.combat?.scene?.tokens.get(this._source.tokenId) ?? null; }
+  get actor() { return /** @type {Actor | null} */ (this.token ? this.token.actor : game.actors.get(this._source.actorId) ?? null); }
+  get name() { return this._source.name || this.token?.name || this.actor?.name || ""; }
+  get img() { return this._source.img || this.actor?.img || CONST.DEFAULT_TOKEN; }
+  get isDefeated() { return this.defeated || !!this.actor?.statuses.has(CONFIG.specialStatusEffects.DEFEATED); }
+  get isNPC() { return !this.actor || !this.actor.hasPlayerOwner; }
+  get visible() { return this.isOwner || !this.hidden; }
+  get players() { return game.users.filter(u => !u.isGM && this.actor?.testUserPermission(u, "OWNER")); }
+  getUserLevel(user = game.user) {
+    if (user?.isGM) return OWNERSHIP.OWNER;
+    return this.actor?.getUserLevel(user) ?? OWNERSHIP.NONE;
+  }
+  getInitiativeRoll(formula) {
+    return new Roll(formula || this._getInitiativeFormula(), this.actor?.getRollData() ?? {});
+  }
+  /** v13's: the configured formula or the system's (system.json `initiative`), as a string even when neither is set. */
+  _getInitiativeFormula() { return String(CONFIG.Combat.initiative.formula || game.system.initiative); }
 }
-class Scene extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: {} }))) {
+
+/** The synthetic actors of unlinked tokens, by token. @type {WeakMap<object, Actor>} */
+const SYNTHETIC_ACTORS = new WeakMap();
+
+/**
+ * TokenDocument (client/documents/token.d.mts): a linked token's actor is the world's; an
+ * unlinked token's is a synthetic actor (the base actor with the token's delta), built with the
+ * token as v13's ActorDelta does ("when constructed", actor-delta.d.mts `_createSyntheticActor`).
+ */
+class TokenDocument extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Token", collection: "tokens", embedded: {} }))) {
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    source.actorLink ??= false;
+    source.actorId ??= null;
+    source.delta ??= {};
+    source.disposition ??= -1;
+    source.hidden ??= false;
+    return source;
+  }
+  _initialize() {
+    super._initialize();
+    SYNTHETIC_ACTORS.delete(this);
+    const base = this._source.actorLink ? null : game.actors?.get(this._source.actorId);
+    if (base) {
+      const data = mergeObject(base.toObject(), this._source.delta ?? {}, { inplace: false });
+      SYNTHETIC_ACTORS.set(this, new CONFIG.Actor.documentClass(data, { parent: this }));
+    }
+  }
+  get isLinked() { return !!this._source.actorLink; }
+  get baseActor() { return /** @type {Actor | null} */ (game.actors.get(this._source.actorId) ?? null); }
+  get actor() { return (this.isLinked ? this.baseActor : SYNTHETIC_ACTORS.get(this)) ?? null; }
+}
+
+class Scene extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: { Token: "tokens" } }))) {
 }
 class JournalEntryPage extends documentClass(Object.freeze(/** @type {const} */ ({ name: "JournalEntryPage", collection: "pages", embedded: {} }))) {
 }
@@ -850,10 +1192,24 @@ class Die extends RollTerm {
   get formula() { return `${this.number}d${this.faces}${this.options.flavor ? `[${this.options.flavor}]` : ""}`; }
   get total() { return this.results.filter(r => r.active).reduce((sum, r) => sum + r.result, 0); }
   get values() { return this.results.map(r => r.result); }
+  /** The user's fulfilment method for this die (`core.diceConfiguration`), else the configured default; none for dF here. */
+  get method() {
+    if (this.faces === "F") return undefined;
+    const configured = /** @type {Record<string, string>} */ (game.settings.get("core", "diceConfiguration") ?? {})[`d${this.faces}`];
+    return configured || CONFIG.Dice.fulfillment.defaultMethod || undefined;
+  }
+  /**
+   * Each die's face: from the roll's resolver when the user enters this denomination by hand
+   * (an interactive method, v13's manual entry), else from CONFIG.Dice.randomUniform.
+   */
   async evaluate({ minimize = false, maximize = false } = {}) {
+    const method = this.method;
+    const resolver = !minimize && !maximize && method && CONFIG.Dice.fulfillment.methods[method]?.interactive ? TERM_RESOLVERS.get(this) : null;
     for (let i = 0; i < this.number; i++) {
       const faces = this.faces === "F" ? 3 : this.faces;
-      const roll = minimize ? 1 : maximize ? faces : Math.ceil(CONFIG.Dice.randomUniform() * faces);
+      let roll = minimize ? 1 : maximize ? faces : undefined;
+      if (roll === undefined && resolver && method) roll = (await resolver.resolveResult(this, method)) ?? undefined;
+      roll ??= Math.ceil(CONFIG.Dice.randomUniform() * faces);
       this.results.push({ result: this.faces === "F" ? roll - 2 : roll, active: true });
     }
     this._evaluated = true;
@@ -861,8 +1217,12 @@ class Die extends RollTerm {
   }
 }
 
+/** The resolver of the roll being evaluated, by its dice terms. @type {WeakMap<object, RollResolver>} */
+const TERM_RESOLVERS = new WeakMap();
+
 class Roll {
   static CHAT_TEMPLATE = "templates/dice/roll.html";
+  static get resolverImplementation() { return RollResolver; }
   constructor(formula, data = {}, options = {}) {
     this.data = data;
     this.options = options;
@@ -895,8 +1255,19 @@ class Roll {
     this._evaluated = true;
     return this._evaluate(options);
   }
+  /**
+   * v13's: first the user's manual entry of the dice they roll by hand (the RollResolver form,
+   * when a die's denomination is set to an interactive method), then each term.
+   */
   async _evaluate(options = {}) {
+    const resolver = options.allowInteractive !== false && !options.minimize && !options.maximize
+      ? new this.constructor.resolverImplementation(this) : null;
+    if (resolver) {
+      for (const term of this.dice) TERM_RESOLVERS.set(term, resolver);
+      await resolver.awaitFulfillment();
+    }
     for (const term of this.terms) await term.evaluate(options);
+    if (resolver?.rendered) await resolver.close();
     let total = 0;
     let sign = 1;
     for (const term of this.terms) {
@@ -968,17 +1339,22 @@ function* inheritanceChain(cls) {
 
 class ApplicationV2 {
   static DEFAULT_OPTIONS = { id: "app-{id}", classes: [], tag: "div", window: { frame: true, title: "", icon: /** @type {false} */ (false), resizable: false },
-    actions: {}, form: undefined, position: {} };
+    actions: {}, form: { handler: undefined, submitOnChange: false, closeOnSubmit: false }, position: {} };
+  static RENDER_STATES = Object.freeze(/** @type {const} */ ({ ERROR: -3, CLOSING: -2, CLOSED: -1, NONE: 0, RENDERING: 1, RENDERED: 2 }));
   static #count = 0;
   #element = null;
-  #state = 0;
+  /** @type {foundry.applications.api.ApplicationV2.RenderState} */
+  #state = ApplicationV2.RENDER_STATES.NONE;
+  /** v13's render semaphore: one render or close of an application at a time, each after the last. */
+  #queue = Promise.resolve();
+  /** Whether a render or close step is running now. */
+  #stepping = false;
 
   constructor(options = {}) {
     this.options = this._initializeApplicationOptions(options);
     this.tabGroups = {};
     this.position = { ...this.options.position };
   }
-
 
   _initializeApplicationOptions(options) {
     const chain = [...inheritanceChain(this.constructor)].reverse();
@@ -1004,28 +1380,83 @@ class ApplicationV2 {
   /** Declared HTMLElement; null before the first render, as Foundry's is. */
   get element() { return /** @type {HTMLElement} */ (this.#element); }
   get form() { return this.#element instanceof HTMLFormElement ? this.#element : this.#element?.querySelector("form") ?? null; }
-  get rendered() { return this.#state === 2; }
+  get state() { return this.#state; }
+  get rendered() { return this.#state === ApplicationV2.RENDER_STATES.RENDERED; }
+  get hasFrame() { return !!this.options.window?.frame; }
   get window() { return { title: this.#element?.querySelector(".window-title") ?? null }; }
 
-  async render(options = {}, _options = {}) {
+  /**
+   * Queued behind any render or close in progress, as v13's semaphore does: a render awaited
+   * inside a render step of the same application never starts (Foundry hangs there; the shim
+   * says so on the console after 5 s, which fails the tests).
+   */
+  render(options = {}, _options = {}) {
     if (typeof options === "boolean") options = { ..._options, force: options };
+    return this.#enqueue("render", () => this.#render(options));
+  }
+  close(options = {}) {
+    return this.#enqueue("close", () => this.#close(options));
+  }
+  #enqueue(what, step) {
+    const inside = this.#stepping;
+    let started = false;
+    const run = this.#queue.then(async () => {
+      started = true;
+      this.#stepping = true;
+      try {
+        return await step();
+      } finally {
+        this.#stepping = false;
+      }
+    });
+    this.#queue = run.then(() => undefined, () => undefined);
+    if (inside) {
+      const timer = setTimeout(() => {
+        if (!started) console.error(`${this.constructor.name}: a ${what} asked for during a render or close of the same application is still waiting: awaited there, it deadlocks (v13 queues them)`);
+      }, 5000);
+      run.then(() => clearTimeout(timer), () => clearTimeout(timer));
+    }
+    return run;
+  }
+
+  async #render(options) {
+    const states = ApplicationV2.RENDER_STATES;
     if (!this.rendered && !options.force) return this;
     const isFirstRender = !this.rendered;
-    options = { ...options, isFirstRender };
+    options.isFirstRender = isFirstRender;
     this._configureRenderOptions(options);
     const context = await this._prepareContext(options);
+    if (isFirstRender) await this._preFirstRender(context, options);
+    await this._preRender(context, options);
+    this.#state = states.RENDERING;
     const result = await this._renderHTML(context, options);
     if (isFirstRender) {
       this.#element = await this._renderFrame(options);
-      document.body.append(this.#element);
+      this._attachFrameListeners();
     }
-    // The frame's content section (Foundry's `hasFrame` case).
-    this._replaceHTML(result, this.#element.querySelector(".window-content") ?? this.#element, options);
-    this.#state = 2;
+    this._replaceHTML(result, (this.hasFrame && this.#element.querySelector(".window-content")) || this.#element, options);
+    if (isFirstRender) this._insertElement(this.#element);
+    this.#state = states.RENDERED;
     foundry.applications.instances.set(this.id, this);
     if (isFirstRender) await this._onFirstRender(context, options);
     await this._onRender(context, options);
     for (const cls of inheritanceChain(this.constructor)) Hooks.callAll(`render${cls.name}`, this, this.#element, context, options);
+    return this;
+  }
+  async #close(options) {
+    const states = ApplicationV2.RENDER_STATES;
+    if (!this.#element) {
+      this.#state = states.CLOSED;
+      return this;
+    }
+    this.#state = states.CLOSING;
+    await this._preClose(options);
+    this._removeElement(this.#element);
+    this.#element = null;
+    this.#state = states.CLOSED;
+    foundry.applications.instances.delete(this.id);
+    this._onClose(options);
+    for (const cls of inheritanceChain(this.constructor)) Hooks.callAll(`close${cls.name}`, this);
     return this;
   }
   _configureRenderOptions(options) {
@@ -1055,6 +1486,7 @@ class ApplicationV2 {
     const frame = document.createElement(this.options.tag ?? "div");
     frame.id = this.id;
     frame.classList.add("application", ...this.options.classes);
+    if (!this.hasFrame) return frame;
     const header = document.createElement("header");
     header.classList.add("window-header");
     const title = document.createElement("h1");
@@ -1064,78 +1496,124 @@ class ApplicationV2 {
     const content = document.createElement("section");
     content.classList.add("window-content");
     frame.append(header, content);
-    frame.addEventListener("click", event => this.#onClick(event));
-    if (this.options.form) {
-      frame.addEventListener("change", event => this._onChangeForm(this.options.form, event));
-      frame.addEventListener("submit", event => this.#onSubmit(event));
-    }
     return frame;
   }
+  _insertElement(element) {
+    const existing = document.getElementById(element.id);
+    if (existing) existing.replaceWith(element);
+    else document.body.append(element);
+  }
+  _removeElement(element) { element.remove(); }
+  /**
+   * v13's listeners: clicks and right-clicks (contextmenu) to the actions, and for a form element
+   * its submit and change events.
+   */
+  _attachFrameListeners() {
+    const click = event => this.#onClick(event);
+    this.#element.addEventListener("click", click);
+    this.#element.addEventListener("contextmenu", click);
+    if (this.options.tag === "form") {
+      this.#element.addEventListener("submit", event => this._onSubmitForm(this.options.form, event));
+      this.#element.addEventListener("change", event => this._onChangeForm(this.options.form, event));
+    }
+  }
+  async _preFirstRender() {}
+  async _preRender() {}
   async _onFirstRender() {}
   async _onRender() {}
+  async _preClose() {}
   _onClose() {}
   _onChangeForm(formConfig, event) {
-    if (formConfig.submitOnChange) this.submit(event);
+    if (formConfig.submitOnChange) this._onSubmitForm(formConfig, event);
   }
-  async submit(event = null) {
-    const form = this.form;
-    if (!form) return;
-    const formData = new FormDataExtended(form);
-    await this.options.form.handler?.call(this, event, form, formData);
-    if (this.options.form.closeOnSubmit) await this.close();
-  }
-  #onSubmit(event) {
+  /** v13's: the handler's error is shown (and logged), and the form stays open. */
+  async _onSubmitForm(formConfig, event) {
     event.preventDefault();
-    this.submit(event).catch(error => console.error(error));
+    const form = /** @type {HTMLFormElement} */ (event.currentTarget);
+    const { handler, closeOnSubmit } = formConfig;
+    const formData = new FormDataExtended(form);
+    if (handler instanceof Function) {
+      try {
+        await handler.call(this, event, form, formData);
+      } catch (error) {
+        // Foundry shows it with `console: true`, which logs it too.
+        ui.notifications?.error(error instanceof Error ? error.message : String(error));
+        console.error(error);
+        return;
+      }
+    }
+    if (closeOnSubmit) await this.close({ submitted: true });
   }
+  /** v13's: the handler gets the submit options; an error goes to the caller. */
+  async submit(submitOptions = {}) {
+    const formConfig = this.options.form;
+    if (!formConfig?.handler) throw new Error(`The ${this.constructor.name} DOM element must be a HTMLFormElement with a handler`);
+    const form = /** @type {HTMLFormElement} */ (this.element);
+    const event = new Event("submit", { cancelable: true });
+    const formData = new FormDataExtended(form);
+    await formConfig.handler.call(this, event, form, formData, submitOptions);
+    if (formConfig.closeOnSubmit) await this.close();
+  }
+  /**
+   * v13's: the closest `[data-action]`; no default prevented, an error not caught (it reaches
+   * the page as Foundry's would), the handler only for its `buttons` (left-click unless given).
+   */
   #onClick(event) {
     const target = event.target instanceof Element ? event.target.closest("[data-action]") : null;
     if (!target || !this.#element?.contains(target)) return;
     const action = target.dataset.action;
     if (action === "tab") {
-      event.preventDefault();
-      this.changeTab(target.dataset.tab, target.dataset.group);
+      if (event.button === 0) this.changeTab(target.dataset.tab, target.dataset.group);
       return;
     }
-    const handler = this.options.actions[action];
-    if (!handler) return this._onClickAction(event, target);
-    event.preventDefault();
-    const fn = typeof handler === "function" ? handler : handler.handler;
-    Promise.resolve(fn.call(this, event, target)).catch(error => console.error(error));
+    let handler = this.options.actions[action];
+    if (!handler) {
+      this._onClickAction(event, target);
+      return;
+    }
+    let buttons = [0];
+    if (typeof handler === "object") {
+      buttons = handler.buttons;
+      handler = handler.handler;
+    }
+    if (buttons.includes(event.button)) handler?.call(this, event, target);
   }
   _onClickAction() {}
-  async close() {
-    this.#element?.remove();
-    this.#element = null;
-    this.#state = 0;
-    foundry.applications.instances.delete(this.id);
-    this._onClose({});
-    for (const cls of inheritanceChain(this.constructor)) Hooks.callAll(`close${cls.name}`, this);
-    return this;
-  }
 }
 
-/** foundry.applications.api.HandlebarsApplicationMixin: PARTS rendered by Handlebars, one root element each. */
+/**
+ * foundry.applications.api.HandlebarsApplicationMixin: PARTS rendered by Handlebars, one root
+ * element each; a render renders `options.parts` (all of them the first time), each part's
+ * context prepared on the one context object of the render, as v13 does.
+ */
 function HandlebarsApplicationMixin(BaseApplication) {
   return class HandlebarsApplication extends BaseApplication {
     static PARTS = {};
     #parts = {};
+    #partDescriptors = {};
     get parts() { return this.#parts; }
+    _configureRenderOptions(options) {
+      super._configureRenderOptions(options);
+      this.#partDescriptors = this._configureRenderParts(options);
+      const all = Object.keys(this.#partDescriptors);
+      options.parts = options.isFirstRender || !options.parts ? all : options.parts.filter(partId => all.includes(partId));
+    }
     _configureRenderParts() { return deepClone(this.constructor.PARTS); }
     async _preparePartContext(partId, context) {
       context.partId = `${this.id}-${partId}`;
       return context;
     }
     async _renderHTML(context, options) {
-      const parts = this._configureRenderParts(options);
       const rendered = {};
-      for (const [partId, part] of Object.entries(parts)) {
-        const partContext = await this._preparePartContext(partId, { ...context }, options);
+      for (const partId of options.parts) {
+        const part = this.#partDescriptors[partId];
+        if (part.templates?.length) await foundry.applications.handlebars.loadTemplates(part.templates);
+        const partContext = await this._preparePartContext(partId, context, options);
         const html = await foundry.applications.handlebars.renderTemplate(part.template, partContext);
         const template = document.createElement("template");
         template.innerHTML = html.trim();
         if (template.content.children.length !== 1) throw new Error(`Template part "${partId}" must render a single HTML element.`);
-        const element = template.content.firstElementChild;
+        const element = /** @type {HTMLElement} */ (template.content.firstElementChild);
         element.dataset.applicationPart = partId;
         rendered[partId] = element;
       }
@@ -1171,10 +1649,14 @@ class DocumentSheetV2 extends ApplicationV2 {
   // v13's defaults (DEFAULT_OPTIONS viewPermission LIMITED, editPermission OWNER) unless given.
   get isVisible() { return this.document.testUserPermission(game.user, this.options.viewPermission ?? OWNERSHIP.LIMITED); }
   get isEditable() { return this.document.testUserPermission(game.user, this.options.editPermission ?? OWNERSHIP.OWNER); }
-  async render(options = {}, _options = {}) {
-    const result = await super.render(options, _options);
+  /** The document re-renders its open sheets (Document#apps) from here until the sheet closes. */
+  async _onFirstRender(context, options) {
+    await super._onFirstRender(context, options);
     this.document.apps[this.id] = this;
-    return result;
+  }
+  _onClose(options) {
+    super._onClose(options);
+    delete this.document.apps[this.id];
   }
   async _prepareContext(options) {
     const context = await super._prepareContext(options);
@@ -1189,22 +1671,22 @@ class DocumentSheetV2 extends ApplicationV2 {
     for (const element of this.form?.elements ?? []) element.disabled = disabled;
   }
   _processFormData(event, form, formData) { return expandObject(formData.object); }
+  /** v13's: the changes are validated against the document before anything is sent (a DataModelValidationError). */
   _prepareSubmitData(event, form, formData, updateData) {
     const submitData = this._processFormData(event, form, formData);
     if (updateData) mergeObject(submitData, updateData);
+    this.document.validate({ changes: submitData, clean: true, fallback: false });
     return submitData;
   }
   async _processSubmitData(event, form, submitData, options = {}) {
     await this.document.update(submitData, options);
   }
-  async close(options) {
-    delete this.document.apps[this.id];
-    return super.close(options);
-  }
-  static async #onSubmitDocumentForm(event, form, formData) {
+  /** `submit({updateData, ...operation})`: extra data merged in, the rest the update's options. */
+  static async #onSubmitDocumentForm(event, form, formData, submitOptions = {}) {
     if (!this.isEditable) return;
-    const submitData = this._prepareSubmitData(event, form, formData);
-    await this._processSubmitData(event, form, submitData);
+    const { updateData, ...updateOptions } = submitOptions;
+    const submitData = this._prepareSubmitData(event, form, formData, updateData);
+    await this._processSubmitData(event, form, submitData, updateOptions);
   }
   static async #onEditImage(event, target) {
     if (target.nodeName !== "IMG") throw new Error("The editImage action is available only for IMG elements.");
@@ -1236,6 +1718,63 @@ class FilePicker extends HandlebarsApplicationMixin(ApplicationV2) {
   async browse() { return this.render({ force: true }); }
 }
 
+/**
+ * RollResolver (client/applications/dice/roll-resolver.d.mts): v13's manual dice entry. For each
+ * die of the roll the user rolls by hand (`core.diceConfiguration` names an interactive method
+ * for its denomination, `manual`), an input; the faces typed in are the results, once submitted.
+ */
+class RollResolver extends HandlebarsApplicationMixin(ApplicationV2) {
+  static DEFAULT_OPTIONS = { id: "roll-resolver-{id}", tag: "form", classes: ["roll-resolver"], window: { title: "DICE.RollResolution" },
+    form: { handler: RollResolver._fulfillRoll, submitOnChange: false, closeOnSubmit: false } };
+  static PARTS = { form: { template: "templates/dice/roll-resolver.hbs" } };
+  #roll;
+  /** @type {Map<string, foundry.applications.dice.RollResolver.DiceTermFulfillmentDescriptor>} */
+  #fulfillable = new Map();
+  /** Results typed in, by `method:denomination`, in order. @type {Map<string, number[]>} */
+  #results = new Map();
+  /** @type {(() => void) | null} */
+  #done = null;
+  constructor(roll, options = {}) {
+    super(options);
+    this.#roll = roll;
+  }
+  get roll() { return this.#roll; }
+  get fulfillable() { return this.#fulfillable; }
+  async awaitFulfillment() {
+    for (const [index, term] of this.#roll.terms.entries()) {
+      const method = term instanceof Die ? term.method : undefined;
+      if (!method || !CONFIG.Dice.fulfillment.methods[method]?.interactive) continue;
+      for (let n = 0; n < term.number; n++) {
+        const id = `${index}-${n}`;
+        this.#fulfillable.set(id, { id, term, method, isNew: true });
+      }
+    }
+    if (!this.#fulfillable.size) return;
+    const done = new Promise(resolve => { this.#done = () => resolve(undefined); });
+    await this.render({ force: true });
+    await done;
+  }
+  registerResult(method, denomination, result) {
+    const key = `${method}:${denomination}`;
+    this.#results.set(key, [...(this.#results.get(key) ?? []), result]);
+    return true;
+  }
+  async resolveResult(term, method) {
+    return this.#results.get(`${method}:d${term.faces}`)?.shift();
+  }
+  async _prepareContext(options) {
+    const dice = [...this.#fulfillable.values()].map(({ id, term }) => ({ id, denomination: `d${term.faces}`, faces: term.faces }));
+    return Object.assign(await super._prepareContext(options), { formula: this.#roll.formula, dice });
+  }
+  static async _fulfillRoll(event, form, formData) {
+    for (const [id, value] of Object.entries(formData.object)) {
+      const die = this.fulfillable.get(id);
+      if (die && Number.isFinite(value)) this.registerResult(die.method, `d${die.term.faces}`, Number(value));
+    }
+    this.#done?.();
+  }
+}
+
 /** DialogV2 (client/applications/api/dialog.d.mts): answers as the user pressing the default button would. */
 class DialogV2 extends ApplicationV2 {
   async _renderHTML() { return document.createElement("form"); }
@@ -1245,62 +1784,276 @@ class DialogV2 extends ApplicationV2 {
 }
 
 /**
- * foundry.applications.apps.DocumentSheetConfig: registrations land in
- * `CONFIG[documentName].sheetClasses[type][scope.ClassName]` as in v13.
+ * Registrations made before the world's sheets are set up (core's own defaults, then the
+ * system's at init), applied in order by {@link initializeSheets}, as v13 does once the world's
+ * document types are known. @type {(() => void)[] | null}
  */
-class DocumentSheetConfig {
-  static registerSheet(documentClass, scope, sheetClass, { types, makeDefault = false, label } = {}) {
-    const config = CONFIG[documentClass.documentName];
-    const id = `${scope}.${sheetClass.name}`;
-    for (const type of types ?? [...Object.keys(config.dataModels ?? {}), "base"]) {
-      config.sheetClasses[type] ??= {};
-      if (makeDefault) for (const entry of Object.values(config.sheetClasses[type])) entry.default = false;
-      config.sheetClasses[type][id] = { id, cls: sheetClass, default: makeDefault, label: label ?? id, canBeDefault: true, canConfigure: true };
-    }
-  }
-  static unregisterSheet(documentClass, scope, sheetClass, { types } = {}) {
-    const config = CONFIG[documentClass.documentName];
-    const id = `${scope}.${sheetClass.name}`;
-    for (const type of types ?? Object.keys(config.sheetClasses)) delete config.sheetClasses[type]?.[id];
-  }
+let pendingSheets = [];
+
+/** Apply the sheet registrations made so far; later ones apply at once. */
+function initializeSheets() {
+  const pending = pendingSheets ?? [];
+  pendingSheets = null;
+  for (const apply of pending) apply();
 }
 
 /**
- * TextEditor.implementation.enrichHTML (client/applications/ux/text-editor.d.mts): each
- * CONFIG.TextEditor.enrichers pattern replaces its matches in the content's text nodes.
+ * foundry.applications.apps.DocumentSheetConfig: registrations land in
+ * `CONFIG[documentName].sheetClasses[type][scope.ClassName]` as in v13; without `types`, for
+ * every type of the document (its data models' and "base").
+ */
+class DocumentSheetConfig {
+  static registerSheet(documentClass, scope, sheetClass, { types, makeDefault = false, label } = {}) {
+    const apply = () => {
+      const config = CONFIG[documentClass.documentName];
+      const id = `${scope}.${sheetClass.name}`;
+      for (const type of types ?? [...Object.keys(config.dataModels ?? {}), "base"]) {
+        config.sheetClasses[type] ??= {};
+        if (makeDefault) for (const entry of Object.values(config.sheetClasses[type])) entry.default = false;
+        config.sheetClasses[type][id] = { id, cls: sheetClass, default: makeDefault, label: label ?? id, canBeDefault: true, canConfigure: true };
+      }
+    };
+    if (pendingSheets) pendingSheets.push(apply);
+    else apply();
+  }
+  static unregisterSheet(documentClass, scope, sheetClass, { types } = {}) {
+    const apply = () => {
+      const config = CONFIG[documentClass.documentName];
+      const id = `${scope}.${sheetClass.name}`;
+      for (const type of types ?? Object.keys(config.sheetClasses)) delete config.sheetClasses[type]?.[id];
+    };
+    if (pendingSheets) pendingSheets.push(apply);
+    else apply();
+  }
+}
+
+/** foundry.appv1.sheets.ActorSheet / ItemSheet: core's default sheets in v13 (AppV1), never opened here. */
+class ActorSheet {}
+class ItemSheet {}
+
+/**
+ * TextEditor.implementation.enrichHTML (client/applications/ux/text-editor.d.mts): inline rolls
+ * (`rolls`: `[[1d20]]` evaluated into a result, `[[/r 1d20]]` a roll button) and then each
+ * CONFIG.TextEditor.enrichers pattern (`custom`) replace their matches in the content's text
+ * nodes. Document links, hyperlinks, embeds and secrets are left as they are.
  */
 class TextEditor {
   static get implementation() { return TextEditor; }
   static async enrichHTML(content, options = {}) {
     const template = document.createElement("template");
     template.innerHTML = String(content ?? "");
-    for (const { pattern, enricher } of CONFIG.TextEditor.enrichers) {
-      const walker = document.createTreeWalker(template.content, NodeFilter.SHOW_TEXT);
-      const nodes = [];
-      while (walker.nextNode()) nodes.push(walker.currentNode);
-      for (const node of nodes) {
-        const text = node.textContent;
-        const regex = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
-        const pieces = [];
-        let last = 0;
-        for (const match of text.matchAll(regex)) {
-          const element = await enricher(match, options);
-          if (!element) continue;
-          pieces.push(text.slice(last, match.index), element);
-          last = match.index + match[0].length;
-        }
-        if (!pieces.length) continue;
-        pieces.push(text.slice(last));
-        node.replaceWith(...pieces);
+    if (options.rolls !== false) {
+      await TextEditor.#replaceText(template.content, /\[\[(\/[a-z]+\s)?(.*?)(\]{2,3})/gi, match => TextEditor.#inlineRoll(match, options));
+    }
+    if (options.custom !== false) {
+      for (const { pattern, enricher } of CONFIG.TextEditor.enrichers) {
+        await TextEditor.#replaceText(template.content, pattern, match => enricher(match, options));
       }
     }
     return template.innerHTML;
   }
+  /** Each match of `pattern` in the text nodes under `root`, replaced by what `make` returns (null: left as it is). */
+  static async #replaceText(root, pattern, make) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    const nodes = [];
+    while (walker.nextNode()) nodes.push(walker.currentNode);
+    for (const node of nodes) {
+      const text = node.textContent;
+      const regex = new RegExp(pattern.source, pattern.flags.includes("g") ? pattern.flags : `${pattern.flags}g`);
+      const pieces = [];
+      let last = 0;
+      for (const match of text.matchAll(regex)) {
+        const element = await make(match);
+        if (!element) continue;
+        pieces.push(text.slice(last, match.index), element);
+        last = match.index + match[0].length;
+      }
+      if (!pieces.length) continue;
+      pieces.push(text.slice(last));
+      node.replaceWith(...pieces);
+    }
+  }
+  /** `[[formula]]` rolled now (its total shown, the roll kept in `data-roll`); `[[/r formula]]` a button that rolls. */
+  static async #inlineRoll([, command, formula], options) {
+    const a = document.createElement("a");
+    a.classList.add("inline-roll");
+    if (command) {
+      a.classList.add("roll");
+      a.dataset.mode = command.trim().slice(1);
+      a.dataset.formula = formula.trim();
+      a.textContent = formula.trim();
+      return a;
+    }
+    const data = typeof options.rollData === "function" ? options.rollData() : options.rollData ?? {};
+    const roll = new Roll(formula.trim(), data);
+    await roll.evaluate();
+    a.classList.add("inline-result");
+    a.dataset.tooltipText = roll.formula;
+    a.dataset.roll = encodeURIComponent(JSON.stringify(roll));
+    a.textContent = String(roll.total);
+    return a;
+  }
 }
 
-/** foundry.applications.sidebar.tabs.CombatTracker: the system extends it; it is not rendered here. */
-class CombatTracker extends HandlebarsApplicationMixin(ApplicationV2) {
-  _getEntryContextOptions() { return []; }
+/**
+ * AbstractSidebarTab (client/applications/sidebar/sidebar-tab.d.mts): a sidebar tab, rendered in
+ * the sidebar without a window frame, its id its tab name.
+ */
+class AbstractSidebarTab extends ApplicationV2 {
+  static DEFAULT_OPTIONS = { classes: ["tab", "sidebar-tab"], window: { frame: false } };
+  static tabName = "";
+  get tabName() { return this.constructor.tabName; }
+  _initializeApplicationOptions(options) {
+    const configured = super._initializeApplicationOptions(options);
+    configured.id = this.constructor.tabName;
+    return configured;
+  }
+  async _prepareContext(options) {
+    return Object.assign(await super._prepareContext(options), { user: /** @type {NonNullable<typeof game.user>} */ (game.user) });
+  }
+  _insertElement(element) {
+    const sidebar = document.getElementById("sidebar") ?? document.body.appendChild(Object.assign(document.createElement("section"), { id: "sidebar" }));
+    const existing = document.getElementById(element.id);
+    if (existing) existing.replaceWith(element);
+    else sidebar.append(element);
+  }
+}
+
+/**
+ * foundry.applications.sidebar.tabs.CombatTracker (client/applications/sidebar/tabs/
+ * combat-tracker.d.mts), as v13 has it: three parts from core's templates (the header with the
+ * encounter controls, among them Roll All / Roll NPCs; the turns; the footer with the turn
+ * controls), header and footer prepared by `_prepareCombatContext`, the turns by
+ * `_prepareTrackerContext`. A click on an action without a handler goes to `_onClickAction`: a
+ * `.combat-control` calls the viewed Combat's method of the action's name, a `.combatant-control`
+ * goes to `_onCombatantControl` (hide, defeat, ping, pan, roll initiative).
+ */
+class CombatTracker extends HandlebarsApplicationMixin(AbstractSidebarTab) {
+  static tabName = /** @type {const} */ ("combat");
+  static DEFAULT_OPTIONS = {
+    actions: {
+      activateCombatant: CombatTracker.#onCombatantMouseDown,
+      createCombat: CombatTracker.#onCombatCreate,
+      cycleCombat: CombatTracker.#onCombatCycle
+    }
+  };
+  static PARTS = {
+    header: { template: "templates/sidebar/tabs/combat/header.hbs" },
+    tracker: { template: "templates/sidebar/tabs/combat/tracker.hbs", scrollable: [""] },
+    footer: { template: "templates/sidebar/tabs/combat/footer.hbs" }
+  };
+  /** The id of the combat the user chose to view; until then the active one (or the first). @type {string | null | undefined} */
+  #viewedId = undefined;
+  get combats() { return game.combats.combats; }
+  get viewed() { return this.#viewedId === undefined ? game.combats.active ?? this.combats[0] ?? null : game.combats.get(this.#viewedId ?? "") ?? null; }
+  set viewed(combat) { this.#viewedId = combat?.id ?? null; }
+  async _preparePartContext(partId, context, options) {
+    context = await super._preparePartContext(partId, context, options);
+    if (partId === "header" || partId === "footer") await this._prepareCombatContext(context, options);
+    else if (partId === "tracker") await this._prepareTrackerContext(context, options);
+    return context;
+  }
+  async _prepareCombatContext(context) {
+    const combat = this.viewed;
+    const combats = this.combats;
+    const index = combat ? combats.indexOf(combat) : -1;
+    return Object.assign(context, {
+      combat, hasCombat: combat !== null, nextId: combats[index + 1]?.id ?? null, previousId: index > 0 ? combats[index - 1].id : null,
+      combats: combats.map((c, i) => ({ id: c.id, label: i + 1, active: c === combat })), control: false, css: "",
+      currentIndex: index + 1, displayCycle: combats.length > 1, initiativeIcon: "fa-solid fa-dice-d20", link: !!combat?.scene,
+      labels: { scope: combat?.scene ? "COMBAT.Linked" : "COMBAT.Unlinked" }
+    });
+  }
+  async _prepareTrackerContext(context) {
+    const combat = this.viewed;
+    const turns = [];
+    for (const [i, combatant] of (combat?.turns ?? []).entries()) if (combat && combatant.visible) turns.push(await this._prepareTurnContext(combat, combatant, i));
+    Object.assign(context, { turns, hasDecimals: false });
+  }
+  async _prepareTurnContext(combat, combatant, index) {
+    const active = combat.turn === index;
+    return { id: combatant.id, name: combatant.name, img: await this._getCombatantThumbnail(combatant), initiative: combatant.initiative,
+      hidden: combatant.hidden, isDefeated: combatant.isDefeated, isOwner: combatant.isOwner, active, canPing: false,
+      resource: null, hasDecimals: false, effects: { icons: [], tooltip: "" },
+      css: [active ? "active" : "", combatant.hidden ? "hide" : "", combatant.isDefeated ? "defeated" : ""].filter(Boolean).join(" ") };
+  }
+  async _getCombatantThumbnail(combatant) { return combatant.img ?? CONST.DEFAULT_TOKEN; }
+  async _onClickAction(event, target) {
+    if (target.classList.contains("combat-control")) {
+      const combat = this.viewed;
+      const method = combat?.[target.dataset.action];
+      if (typeof method === "function") await method.call(combat);
+      return;
+    }
+    if (target.classList.contains("combatant-control")) await this._onCombatantControl(event, target);
+  }
+  async _onCombatantControl(event, target) {
+    const id = target.closest("[data-combatant-id]")?.getAttribute("data-combatant-id") ?? "";
+    const combatant = this.viewed?.combatants.get(id);
+    if (!combatant) return undefined;
+    switch (target.dataset.action) {
+      case "pingCombatant": return this._onPingCombatant(combatant);
+      case "panToCombatant": return this._onPanToCombatant(combatant);
+      case "rollInitiative": return this._onRollInitiative(combatant);
+      case "toggleDefeated": return this._onToggleDefeatedStatus(combatant);
+      case "toggleHidden": return this._onToggleHidden(combatant);
+    }
+    return undefined;
+  }
+  /** No canvas here: nothing to ping or pan to. */
+  _onPingCombatant() {}
+  _onPanToCombatant() {}
+  _onCombatantMouseDown() {}
+  _onRollInitiative(combatant) { return this.viewed?.rollInitiative([combatant.id]); }
+  /** v13's: the Combatant's `defeated`, then the actor's DEFEATED status (as an overlay) to match. */
+  async _onToggleDefeatedStatus(combatant) {
+    const isDefeated = !combatant.isDefeated;
+    await combatant.update({ defeated: isDefeated });
+    await combatant.actor?.toggleStatusEffect(CONFIG.specialStatusEffects.DEFEATED, { overlay: true, active: isDefeated });
+  }
+  _onToggleHidden(combatant) { return combatant.update({ hidden: !combatant.hidden }); }
+  async _onCombatCreate() {
+    await Combat.implementation.create({ active: true });
+  }
+  async _onCombatCycle(event, target) {
+    const combat = game.combats.get(target.dataset.combatId ?? "");
+    if (!combat) return combat;
+    this.viewed = combat;
+    await this.render();
+    return combat;
+  }
+  /** Core's combatant menu (not drawn here: no ContextMenu), by its v13 labels. */
+  _getEntryContextOptions() {
+    const combatant = li => this.viewed?.combatants.get(li.dataset.combatantId ?? "");
+    return [
+      { name: "COMBAT.CombatantUpdate", icon: '<i class="fa-solid fa-pen-to-square"></i>', callback: () => {} },
+      { name: "COMBAT.CombatantClear", icon: '<i class="fa-solid fa-arrow-rotate-left"></i>',
+        condition: li => Number.isFinite(combatant(li)?.initiative), callback: li => { combatant(li)?.update({ initiative: null }); } },
+      { name: "COMBAT.CombatantReroll", icon: '<i class="fa-solid fa-dice-d20"></i>', callback: li => { const c = combatant(li); if (c) this.viewed?.rollInitiative([c.id]); } },
+      { name: "COMBAT.CombatantRemove", icon: '<i class="fa-solid fa-trash"></i>', callback: li => { combatant(li)?.delete(); } }
+    ];
+  }
+  /** Core's encounter menu, by its v13 labels. */
+  _getCombatContextOptions() {
+    return [
+      { name: "COMBAT.InitiativeReset", icon: '<i class="fa-solid fa-arrow-rotate-left"></i>', condition: () => !!this.viewed, callback: () => {} },
+      { name: "COMBAT.Delete", icon: '<i class="fa-solid fa-trash"></i>', condition: () => !!this.viewed, callback: () => { this.viewed?.endCombat(); } }
+    ];
+  }
+  static #onCombatantMouseDown(event, target) { return this._onCombatantMouseDown(event, target); }
+  static #onCombatCreate(event, target) { return this._onCombatCreate(event, target); }
+  static #onCombatCycle(event, target) { return this._onCombatCycle(event, target); }
+}
+
+/**
+ * CombatEncounters (client/documents/collections/combat-encounters.d.mts): the world's combats,
+ * those of the viewed scene (none is viewed here: the unlinked ones), the active one and the one
+ * the tracker shows.
+ */
+class CombatEncounters extends WorldCollection {
+  get combats() { return this.filter(combat => combat.scene === null); }
+  get active() { return this.combats.find(combat => combat.active); }
+  get viewed() { return ui.combat?.viewed ?? null; }
 }
 
 /** The chat log's part the system relies on: messages appear in `#chat` as Foundry renders them. */
@@ -1353,7 +2106,7 @@ class Notifications {
     const shown = { type, message: text, progress: !!progress, pct: 0 };
     if (progress) Object.assign(shown, { update: ({ pct, message: next } = {}) => Object.assign(shown, pct === undefined ? {} : { pct }, next ? { message: next } : {}) });
     return shown;
-  }
+  
   info(message, options) { return this.#notify("info", message, options); }
   warn(message, options) { return this.#notify("warning", message, options); }
   error(message, options) { return this.#notify("error", message, options); }
@@ -1397,14 +2150,64 @@ function fromUuidSync(uuid) {
   return doc;
 }
 
+/** The world's stored documents by collection (Foundry's `game.data`), for {@link startGame}. */
+const WORLD_COLLECTIONS = /** @type {const} */ (["actors", "items", "scenes", "combats", "messages"]);
+
 /**
- * Install the world: globals (Hooks, CONFIG, CONST, ui, the document classes, fromUuid), `game`
- * with a GM and a player (the active user is the GM unless `as` says otherwise), and the
- * `foundry` namespaces. The system's entry point is then imported and the hooks called by the
- * test, as Foundry calls them (init, i18nInit, setup, ready).
- * @param {{as?: "gm"|"player", modules?: string[]}} [options]
+ * The world's documents built from `game.data`, as v13's WorldCollection does it: one its
+ * models reject is not thrown, it is left out, its id in the collection's `invalidDocumentIds`
+ * (the data stays in `game.data`), and the error logged.
  */
-export function installWorld({ as = "gm", modules = [] } = {}) {
+function initializeDocuments() {
+  for (const name of WORLD_COLLECTIONS) {
+    const collection = game[name];
+    for (const source of game.data[name] ?? []) {
+      try {
+        const doc = new collection.documentClass.implementation(deepClone(source));
+        collection.set(doc.id, doc);
+      } catch (error) {
+        collection.invalidDocumentIds?.add(source._id);
+        console.error(`Failed to initialize ${collection.documentClass.documentName} [${source._id}]`, error);
+      }
+    }
+  }
+}
+
+/** Let pending tasks run, as Foundry's start does between its steps (it loads translations, packs, the canvas). */
+const settle = () => new Promise(resolve => setTimeout(resolve, 0));
+
+/**
+ * Foundry's start, once the system's entry point is imported: `init`, the sheet registrations,
+ * `i18nInit`, the world's documents from `game.data`, `setup`, then the user interface (only now
+ * do `ui.notifications`, `ui.chat` and the combat tracker exist), and `ready` with `game.ready`;
+ * other tasks run between the steps, as they do in Foundry.
+ */
+export async function startGame() {
+  Hooks.callAll("init");
+  initializeSheets();
+  await settle();
+  Hooks.callAll("i18nInit");
+  initializeDocuments();
+  await settle();
+  Hooks.callAll("setup");
+  await settle();
+  ui.notifications = new Notifications();
+  ui.chat = new ChatLog();
+  ui.combat = new CONFIG.ui.combat();
+  await ui.combat.render({ force: true });
+  game.ready = true;
+  Hooks.callAll("ready");
+}
+
+/**
+ * Install the world: globals (Hooks, CONFIG, CONST, the document classes, fromUuid, an empty
+ * `ui`), `game` with a GM and a player (the active user is the GM unless `as` says otherwise),
+ * the stored world `data` (collections of source objects, e.g. `{actors: [...]}`), and the
+ * `foundry` namespaces, with core's default sheets registered as Foundry's own start-up does.
+ * The system's entry point is then imported and {@link startGame} called.
+ * @param {{as?: "gm"|"player", modules?: string[], data?: Partial<Record<typeof WORLD_COLLECTIONS[number], object[]>>}} [options]
+ */
+export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
   const CONST = /** @type {const} */ ({
     DOCUMENT_OWNERSHIP_LEVELS: OWNERSHIP,
     USER_ROLES: { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 },
@@ -1416,33 +2219,41 @@ export function installWorld({ as = "gm", modules = [] } = {}) {
     Item: { documentClass: Item, dataModels: {}, sheetClasses: {} },
     ActiveEffect: { documentClass: ActiveEffect, dataModels: {}, sheetClasses: {} },
     ChatMessage: { documentClass: ChatMessage, dataModels: {}, sheetClasses: {} },
-    Combat: { documentClass: Combat, dataModels: {}, sheetClasses: {} },
+    Combat: { documentClass: Combat, dataModels: {}, sheetClasses: {}, initiative: { formula: null, decimals: 2 } },
     Combatant: { documentClass: Combatant, dataModels: {}, sheetClasses: {} },
     User: { documentClass: User, sheetClasses: {} },
     Scene: { documentClass: Scene, sheetClasses: {} },
+    Token: { documentClass: TokenDocument, sheetClasses: {} },
     JournalEntry: { documentClass: JournalEntry, sheetClasses: {} },
     JournalEntryPage: { documentClass: JournalEntryPage, dataModels: {}, sheetClasses: {} },
     Folder: { documentClass: Folder, sheetClasses: {} },
-    Dice: { rolls: [Roll], randomUniform: Math.random, rollModes: {
+    Dice: { rolls: [Roll], randomUniform: Math.random,
+      fulfillment: { dice: { d4: { label: "d4", icon: "" }, d6: { label: "d6", icon: "" }, d8: { label: "d8", icon: "" }, d10: { label: "d10", icon: "" },
+        d12: { label: "d12", icon: "" }, d20: { label: "d20", icon: "" }, d100: { label: "d100", icon: "" } },
+      methods: { manual: { label: "DICE.FULFILLMENT.Manual", icon: "fa-solid fa-keyboard", interactive: true, resolver: RollResolver } },
+      defaultMethod: "" },
+      rollModes: {
       publicroll: { label: "CHAT.RollPublic", icon: "fa-solid fa-globe" }, gmroll: { label: "CHAT.RollPrivate", icon: "fa-solid fa-user-secret" },
       blindroll: { label: "CHAT.RollBlind", icon: "fa-solid fa-eye-slash" }, selfroll: { label: "CHAT.RollSelf", icon: "fa-solid fa-user" } } },
     TextEditor: { enrichers: [] },
     statusEffects: [{ id: "dead", name: "EFFECT.StatusDead", img: "icons/svg/skull.svg" }],
     specialStatusEffects: { DEFEATED: "dead", INVISIBLE: "invisible", BLIND: "blind", BURROW: "burrow", HOVER: "hover", FLY: "fly" },
     sounds: { dice: "sounds/dice.wav", lock: "sounds/lock.wav", notification: "sounds/notify.wav", combat: "sounds/drums.wav" },
-    ui: {},
+    ui: { combat: CombatTracker },
     queries: {}
   };
   Object.assign(globalThis, {
     Hooks, CONFIG, CONST, Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, JournalEntry, Folder,
-    Roll, fromUuid: async uuid => fromUuidSync(uuid),
-    ui: { notifications: new Notifications(), chat: new ChatLog() },
+    // v13's blessed globals (client/client.d.mts), with Roll.
+    Roll, fromUuid: async uuid => fromUuidSync(uuid), fromUuidSync,
     // No scene is viewed: the canvas exists but has not drawn its layers.
     canvas: { ready: false }
   });
+  // The user interface is made by startGame, after `setup`.
+  globalThis.ui = /** @type {typeof ui} */ ({});
   const users = new Collection();
-  for (const data of [{ _id: "gmUser0000000000", name: "Gamemaster", role: 4 }, { _id: "playerUser000000", name: "Player", role: 1 }]) {
-    users.set(data._id, new User(data));
+  for (const user of [{ _id: "gmUser0000000000", name: "Gamemaster", role: 4 }, { _id: "playerUser000000", name: "Player", role: 1 }]) {
+    users.set(user._id, new User(user));
   }
   Object.defineProperty(users, "activeGM", { get: () => users.find(u => u.isGM && u.active) ?? null });
   const self = as === "gm" ? "gmUser0000000000" : "playerUser000000";
@@ -1454,8 +2265,8 @@ export function installWorld({ as = "gm", modules = [] } = {}) {
     actors: new WorldCollection(Actor),
     items: new WorldCollection(Item),
     messages: new WorldCollection(ChatMessage),
-    scenes: new Collection(),
-    combats: new WorldCollection(Combat),
+    scenes: new WorldCollection(Scene),
+    combats: new CombatEncounters(Combat),
     journal: new Collection(),
     folders: new Collection(),
     packs: new Collection(),
@@ -1463,6 +2274,7 @@ export function installWorld({ as = "gm", modules = [] } = {}) {
     settings: new ClientSettings(),
     release: { generation: 13, build: 345, version: "13.345" },
     system: { id: "icon-engine" },
+    data: { ...Object.fromEntries(WORLD_COLLECTIONS.map(name => [name, []])), ...deepClone(data) },
     ready: false,
     // socket.io's on/emit return the socket, for chaining.
     socket: {
@@ -1470,24 +2282,34 @@ export function installWorld({ as = "gm", modules = [] } = {}) {
       emit() { return this; }
     }
   });
+  // Game#combat: the combat the tracker shows.
+  Object.defineProperty(game, "combat", { get: () => game.combats.viewed, configurable: true });
   // Game#collections: the world collections by document name (the migration runner reads them)
-  game.collections = new Collection([game.actors, game.items, game.messages, game.combats].map(c => [c.documentName, c]));
+  game.collections = new Collection([game.actors, game.items, game.messages, game.combats, game.scenes].map(c => [c.documentName, c]));
   game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
+  // Dice Configuration: the fulfilment method per denomination (none: Foundry's generator).
+  game.settings.register("core", "diceConfiguration", { scope: "client", config: false, type: Object, default: {} });
   Object.assign(globalThis.foundry, {
     utils: { deepClone, getProperty, setProperty, expandObject, flattenObject, mergeObject, randomID, Collection, fromUuidSync, cleanHTML,
       escapeHTML, logCompatibilityWarning },
     abstract: { DataModel, TypeDataModel },
     data: { fields: { DataField, NumberField, StringField, HTMLField, BooleanField, ObjectField, ArrayField, SchemaField } },
-    documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, collections: {} },
-    dice: { Roll, terms: { RollTerm, Die, NumericTerm, OperatorTerm } }
+    documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, TokenDocument, collections: { CombatEncounters } },
+    dice: { Roll, terms: { RollTerm, Die, NumericTerm, OperatorTerm } },
+    appv1: { sheets: { ActorSheet, ItemSheet } }
   });
+  foundry.data.validation = { DataModelValidationError };
   Object.assign(globalThis.foundry.applications, {
     api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2, DialogV2 },
     sheets: { ActorSheetV2, ItemSheetV2 },
     apps: { DocumentSheetConfig, FilePicker },
     ux: { TextEditor, FormDataExtended },
-    sidebar: { tabs: { CombatTracker } },
+    sidebar: { AbstractSidebarTab, tabs: { CombatTracker } },
+    dice: { RollResolver },
     instances: new Map()
   });
+  // Core's own sheets, registered before any package's (v13's tail.js), for every type.
+  DocumentSheetConfig.registerSheet(Actor, "core", ActorSheet, { makeDefault: true });
+  DocumentSheetConfig.registerSheet(Item, "core", ItemSheet, { makeDefault: true });
   return { socketListeners };
 }

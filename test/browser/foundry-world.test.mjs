@@ -15,9 +15,7 @@ async function bootAsPlayer(page) {
     const shim = await import("./foundry-shim.mjs");
     shim.installWorld({ as: "player" });
     await import("../../module/icon-engine.mjs");
-    for (const hook of ["init", "i18nInit", "setup"]) Hooks.callAll(hook);
-    game.ready = true;
-    Hooks.callAll("ready");
+    await shim.startGame();
     const { loadCore } = await import("../../module/core.mjs");
     await loadCore();
     await foundry.applications.handlebars.loadTemplates(CONFIG.ICONENGINE.partials);

@@ -203,6 +203,18 @@ describe("MigrationRunner over a stored world at data version 0", () => {
     assert.deepEqual(world.notifications, []);
   });
 
+  test("a new world (nothing to convert) records the current version silently: no banner", async () => {
+    const world = loadWorld();
+    for (const stored of Object.values(world.stored)) stored.clear();
+    for (const collection of game.collections.values()) collection.invalidDocumentIds.clear();
+    game.data = { actors: [], items: [], combats: [] };
+    const report = await MigrationRunner.migrateWorld([combatLog, calling]);
+    assert.deepEqual(report, { from: 0, to: 2, ran: [1, 2], failed: null });
+    assert.equal(world.settings["icon-engine.dataVersion"], 2);
+    assert.deepEqual(world.requests, []);
+    assert.deepEqual(world.notifications, [], "dnd5e records a new world's version without a word");
+  });
+
   test("a world that already has the new shape is left as it is (converters return null)", async () => {
     const world = loadWorld();
     await MigrationRunner.migrateWorld([combatLog, calling]);
@@ -215,6 +227,7 @@ describe("MigrationRunner over a stored world at data version 0", () => {
     assert.deepEqual(report.ran, [1, 2]);
     assert.deepEqual(world.requests, []);
     assert.deepEqual(world.snapshot(), migrated);
+    assert.deepEqual(world.notifications.slice(2), [], "nothing to write: no banner the second time");
   });
 
   test("a converter that throws changes nothing: the data and the version stay as the last good migration left them", async () => {

@@ -63,6 +63,11 @@ const PLANTED = {
     plant: shim => `${shim}\nHooks.callAll("renderChatMessageHTML", "message", document.body, {});\n`,
     problem: /^hook "renderChatMessageHTML" \(Hooks\.callAll\): argument 1 \(message\)/
   },
+  // A null return fits a declared `T | null` (ChatMessage.getSpeakerActor), never a declared `T`.
+  nullReturn: {
+    plant: shim => `${shim}\nglobalThis.ChatMessage.getSpeaker = () => null;\n`,
+    problem: /^ChatMessage\.getSpeaker\(\): the shim's null does not fit/
+  },
   helper: {
     plant: shim => `${shim}\nHandlebars.registerHelper("iconInvented", () => "");\n`,
     problem: /^Handlebars helper "iconInvented": Foundry has no such helper/

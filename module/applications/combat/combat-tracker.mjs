@@ -8,9 +8,10 @@ const INITIATIVE_ENTRIES = new Set(["COMBAT.CombatantClear", "COMBAT.CombatantRe
 /**
  * The ICON combat tracker: the two sides with each combatant's turns as pips, the side that acts
  * next highlighted, Act / Slow / End turn buttons for whoever may use them, party resolve with
- * +/−, the round, and Undo. Foundry's header part (encounter tabs, settings) is kept; the tracker
- * and footer parts are ours, rendered from {@link trackerContext}. Every button sends a reducer
- * event through {@link IconCombat#iconDispatch}.
+ * +/−, the round, and Undo. Foundry's header part (encounter tabs, settings) is kept without its
+ * initiative buttons; the tracker and footer parts are ours, rendered from {@link trackerContext}.
+ * Every ICON button sends a reducer event through {@link IconCombat#iconDispatch}; hide and
+ * defeat are core's `.combatant-control`s, which v13 routes to `_onCombatantControl`.
  */
 export default class IconCombatTracker extends foundry.applications.sidebar.tabs.CombatTracker {
   /** @override */
@@ -57,6 +58,25 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
     context = await super._preparePartContext(partId, context, options);
     if (partId === "footer") Object.assign(context, await this.#iconContext());
     return context;
+  }
+
+  /**
+   * Core's header is kept (encounters, round, encounter menu) without its Roll All / Roll NPCs
+   * buttons: v13 calls `combat[action]()` for any `.combat-control`, and ICON has no initiative
+   * (IconCombat refuses it). Spacers keep the title centred, as core lays the header out for
+   * players.
+   * @override
+   * @param {foundry.applications.sidebar.tabs.CombatTracker.RenderContext} context
+   * @param {foundry.applications.sidebar.tabs.CombatTracker.RenderOptions} options
+   */
+  async _onRender(context, options) {
+    await super._onRender(context, options);
+    if (!options.parts?.includes("header")) return;
+    for (const button of this.element.querySelectorAll('[data-action="rollAll"], [data-action="rollNPC"]')) {
+      const spacer = document.createElement("div");
+      spacer.classList.add("spacer");
+      button.replaceWith(spacer);
+    }
   }
 
   /**
