@@ -2106,7 +2106,7 @@ class Notifications {
     const shown = { type, message: text, progress: !!progress, pct: 0 };
     if (progress) Object.assign(shown, { update: ({ pct, message: next } = {}) => Object.assign(shown, pct === undefined ? {} : { pct }, next ? { message: next } : {}) });
     return shown;
-  
+  }
   info(message, options) { return this.#notify("info", message, options); }
   warn(message, options) { return this.#notify("warning", message, options); }
   error(message, options) { return this.#notify("error", message, options); }

@@ -23,9 +23,7 @@ describe("marks in a world", () => {
       const shim = await import("./foundry-shim.mjs");
       shim.installWorld({ as: "gm" });
       await import("../../module/icon-engine.mjs");
-      for (const hook of ["init", "i18nInit", "setup"]) Hooks.callAll(hook);
-      game.ready = true;
-      Hooks.callAll("ready");
+      await shim.startGame();
       const { loadCore } = await import("../../module/core.mjs");
       await loadCore();
     });

@@ -25,9 +25,7 @@ export function shimWorldPage({ as = "gm" } = {}) {
       const shim = await import("./foundry-shim.mjs");
       shim.installWorld({ as });
       await import("../../module/icon-engine.mjs");
-      for (const hook of ["init", "i18nInit", "setup"]) Hooks.callAll(hook);
-      game.ready = true;
-      Hooks.callAll("ready");
+      await shim.startGame();
       const { loadCore } = await import("../../module/core.mjs");
       await loadCore();
       await foundry.applications.handlebars.loadTemplates(CONFIG.ICONENGINE.partials);
