@@ -104,6 +104,8 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         saves?: { actorUuid: string; statuses: string[] };
         /** Tactical messages: who attacked with what. */
         tactical?: { attacker?: string; ability?: string | null };
+        /** The `/icon help` card (module/applications/chat-commands.mjs). */
+        help?: boolean;
       };
     };
     Token: {

@@ -431,9 +431,11 @@ class ClientDocument {
    * @param {object} [data]  The source.
    * @param {{parent?: object | null}} [context]  The parent document of an embedded one.
    */
-  constructor(data = {}, { parent = null } = {}) {
+  constructor(data = {}, { parent = null, pack = null } = {}) {
     /** @shim-unchecked Foundry types the parent per document class (an Actor's TokenDocument, an Item's Actor); the shim's one base keeps the parent its collection gave */
     this.parent = parent;
+    // Document#pack: the compendium a document is in (an embedded one is in its parent's).
+    this.pack = parent?.pack ?? pack;
     this.apps = {};
     this._source = this.constructor.cleanData(data);
     this._initialize();
@@ -470,7 +472,10 @@ class ClientDocument {
 
   get id() { return this._source._id; }
   get documentName() { return this.constructor.documentName; }
-  get uuid() { return this.parent ? `${this.parent.uuid}.${this.documentName}.${this.id}` : `${this.documentName}.${this.id}`; }
+  get uuid() {
+    if (this.parent) return `${this.parent.uuid}.${this.documentName}.${this.id}`;
+    return this.pack ? `Compendium.${this.pack}.${this.documentName}.${this.id}` : `${this.documentName}.${this.id}`;
+  }
   get collection() { return this.parent ? this.parent[this.constructor.collectionName] : game[this.constructor.collectionName]; }
 
   prepareData() {
@@ -488,6 +493,8 @@ class ClientDocument {
   getUserLevel(user = game.user) {
     if (user?.isGM) return OWNERSHIP.OWNER;
     if (this.parent?.getUserLevel) return this.parent.getUserLevel(user);
+    // A compendium's documents are seen as the pack's ownership by role allows.
+    if (this.pack) return game.packs.get(this.pack)?.getUserLevel(user) ?? OWNERSHIP.NONE;
     return this._source.ownership?.[user?.id] ?? this._source.ownership?.default ?? OWNERSHIP.NONE;
   }
   testUserPermission(user, permission, { exact = false } = {}) {
@@ -519,6 +526,19 @@ class ClientDocument {
   render(force, options) {
     for (const app of Object.values(this.apps)) app.render(force, options);
   }
+
+  /* Content links (ClientDocument#toAnchor, #_onClickDocumentLink) */
+  toAnchor({ name, classes = [], dataset = {} } = {}) {
+    const anchor = document.createElement("a");
+    anchor.classList.add("content-link", ...classes);
+    anchor.draggable = true;
+    Object.assign(anchor.dataset, { link: "", uuid: this.uuid, id: this.id, type: this.documentName, ...(this.pack ? { pack: this.pack } : {}) }, dataset);
+    const icon = document.createElement("i");
+    icon.className = CONFIG[this.documentName]?.sidebarIcon ?? "fa-solid fa-file";
+    anchor.append(icon, name ?? this.name);
+    return anchor;
+  }
+  _onClickDocumentLink() { return this.sheet?.render({ force: true }); }
 
   /* The CRUD workflows (server side: one client here, so the user asking is the one applying). */
   static async create(data, operation = {}) {
@@ -761,7 +781,7 @@ class ChatMessage extends documentClass(Object.freeze(/** @type {const} */ ({ na
     header.textContent = this.speaker?.alias ?? "";
     const body = document.createElement("div");
     body.classList.add("message-content");
-    body.innerHTML = content;
+    body.innerHTML = this.rolls.length ? content : await TextEditor.implementation.enrichHTML(content, { relativeTo: this });
     li.append(header, body);
     // ChatMessage.MessageData: the source, the viewer, the author and how the message is addressed.
     const context = { message: this.toObject(), user: /** @type {NonNullable<typeof game.user>} */ (game.user), author: this.author, alias: this.speaker?.alias ?? "",
@@ -792,6 +812,11 @@ class Combatant extends documentClass(Object.freeze(/** @type {const} */ ({ name
 class Scene extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: {} }))) {
 }
 class JournalEntryPage extends documentClass(Object.freeze(/** @type {const} */ ({ name: "JournalEntryPage", collection: "pages", embedded: {} }))) {
+  /** As v13's: the parent entry's sheet, showing this page. */
+  _onClickDocumentLink(event) {
+    const anchor = event.target instanceof Element ? event.target.closest("a[data-link]") : null;
+    return this.parent.sheet?.render(true, { pageId: this.id, anchor: anchor instanceof HTMLElement ? anchor.dataset.hash : undefined });
+  }
 }
 class JournalEntry extends documentClass(Object.freeze(/** @type {const} */ ({ name: "JournalEntry", collection: "journal", embedded: { JournalEntryPage: "pages" } }))) {
 }
@@ -1253,10 +1278,34 @@ class DocumentSheetConfig {
  */
 class TextEditor {
   static get implementation() { return TextEditor; }
+  /** v13's content link: `@UUID[uuid#hash]{label}`. */
+  static #contentLink = { pattern: /@(UUID)\[([^#\]]+)(?:#([^\]]+))?](?:{([^}]+)})?/g, enricher: TextEditor.#createContentLink };
+  static async #createContentLink(match) {
+    const [, , uuid, hash, name] = match;
+    const doc = await fromUuid(uuid);
+    if (doc) return doc.toAnchor({ name, dataset: hash ? { hash } : {} });
+    const anchor = document.createElement("a");
+    anchor.classList.add("content-link", "broken");
+    anchor.dataset.link = "";
+    const icon = document.createElement("i");
+    icon.className = "fa-solid fa-link-slash";
+    anchor.append(icon, name ?? uuid);
+    return anchor;
+  }
+  /** Clicks on content links anywhere open their document (v13 listens on the body). */
+  static activateListeners() {
+    document.body.addEventListener("click", event => {
+      const link = event.target instanceof Element ? event.target.closest("a.content-link[data-uuid]") : null;
+      if (!(link instanceof HTMLElement)) return;
+      event.preventDefault();
+      fromUuid(link.dataset.uuid).then(doc => doc?._onClickDocumentLink(event)).catch(error => console.error(error));
+    });
+  }
   static async enrichHTML(content, options = {}) {
     const template = document.createElement("template");
     template.innerHTML = String(content ?? "");
-    for (const { pattern, enricher } of CONFIG.TextEditor.enrichers) {
+    const enrichers = options.documents === false ? CONFIG.TextEditor.enrichers : [TextEditor.#contentLink, ...CONFIG.TextEditor.enrichers];
+    for (const { pattern, enricher } of enrichers) {
       const walker = document.createTreeWalker(template.content, NodeFilter.SHOW_TEXT);
       const nodes = [];
       while (walker.nextNode()) nodes.push(walker.currentNode);
@@ -1357,8 +1406,15 @@ function cleanHTML(raw) {
 
 /** fromUuid / foundry.utils.fromUuidSync for world documents and their embedded ones. */
 function fromUuidSync(uuid) {
-  const parts = String(uuid ?? "").split(".");
+  let parts = String(uuid ?? "").split(".");
   let doc = null;
+  if (parts[0] === "Compendium") {
+    // Compendium.<package>.<pack>.<Type>.<id>[.<Type>.<id>...]
+    const pack = game.packs.get(`${parts[1]}.${parts[2]}`);
+    doc = pack?.documentName === parts[3] ? pack.get(parts[4]) ?? null : null;
+    if (!doc) return null;
+    parts = parts.slice(5);
+  }
   for (let i = 0; i < parts.length; i += 2) {
     const [name, id] = [parts[i], parts[i + 1]];
     if (!doc) doc = game[CONFIG[name]?.documentClass?.collectionName]?.get(id) ?? null;
@@ -1369,6 +1425,79 @@ function fromUuidSync(uuid) {
     if (!doc) return null;
   }
   return doc;
+}
+
+/**
+ * foundry.documents.collections.CompendiumCollection (client/documents/collections/compendium-collection.d.mts):
+ * a pack's documents. Foundry reads them from the pack's database; here the test hands over what
+ * foundryvtt-cli reads from the compiled pack (`installPack`).
+ */
+class CompendiumCollection extends Collection {
+  constructor(metadata) {
+    super();
+    this.metadata = metadata;
+  }
+  get collection() { return this.metadata.id; }
+  get documentName() { return this.metadata.type; }
+  get documentClass() { return CONFIG[this.documentName].documentClass; }
+  get title() { return this.metadata.label; }
+  get index() { return new Collection(this.contents.map(doc => [doc.id, { _id: doc.id, name: doc.name, uuid: doc.uuid }])); }
+  async getDocuments() { return this.contents; }
+  async getDocument(id) { return this.get(id); }
+  /** The pack's ownership by role (system.json `ownership`); a GM owns every pack. */
+  getUserLevel(user = game.user) {
+    if (user?.isGM) return OWNERSHIP.OWNER;
+    let level = OWNERSHIP.NONE;
+    for (const [role, name] of Object.entries(this.metadata.ownership ?? { PLAYER: "OBSERVER", ASSISTANT: "OWNER" })) {
+      if ((user?.role ?? 0) >= CONST.USER_ROLES[role]) level = Math.max(level, OWNERSHIP[name]);
+    }
+    return level;
+  }
+  get visible() { return this.getUserLevel(game.user) >= OWNERSHIP.OBSERVER; }
+}
+
+/**
+ * foundry.applications.sheets.journal.JournalEntrySheet, in v13's single-page view: the page a
+ * render names by `pageId` (the first page until one is named), its title and its enriched text.
+ */
+class JournalEntrySheet extends DocumentSheetV2 {
+  static DEFAULT_OPTIONS = { classes: ["journal-sheet", "journal-entry"] };
+  #pageId = null;
+  async _renderHTML(context, options) {
+    const pages = this.document.pages.contents.sort((a, b) => (a.sort ?? 0) - (b.sort ?? 0));
+    this.#pageId = options.pageId ?? this.#pageId;
+    const page = pages.find(p => p.id === this.#pageId) ?? pages[0];
+    const article = document.createElement("article");
+    article.classList.add("journal-entry-page", page?.type ?? "text");
+    if (!page) return article;
+    article.dataset.pageId = page.id;
+    const header = document.createElement("header");
+    header.classList.add("journal-page-header");
+    const title = document.createElement(`h${Math.min(Math.max(page.title?.level ?? 1, 1), 3)}`);
+    title.textContent = page.name;
+    const content = document.createElement("section");
+    content.classList.add("journal-page-content");
+    content.innerHTML = await TextEditor.implementation.enrichHTML(page.text?.content ?? "", { relativeTo: page, secrets: page.isOwner });
+    header.append(title);
+    article.append(header, content);
+    return article;
+  }
+  _replaceHTML(result, content) { content.replaceChildren(result); }
+}
+
+/**
+ * Put a compendium pack into `game.packs`, as Foundry does for each pack a package declares:
+ * `metadata` is system.json's entry for it, `sources` its documents (with embedded ones).
+ * @shim-unchecked test plumbing: Foundry reads packs from the packages' databases
+ * @param {{name: string, label: string, type: string, ownership?: Record<string, string>}} metadata
+ * @param {object[]} sources
+ */
+export function installPack(metadata, sources) {
+  const pack = new CompendiumCollection({ ...metadata, id: `${game.system.id}.${metadata.name}`, packageType: "system", packageName: game.system.id });
+  const cls = CONFIG[metadata.type].documentClass;
+  for (const source of sources) pack.set(source._id, new cls(source, { pack: pack.collection }));
+  game.packs.set(pack.collection, pack);
+  return pack;
 }
 
 /**
@@ -1394,8 +1523,8 @@ export function installWorld({ as = "gm", modules = [] } = {}) {
     Combatant: { documentClass: Combatant, dataModels: {}, sheetClasses: {} },
     User: { documentClass: User, sheetClasses: {} },
     Scene: { documentClass: Scene, sheetClasses: {} },
-    JournalEntry: { documentClass: JournalEntry, sheetClasses: {} },
-    JournalEntryPage: { documentClass: JournalEntryPage, dataModels: {}, sheetClasses: {} },
+    JournalEntry: { documentClass: JournalEntry, sheetClasses: {}, sidebarIcon: "fa-solid fa-book-open" },
+    JournalEntryPage: { documentClass: JournalEntryPage, dataModels: {}, sheetClasses: {}, sidebarIcon: "fa-solid fa-file-lines" },
     Folder: { documentClass: Folder, sheetClasses: {} },
     Dice: { rolls: [Roll], randomUniform: Math.random, rollModes: {
       publicroll: { label: "CHAT.RollPublic", icon: "fa-solid fa-globe" }, gmroll: { label: "CHAT.RollPrivate", icon: "fa-solid fa-user-secret" },
@@ -1452,16 +1581,19 @@ export function installWorld({ as = "gm", modules = [] } = {}) {
       logCompatibilityWarning },
     abstract: { DataModel, TypeDataModel },
     data: { fields: { DataField, NumberField, StringField, HTMLField, BooleanField, ObjectField, ArrayField, SchemaField } },
-    documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, collections: {} },
+    documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, collections: { CompendiumCollection } },
     dice: { Roll, terms: { RollTerm, Die, NumericTerm, OperatorTerm } }
   });
   Object.assign(globalThis.foundry.applications, {
     api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2, DialogV2 },
-    sheets: { ActorSheetV2, ItemSheetV2 },
+    sheets: { ActorSheetV2, ItemSheetV2, journal: { JournalEntrySheet } },
     apps: { DocumentSheetConfig, FilePicker },
     ux: { TextEditor, FormDataExtended },
     sidebar: { tabs: { CombatTracker } },
     instances: new Map()
   });
+  // Core's journal sheet, registered as core registers its sheets.
+  DocumentSheetConfig.registerSheet(JournalEntry, "core", JournalEntrySheet, { makeDefault: true, label: "SHEETS.JournalEntrySheet" });
+  TextEditor.activateListeners();
   return { socketListeners };
 }
