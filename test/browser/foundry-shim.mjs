@@ -1487,8 +1487,9 @@ class JournalEntrySheet extends DocumentSheetV2 {
 
 /**
  * Put a compendium pack into `game.packs`, as Foundry does for each pack a package declares:
- * `metadata` is system.json's entry for it, `sources` its documents (with embedded ones).
- * @shim-unchecked test plumbing: Foundry reads packs from the packages' databases
+ * `metadata` is system.json's entry for it, `sources` its documents (with embedded ones). Test
+ * plumbing, not Foundry API (an export, not a global): Foundry reads packs from the packages'
+ * databases.
  * @param {{name: string, label: string, type: string, ownership?: Record<string, string>}} metadata
  * @param {object[]} sources
  */

@@ -160,3 +160,12 @@ test("the guide refuses what it cannot make a page of: a link to no heading, an 
   assert.throws(() => guideExport("# T\n\n## A\n\n## A\n"), /two headings make the anchor #a/);
   assert.throws(() => guideExport("Text\n\n# T\n"), /text before the guide's "#" heading/);
 });
+
+test("the guide's keybindings section says what the system registers: no keybindings", () => {
+  /** Every module file's text. */
+  const files = dir => readdirSync(new URL(dir, root), { withFileTypes: true })
+    .flatMap(d => (d.isDirectory() ? files(`${dir}${d.name}/`) : d.name.endsWith(".mjs") ? [`${dir}${d.name}`] : []));
+  const registering = files("module/").filter(f => /keybindings\s*\??\.\s*register\s*\(/.test(readFileSync(new URL(f, root), "utf8")));
+  assert.deepEqual(registering, [], "a keybinding is registered: list it in docs/guide.md's Keybindings section and change this test");
+  assert.match(markdown, /### Keybindings\n\nICON Engine adds no keybindings of its own\./);
+});
