@@ -152,10 +152,13 @@ export default class ChatCommands {
    */
   static async postHelp(chatData = {}, unknown) {
     const localize = (/** @type {string} */ key) => game.i18n?.localize(key) ?? key;
-    const typed = unknown?.trim().slice(0, 60);
+    // Only a plain word is said back: the card's content is enriched, and a user's `@UUID[…]`
+    // or `[[/r …]]` must not become a link or a roll in it.
+    const word = unknown?.trim().split(/\s+/)[0] ?? "";
+    const said = /^[\p{L}\p{N}_-]{1,30}$/u.test(word) ? `/icon ${word}` : "/icon …";
     const context = {
       commands: COMMAND_LIST.map(info => ({ ...info, hint: localize(info.hint), link: guideLink(info.guide) })),
-      unknown: typed ? game.i18n?.format("ICONENGINE.Help.Unknown", { command: `/icon ${typed}` }) : typed === "" ? localize("ICONENGINE.Help.NoSubcommand") : null,
+      unknown: unknown === undefined ? null : word ? game.i18n?.format("ICONENGINE.Help.Unknown", { command: said }) : localize("ICONENGINE.Help.NoSubcommand"),
       guide: guideLink("icon-engine-guide", localize("ICONENGINE.Help.OpenGuide"))
     };
     const content = await foundry.applications.handlebars.renderTemplate(ICONENGINE.templates.helpCard, context);

@@ -170,16 +170,19 @@ describe("the guide in a world", () => {
   });
 
   test("/icon with no subcommand, or one it does not know, answers with the card", async () => {
-    for (const [line, said] of [["/icon frobnicate now", "/icon frobnicate now is not a command of ICON Engine"], ["/icon", "/icon takes a subcommand"]]) {
+    for (const [line, said] of [["/icon frobnicate now", "/icon frobnicate is not a command of ICON Engine"], ["/icon", "/icon takes a subcommand"],
+      ["/icon @UUID[Actor.x]{y} [[/r 1d20]]", "/icon … is not a command of ICON Engine"]]) {
       const count = await browser.page.evaluate(() => game.messages.size);
       assert.equal(await say(line), false, line);
       await nextMessage(count);
       const card = await browser.page.evaluate(() => {
         const message = game.messages.contents.at(-1);
         const element = document.querySelector(`#chat [data-message-id="${message.id}"]`);
-        return { unknown: element.querySelector(".help-unknown")?.textContent, rows: element.querySelectorAll(".help-command").length };
+        return { unknown: element.querySelector(".help-unknown")?.textContent, rows: element.querySelectorAll(".help-command").length,
+          links: element.querySelectorAll("a").length };
       });
       assert.ok(card.unknown?.startsWith(said), `${line}: ${card.unknown}`);
+      assert.equal(card.links, card.rows + 1, `${line}: the card's own links only`);
       assert.equal(card.rows, firstColumn("Chat commands").length);
     }
   });
