@@ -5,7 +5,8 @@
 // heading is the entry and its first page, every `##` heading a page at title level 1 and every
 // `###` a page at level 2, each page's id derived from its heading (module/guide.mjs), so a
 // rebuild writes the same bytes. In the pages, `[text](#heading)` becomes a content link to that
-// heading's page and `![alt](../assets/...)` an image served from the system's folder. Then
+// heading's page, `![alt](../assets/...)` an image served from the system's folder, and code
+// stays as written (Foundry's enrichers do not turn it into links). Then
 // `icon-engine import` turns the export into foundryvtt-cli source JSON; an import with any bad
 // line or warning fails the build, and packs/_source/guide/ is replaced only when it changed.
 import { execFileSync } from "node:child_process";
@@ -86,6 +87,11 @@ function pageRenderer(slugs, docsDir, root) {
         }
         if (/^https:\/\//.test(href)) return `<a href="${escape(href)}">${this.parser.parseInline(tokens)}</a>`;
         throw new Error(`docs/guide.md: the link "${label}" goes to ${href}; the guide links only its own headings and https addresses`);
+      },
+      // Code shows syntax, so Foundry's enrichers must not act on it: an empty element splits the
+      // text where `@Icon[`, `@UUID[` or `[D]` would match.
+      codespan({ text }) {
+        return `<code>${escape(text).replace(/@(?=[A-Za-z]+\[)/g, "@<span></span>").replace(/\[D\]/g, "[<span></span>D]")}</code>`;
       },
       image({ href, text }) {
         const file = path.resolve(docsDir, href);

@@ -162,7 +162,13 @@ describe("the guide in a world", () => {
           if (!image.naturalWidth) failed.push(`${page.name}: ${image.getAttribute("src")}`);
         }
         for (const link of sheet.element.querySelectorAll("a.content-link.broken")) failed.push(`${page.name}: ${link.textContent}`);
+        // code shows syntax as typed: no enricher turned it into a link
+        for (const code of sheet.element.querySelectorAll("code")) if (code.querySelector("a, .icon-damage-die")) failed.push(`${page.name}: ${code.textContent}`);
       }
+      const links = entry.pages.find(p => p.name === "Roll links in journals");
+      await sheet.render(true, { pageId: links.id });
+      const codes = [...sheet.element.querySelectorAll("code")].map(c => c.textContent);
+      if (!codes.includes("@Icon[attack boons=1]{Strike}")) failed.push(`Roll links in journals shows ${codes.join(", ")}`);
       await sheet.close();
       return failed;
     });
