@@ -16,7 +16,8 @@ export const ICONENGINE = {
     actionRoll: `${SYSTEM_PATH}/templates/apps/action-roll.hbs`,
     actionRollOdds: `${SYSTEM_PATH}/templates/apps/action-roll-odds.hbs`,
     clockPanel: `${SYSTEM_PATH}/templates/apps/clock-panel.hbs`,
-    burdenPrompt: `${SYSTEM_PATH}/templates/apps/burden-prompt.hbs`
+    burdenPrompt: `${SYSTEM_PATH}/templates/apps/burden-prompt.hbs`,
+    helpCard: `${SYSTEM_PATH}/templates/chat/help-card.hbs`
   },
 
   /** The ICON combat tracker's parts and the end-of-turn saves card. */

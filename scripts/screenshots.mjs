@@ -4,10 +4,12 @@
 //   attack-card.png      the attack dialog with each target's exact odds, beside the card the roll
 //                        made (attack.test.mjs: attack-dialog.png, attack-card.png)
 //   combat-tracker.png   the tracker mid-round (combat-tracker.test.mjs: combat-tracker-mid-round.png)
+// And the in-game guide's images (assets/guide/*.webp, shipped in the system; docs/guide.md shows
+// them): GUIDE below names each one's sources, WebP-encoded by Chromium so they stay small.
 // scripts/screenshots.sh runs those tests first. Fails if a source is missing or a result is over
-// MAX_BYTES, so the committed images stay small.
+// MAX_BYTES (GUIDE_MAX_BYTES for the guide's), so the committed images stay small.
 //   node scripts/screenshots.mjs
-import { mkdir, readFile, stat } from "node:fs/promises";
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { openPage } from "../test/support/browser.mjs";
 import { SCREENSHOTS } from "./release-manifest.mjs";
@@ -16,12 +18,38 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const RESULTS = `${ROOT}test-results/`;
 const OUT = `${ROOT}docs/screenshots/`;
 const MAX_BYTES = 120_000;
+const GUIDE_OUT = `${ROOT}assets/guide/`;
+const GUIDE_MAX_BYTES = 40_000;
 
 /** Each README screenshot: the test results it is made of, side by side, with a caption under each. */
 const SOURCES = {
   "character-sheet.png": [["character-combat.png", ""]],
   "attack-card.png": [["attack-dialog.png", "Before the roll: the odds per target"], ["attack-card.png", "The roll: the core's verdict"]],
   "combat-tracker.png": [["combat-tracker-mid-round.png", ""]]
+};
+
+/**
+ * The guide's images: the test results each is made of (with a caption, and a crop
+ * `[x, y, width, height]` where the test shot more than the part shown).
+ * @type {Record<string, [string, string, number[]?][]>}
+ */
+const GUIDE = {
+  "character-sheet.webp": [["character-combat.png", ""]],
+  "character-narrative.webp": [["character-narrative.png", ""]],
+  "attack-dialog.webp": [["attack-dialog.png", ""]],
+  "attack-card.webp": [["attack-card.png", "Rolled"], ["attack-card-applied.png", "Applied, with Undo"]],
+  "tactical-buttons.webp": [["sheet-tactical-block.png", ""]],
+  "cure-card.webp": [["cure-card.png", ""]],
+  "action-roll.webp": [["narrative-dialog.png", "The dialog"], ["narrative-action-card.png", "The card"]],
+  "fortune-card.webp": [["narrative-fortune-card.png", ""]],
+  "burden.webp": [["narrative-burden-prompt.png", "Breaking: name the burden"], ["narrative-burden.png", "The burden on the sheet"]],
+  "clocks.webp": [["narrative-clock-panel-gm.png", ""]],
+  "odds-card.webp": [["odds-card.png", ""]],
+  "foe-sheet.webp": [["foe-sheet.png", ""]],
+  "combat-tracker.webp": [["combat-tracker-start.png", "Begun"], ["combat-tracker-mid-round.png", "Mid-round"]],
+  "pack-import.webp": [["pack-import.png", "", [16, 16, 300, 683]]],
+  "hero-sheet.webp": [["hero-icons.png", ""]],
+  "help-card.webp": [["guide-help-card.png", ""]]
 };
 
 const names = SCREENSHOTS.map(s => s.file);
@@ -38,23 +66,57 @@ async function dataUrl(file) {
   }
 }
 
+/**
+ * Lay the parts out side by side in the page, captioned.
+ * @param {import("playwright-core").Page} page
+ * @param {[string, string, number[]?][]} parts
+ */
+async function compose(page, parts) {
+  const figures = await Promise.all(parts.map(async ([file, caption, crop]) => {
+    const image = crop
+      ? `<div style="width:${crop[2]}px;height:${crop[3]}px;overflow:hidden"><img src="${await dataUrl(file)}" style="margin:${-crop[1]}px 0 0 ${-crop[0]}px"></div>`
+      : `<img src="${await dataUrl(file)}">`;
+    return `<figure>${image}${caption ? `<figcaption>${caption}</figcaption>` : ""}</figure>`;
+  }));
+  await page.setViewportSize({ width: 1200, height: 900 });
+  await page.setContent(`<!doctype html><style>
+    body { margin: 0; font: 13px sans-serif; color: #333; }
+    #shot { display: inline-flex; gap: 16px; align-items: flex-start; padding: ${parts.length > 1 ? "12px" : "0"}; background: #f0eee6; }
+    figure { margin: 0; } img { display: block; } figcaption { margin-top: 6px; text-align: center; }
+    </style><div id="shot">${figures.join("")}</div>`);
+  await page.locator("img").evaluateAll(images => Promise.all(images.map(i => i.decode())));
+}
+
 await mkdir(OUT, { recursive: true });
+await mkdir(GUIDE_OUT, { recursive: true });
 const browser = await openPage();
 try {
   for (const [target, parts] of Object.entries(SOURCES)) {
-    const figures = await Promise.all(parts.map(async ([file, caption]) =>
-      `<figure><img src="${await dataUrl(file)}">${caption ? `<figcaption>${caption}</figcaption>` : ""}</figure>`));
-    await browser.page.setViewportSize({ width: 1200, height: 900 });
-    await browser.page.setContent(`<!doctype html><style>
-      body { margin: 0; font: 13px sans-serif; color: #333; }
-      #shot { display: inline-flex; gap: 16px; align-items: flex-start; padding: ${parts.length > 1 ? "12px" : "0"}; background: #f0eee6; }
-      figure { margin: 0; } img { display: block; } figcaption { margin-top: 6px; text-align: center; }
-      </style><div id="shot">${figures.join("")}</div>`);
-    await browser.page.locator("img").evaluateAll(images => Promise.all(images.map(i => i.decode())));
+    await compose(browser.page, parts);
     await browser.page.locator("#shot").screenshot({ path: OUT + target });
     const { size } = await stat(OUT + target);
     if (size > MAX_BYTES) throw new Error(`docs/screenshots/${target} is ${size} bytes, over ${MAX_BYTES}`);
     console.log(`docs/screenshots/${target}: ${Math.round(size / 1024)} KB from ${parts.map(p => p[0]).join(" + ")}`);
+  }
+  for (const [target, parts] of Object.entries(GUIDE)) {
+    await compose(browser.page, parts);
+    // Chromium's own WebP encoder, through a canvas of the composed PNG
+    const png = (await browser.page.locator("#shot").screenshot()).toString("base64");
+    const webp = await browser.page.evaluate(async source => {
+      const image = new Image();
+      image.src = source;
+      await image.decode();
+      const canvas = document.createElement("canvas");
+      [canvas.width, canvas.height] = [image.naturalWidth, image.naturalHeight];
+      canvas.getContext("2d")?.drawImage(image, 0, 0);
+      const url = canvas.toDataURL("image/webp", 0.85);
+      if (!url.startsWith("data:image/webp")) throw new Error("this Chromium encodes no WebP");
+      return url.slice(url.indexOf(",") + 1);
+    }, `data:image/png;base64,${png}`);
+    await writeFile(GUIDE_OUT + target, Buffer.from(webp, "base64"));
+    const { size } = await stat(GUIDE_OUT + target);
+    if (size > GUIDE_MAX_BYTES) throw new Error(`assets/guide/${target} is ${size} bytes, over ${GUIDE_MAX_BYTES}`);
+    console.log(`assets/guide/${target}: ${Math.round(size / 1024)} KB from ${parts.map(p => p[0]).join(" + ")}`);
   }
   if (browser.errors.length) throw new Error(browser.errors.join("\n"));
 } finally {

@@ -1,4 +1,7 @@
+import { ICONENGINE, SYSTEM_ID } from "../config.mjs";
 import OddsReport from "../dice/odds-report.mjs";
+import { GUIDE_COLLECTION, GUIDE_ENTRY_ID, guideLink } from "../guide.mjs";
+import { applyMode } from "../message-mode.mjs";
 import { fortuneCommandRequest, parseFortune, rollFortune } from "./narrative/fortune.mjs";
 
 /**
@@ -9,6 +12,29 @@ import { fortuneCommandRequest, parseFortune, rollFortune } from "./narrative/fo
  */
 
 /**
+ * One line of the command list.
+ * @typedef {object} ChatCommandInfo
+ * @property {string} syntax   How it is typed, placeholders in capitals or <angle brackets>.
+ * @property {string} example  A line that runs it.
+ * @property {string} hint     i18n key: what it does, in a sentence.
+ * @property {string} guide    The slug of the guide heading (docs/guide.md) that explains it.
+ */
+
+/**
+ * Every command the system answers, in the order the `/icon help` card lists them. The one
+ * list the card, the guide's command table (docs/guide.md, held to it by
+ * test/node/guide.test.mjs) and its browser test read.
+ * @type {readonly ChatCommandInfo[]}
+ */
+export const COMMAND_LIST = Object.freeze([
+  { syntax: "/odds <formula>", example: "/odds 4d6kh3", hint: "ICONENGINE.Help.odds", guide: "see-the-odds-odds" },
+  { syntax: "/fortune R [+B] [-C]", example: "/fortune 2 +1", hint: "ICONENGINE.Help.fortune", guide: "narrative-rolls" },
+  { syntax: "/clocks", example: "/clocks", hint: "ICONENGINE.Help.clocks", guide: "clocks" },
+  { syntax: "/icon help", example: "/icon help", hint: "ICONENGINE.Help.help", guide: "chat-commands" },
+  { syntax: "/icon guide", example: "/icon guide", hint: "ICONENGINE.Help.guide", guide: "icon-engine-guide" }
+].map(info => Object.freeze(info)));
+
+/**
  * The system's slash commands. v13 has no public chat-command API, so these hook `chatMessage`
  * (which fires before Foundry parses commands) and return false when they handle the input.
  */
@@ -17,8 +43,26 @@ export default class ChatCommands {
   static #commands = {
     odds: ChatCommands.#odds,
     fortune: ChatCommands.#fortune,
-    clocks: ChatCommands.#clocks
+    clocks: ChatCommands.#clocks,
+    icon: ChatCommands.#icon
   };
+
+  /**
+   * `/icon <subcommand>`: the system's own commands. Anything else answers with the help card.
+   * @type {Record<string, ChatCommandHandler>}
+   */
+  static #iconCommands = {
+    help: ChatCommands.#help,
+    guide: ChatCommands.#guide
+  };
+
+  /**
+   * The commands registered: each command word, and each `/icon` subcommand as `icon <word>`.
+   * @returns {string[]}
+   */
+  static get registered() {
+    return [...Object.keys(ChatCommands.#commands), ...Object.keys(ChatCommands.#iconCommands).map(sub => `icon ${sub}`)];
+  }
 
   /** Start listening to the chat input. */
   static register() {
@@ -78,6 +122,63 @@ export default class ChatCommands {
     }
     await rollFortune(answer.request, { speaker: chatData.speaker,
       action: command.action ? localize(`ICONENGINE.ActionRating.${command.action}`) : undefined });
+  }
+
+  /**
+   * `/icon help` and `/icon` followed by anything it does not know.
+   * @type {ChatCommandHandler}
+   */
+  static async #icon(args, chatData) {
+    const [sub = "", ...rest] = args.split(/\s+/);
+    const handler = Object.hasOwn(ChatCommands.#iconCommands, sub.toLowerCase()) ? ChatCommands.#iconCommands[sub.toLowerCase()] : null;
+    if (handler) return handler(rest.join(" "), chatData);
+    return ChatCommands.postHelp(chatData, args);
+  }
+
+  /**
+   * `/icon help`: the command card.
+   * @type {ChatCommandHandler}
+   */
+  static async #help(args, chatData) {
+    return ChatCommands.postHelp(chatData);
+  }
+
+  /**
+   * Post the help card: every command of {@link COMMAND_LIST}, what it does, an example and a
+   * link to its page of the guide. Only the user who asked sees it.
+   * @param {{speaker?: object}} [chatData]
+   * @param {string} [unknown]  What followed `/icon` when it was not a subcommand, said on the card.
+   * @returns {Promise<ChatMessage | undefined>}
+   */
+  static async postHelp(chatData = {}, unknown) {
+    const localize = (/** @type {string} */ key) => game.i18n?.localize(key) ?? key;
+    // Only a plain word is said back: the card's content is enriched, and a user's `@UUID[…]`
+    // or `[[/r …]]` must not become a link or a roll in it.
+    const word = unknown?.trim().split(/\s+/)[0] ?? "";
+    const said = /^[\p{L}\p{N}_-]{1,30}$/u.test(word) ? `/icon ${word}` : "/icon …";
+    const context = {
+      commands: COMMAND_LIST.map(info => ({ ...info, hint: localize(info.hint), link: guideLink(info.guide) })),
+      unknown: unknown === undefined ? null : word ? game.i18n?.format("ICONENGINE.Help.Unknown", { command: said }) : localize("ICONENGINE.Help.NoSubcommand"),
+      guide: guideLink("icon-engine-guide", localize("ICONENGINE.Help.OpenGuide"))
+    };
+    const content = await foundry.applications.handlebars.renderTemplate(ICONENGINE.templates.helpCard, context);
+    const messageData = applyMode({ speaker: chatData.speaker, content, flags: { [SYSTEM_ID]: { help: true } } }, "selfroll");
+    return ChatMessage.implementation.create(messageData);
+  }
+
+  /**
+   * `/icon guide`: open the guide (the compendium built from docs/guide.md).
+   * @type {ChatCommandHandler}
+   */
+  static async #guide() {
+    const pack = game.packs?.get(GUIDE_COLLECTION);
+    // The guide pack holds JournalEntry documents (system.json); the collection's type is the union of all.
+    const entry = /** @type {JournalEntry.Implementation | null | undefined} */ (/** @type {unknown} */ (pack ? await pack.getDocument(GUIDE_ENTRY_ID) : null));
+    if (!entry) {
+      ui.notifications?.warn("ICONENGINE.Help.NoGuide", { localize: true });
+      return;
+    }
+    return entry.sheet?.render(true);
   }
 
   /**

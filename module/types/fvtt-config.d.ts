@@ -110,6 +110,8 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         announcement?: boolean;
         /** Tactical messages: who attacked with what. */
         tactical?: { attacker?: string; ability?: string | null };
+        /** The `/icon help` card (module/applications/chat-commands.mjs). */
+        help?: boolean;
       };
     };
     Token: {

@@ -468,9 +468,11 @@ class ClientDocument {
    * @param {object} [data]  The source.
    * @param {{parent?: object | null}} [context]  The parent document of an embedded one.
    */
-  constructor(data = {}, { parent = null } = {}) {
+  constructor(data = {}, { parent = null, pack = null } = {}) {
     /** @shim-unchecked Foundry types the parent per document class (an Actor's TokenDocument, an Item's Actor); the shim's one base keeps the parent its collection gave */
     this.parent = parent;
+    // Document#pack: the compendium a document is in (an embedded one is in its parent's).
+    this.pack = parent?.pack ?? pack;
     this.apps = {};
     try {
       this._source = this.constructor.cleanData(data);
@@ -518,7 +520,10 @@ class ClientDocument {
 
   get id() { return this._source._id; }
   get documentName() { return this.constructor.documentName; }
-  get uuid() { return this.parent ? `${this.parent.uuid}.${this.documentName}.${this.id}` : `${this.documentName}.${this.id}`; }
+  get uuid() {
+    if (this.parent) return `${this.parent.uuid}.${this.documentName}.${this.id}`;
+    return this.pack ? `Compendium.${this.pack}.${this.documentName}.${this.id}` : `${this.documentName}.${this.id}`;
+  }
   get collection() { return this.parent ? this.parent[this.constructor.collectionName] : game[this.constructor.collectionName]; }
 
   prepareData() {
@@ -565,6 +570,8 @@ class ClientDocument {
   getUserLevel(user = game.user) {
     if (user?.isGM) return OWNERSHIP.OWNER;
     if (this.parent?.getUserLevel) return this.parent.getUserLevel(user);
+    // A compendium's documents are seen as the pack's ownership by role allows.
+    if (this.pack) return game.packs.get(this.pack)?.getUserLevel(user) ?? OWNERSHIP.NONE;
     return this._source.ownership?.[user?.id] ?? this._source.ownership?.default ?? OWNERSHIP.NONE;
   }
   testUserPermission(user, permission, { exact = false } = {}) {
@@ -596,6 +603,19 @@ class ClientDocument {
   render(force, options) {
     for (const app of Object.values(this.apps)) app.render(force, options);
   }
+
+  /* Content links (ClientDocument#toAnchor, #_onClickDocumentLink) */
+  toAnchor({ name, classes = [], dataset = {} } = {}) {
+    const anchor = document.createElement("a");
+    anchor.classList.add("content-link", ...classes);
+    anchor.draggable = true;
+    Object.assign(anchor.dataset, { link: "", uuid: this.uuid, id: this.id, type: this.documentName, ...(this.pack ? { pack: this.pack } : {}) }, dataset);
+    const icon = document.createElement("i");
+    icon.className = CONFIG[this.documentName]?.sidebarIcon ?? "fa-solid fa-file";
+    anchor.append(icon, name ?? this.name);
+    return anchor;
+  }
+  _onClickDocumentLink() { return this.sheet?.render({ force: true }); }
 
   /* The CRUD workflows (server side: one client here, so the user asking is the one applying). */
   /** An array of data creates many (and resolves to them), as v13's does. */
@@ -1152,6 +1172,11 @@ class TokenDocument extends documentClass(Object.freeze(/** @type {const} */ ({ 
 class Scene extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: { Token: "tokens" } }))) {
 }
 class JournalEntryPage extends documentClass(Object.freeze(/** @type {const} */ ({ name: "JournalEntryPage", collection: "pages", embedded: {} }))) {
+  /** As v13's: the parent entry's sheet, showing this page. */
+  _onClickDocumentLink(event) {
+    const anchor = event.target instanceof Element ? event.target.closest("a[data-link]") : null;
+    return this.parent.sheet?.render(true, { pageId: this.id, anchor: anchor instanceof HTMLElement ? anchor.dataset.hash : undefined });
+  }
 }
 class JournalEntry extends documentClass(Object.freeze(/** @type {const} */ ({ name: "JournalEntry", collection: "journal", embedded: { JournalEntryPage: "pages" } }))) {
 }
@@ -1832,16 +1857,43 @@ class ActorSheet {}
 class ItemSheet {}
 
 /**
- * TextEditor.implementation.enrichHTML (client/applications/ux/text-editor.d.mts): inline rolls
- * (`rolls`: `[[1d20]]` evaluated into a result, `[[/r 1d20]]` a roll button) and then each
- * CONFIG.TextEditor.enrichers pattern (`custom`) replace their matches in the content's text
- * nodes. Document links, hyperlinks, embeds and secrets are left as they are.
+ * TextEditor.implementation.enrichHTML (client/applications/ux/text-editor.d.mts), in v13's order:
+ * content links (`documents`: `@UUID[...]{label}` as the document's anchor, a broken link when it
+ * does not resolve), inline rolls (`rolls`: `[[1d20]]` evaluated into a result, `[[/r 1d20]]` a
+ * roll button) and then each CONFIG.TextEditor.enrichers pattern (`custom`) replace their matches
+ * in the content's text nodes. Hyperlinks, embeds and secrets are left as they are.
  */
 class TextEditor {
   static get implementation() { return TextEditor; }
+  /** v13's content link: `@UUID[uuid#hash]{label}`. */
+  static #contentLinkPattern = /@(UUID)\[([^#\]]+)(?:#([^\]]+))?](?:{([^}]+)})?/g;
+  static async #createContentLink(match) {
+    const [, , uuid, hash, name] = match;
+    const doc = await fromUuid(uuid);
+    if (doc) return doc.toAnchor({ name, dataset: hash ? { hash } : {} });
+    const anchor = document.createElement("a");
+    anchor.classList.add("content-link", "broken");
+    anchor.dataset.link = "";
+    const icon = document.createElement("i");
+    icon.className = "fa-solid fa-link-slash";
+    anchor.append(icon, name ?? uuid);
+    return anchor;
+  }
+  /** Clicks on content links anywhere open their document (v13 listens on the body). */
+  static activateListeners() {
+    document.body.addEventListener("click", event => {
+      const link = event.target instanceof Element ? event.target.closest("a.content-link[data-uuid]") : null;
+      if (!(link instanceof HTMLElement)) return;
+      event.preventDefault();
+      fromUuid(link.dataset.uuid).then(doc => doc?._onClickDocumentLink(event)).catch(error => console.error(error));
+    });
+  }
   static async enrichHTML(content, options = {}) {
     const template = document.createElement("template");
     template.innerHTML = String(content ?? "");
+    if (options.documents !== false) {
+      await TextEditor.#replaceText(template.content, TextEditor.#contentLinkPattern, match => TextEditor.#createContentLink(match));
+    }
     if (options.rolls !== false) {
       await TextEditor.#replaceText(template.content, /\[\[(\/[a-z]+\s)?(.*?)(\]{2,3})/gi, match => TextEditor.#inlineRoll(match, options));
     }
@@ -2136,8 +2188,15 @@ function escapeHTML(value) {
 
 /** fromUuid / foundry.utils.fromUuidSync for world documents and their embedded ones. */
 function fromUuidSync(uuid) {
-  const parts = String(uuid ?? "").split(".");
+  let parts = String(uuid ?? "").split(".");
   let doc = null;
+  if (parts[0] === "Compendium") {
+    // Compendium.<package>.<pack>.<Type>.<id>[.<Type>.<id>...]
+    const pack = game.packs.get(`${parts[1]}.${parts[2]}`);
+    doc = pack?.documentName === parts[3] ? pack.get(parts[4]) ?? null : null;
+    if (!doc) return null;
+    parts = parts.slice(5);
+  }
   for (let i = 0; i < parts.length; i += 2) {
     const [name, id] = [parts[i], parts[i + 1]];
     if (!doc) doc = game[CONFIG[name]?.documentClass?.collectionName]?.get(id) ?? null;
@@ -2148,6 +2207,80 @@ function fromUuidSync(uuid) {
     if (!doc) return null;
   }
   return doc;
+}
+
+/**
+ * foundry.documents.collections.CompendiumCollection (client/documents/collections/compendium-collection.d.mts):
+ * a pack's documents. Foundry reads them from the pack's database; here the test hands over what
+ * foundryvtt-cli reads from the compiled pack (`installPack`).
+ */
+class CompendiumCollection extends Collection {
+  constructor(metadata) {
+    super();
+    this.metadata = metadata;
+  }
+  get collection() { return this.metadata.id; }
+  get documentName() { return this.metadata.type; }
+  get documentClass() { return CONFIG[this.documentName].documentClass; }
+  get title() { return this.metadata.label; }
+  get index() { return new Collection(this.contents.map(doc => [doc.id, { _id: doc.id, name: doc.name, uuid: doc.uuid }])); }
+  async getDocuments() { return this.contents; }
+  async getDocument(id) { return this.get(id); }
+  /** The pack's ownership by role (system.json `ownership`); a GM owns every pack. */
+  getUserLevel(user = game.user) {
+    if (user?.isGM) return OWNERSHIP.OWNER;
+    let level = OWNERSHIP.NONE;
+    for (const [role, name] of Object.entries(this.metadata.ownership ?? { PLAYER: "OBSERVER", ASSISTANT: "OWNER" })) {
+      if ((user?.role ?? 0) >= CONST.USER_ROLES[role]) level = Math.max(level, OWNERSHIP[name]);
+    }
+    return level;
+  }
+  get visible() { return this.getUserLevel(game.user) >= OWNERSHIP.OBSERVER; }
+}
+
+/**
+ * foundry.applications.sheets.journal.JournalEntrySheet, in v13's single-page view: the page a
+ * render names by `pageId` (the first page until one is named), its title and its enriched text.
+ */
+class JournalEntrySheet extends DocumentSheetV2 {
+  static DEFAULT_OPTIONS = { classes: ["journal-sheet", "journal-entry"] };
+  #pageId = null;
+  async _renderHTML(context, options) {
+    const pages = this.document.pages.contents.sort((a, b) => (a.sort ?? 0) - (b.sort ?? 0));
+    this.#pageId = options.pageId ?? this.#pageId;
+    const page = pages.find(p => p.id === this.#pageId) ?? pages[0];
+    const article = document.createElement("article");
+    article.classList.add("journal-entry-page", page?.type ?? "text");
+    if (!page) return article;
+    article.dataset.pageId = page.id;
+    const header = document.createElement("header");
+    header.classList.add("journal-page-header");
+    const title = document.createElement(`h${Math.min(Math.max(page.title?.level ?? 1, 1), 3)}`);
+    title.textContent = page.name;
+    const content = document.createElement("section");
+    content.classList.add("journal-page-content");
+    content.innerHTML = await TextEditor.implementation.enrichHTML(page.text?.content ?? "", { relativeTo: page, secrets: page.isOwner });
+    header.append(title);
+    article.append(header, content);
+    return article;
+  }
+  _replaceHTML(result, content) { content.replaceChildren(result); }
+}
+
+/**
+ * Put a compendium pack into `game.packs`, as Foundry does for each pack a package declares:
+ * `metadata` is system.json's entry for it, `sources` its documents (with embedded ones). Test
+ * plumbing, not Foundry API (an export, not a global): Foundry reads packs from the packages'
+ * databases.
+ * @param {{name: string, label: string, type: string, ownership?: Record<string, string>}} metadata
+ * @param {object[]} sources
+ */
+export function installPack(metadata, sources) {
+  const pack = new CompendiumCollection({ ...metadata, id: `${game.system.id}.${metadata.name}`, packageType: "system", packageName: game.system.id });
+  const cls = CONFIG[metadata.type].documentClass;
+  for (const source of sources) pack.set(source._id, new cls(source, { pack: pack.collection }));
+  game.packs.set(pack.collection, pack);
+  return pack;
 }
 
 /** The world's stored documents by collection (Foundry's `game.data`), for {@link startGame}. */
@@ -2224,8 +2357,8 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     User: { documentClass: User, sheetClasses: {} },
     Scene: { documentClass: Scene, sheetClasses: {} },
     Token: { documentClass: TokenDocument, sheetClasses: {} },
-    JournalEntry: { documentClass: JournalEntry, sheetClasses: {} },
-    JournalEntryPage: { documentClass: JournalEntryPage, dataModels: {}, sheetClasses: {} },
+    JournalEntry: { documentClass: JournalEntry, sheetClasses: {}, sidebarIcon: "fa-solid fa-book-open" },
+    JournalEntryPage: { documentClass: JournalEntryPage, dataModels: {}, sheetClasses: {}, sidebarIcon: "fa-solid fa-file-lines" },
     Folder: { documentClass: Folder, sheetClasses: {} },
     Dice: { rolls: [Roll], randomUniform: Math.random,
       fulfillment: { dice: { d4: { label: "d4", icon: "" }, d6: { label: "d6", icon: "" }, d8: { label: "d8", icon: "" }, d10: { label: "d10", icon: "" },
@@ -2294,14 +2427,14 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
       escapeHTML, logCompatibilityWarning },
     abstract: { DataModel, TypeDataModel },
     data: { fields: { DataField, NumberField, StringField, HTMLField, BooleanField, ObjectField, ArrayField, SchemaField } },
-    documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, TokenDocument, collections: { CombatEncounters } },
+    documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, TokenDocument, collections: { CombatEncounters, CompendiumCollection } },
     dice: { Roll, terms: { RollTerm, Die, NumericTerm, OperatorTerm } },
     appv1: { sheets: { ActorSheet, ItemSheet } }
   });
   foundry.data.validation = { DataModelValidationError };
   Object.assign(globalThis.foundry.applications, {
     api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2, DialogV2 },
-    sheets: { ActorSheetV2, ItemSheetV2 },
+    sheets: { ActorSheetV2, ItemSheetV2, journal: { JournalEntrySheet } },
     apps: { DocumentSheetConfig, FilePicker },
     ux: { TextEditor, FormDataExtended },
     sidebar: { AbstractSidebarTab, tabs: { CombatTracker } },
@@ -2311,5 +2444,7 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
   // Core's own sheets, registered before any package's (v13's tail.js), for every type.
   DocumentSheetConfig.registerSheet(Actor, "core", ActorSheet, { makeDefault: true });
   DocumentSheetConfig.registerSheet(Item, "core", ItemSheet, { makeDefault: true });
+  DocumentSheetConfig.registerSheet(JournalEntry, "core", JournalEntrySheet, { makeDefault: true, label: "SHEETS.JournalEntrySheet" });
+  TextEditor.activateListeners();
   return { socketListeners };
 }

@@ -12,13 +12,8 @@ import { startServer } from "../support/static-server.mjs";
 /** Boot the system in the page as a player, as Foundry calls its hooks. */
 async function bootAsPlayer(page) {
   await page.evaluate(async () => {
-    const shim = await import("./foundry-shim.mjs");
-    shim.installWorld({ as: "player" });
-    await import("../../module/icon-engine.mjs");
-    await shim.startGame();
-    const { loadCore } = await import("../../module/core.mjs");
-    await loadCore();
-    await foundry.applications.handlebars.loadTemplates(CONFIG.ICONENGINE.partials);
+    const { bootSystem } = await import("../support/boot-system.mjs");
+    await bootSystem({ as: "player" });
   });
 }
 

@@ -27,7 +27,8 @@ test("the compiled rules reference holds 2 entries and 17 pages in order, with t
     assert.deepEqual(Object.keys(doc.ownership ?? { default: 0 }), ["default"], doc.name);
   }
   const manifest = JSON.parse(readFileSync(new URL("system.json", root), "utf8"));
-  assert.deepEqual(manifest.packs.map(p => [p.name, p.type, p.path]), [["rules-reference", "JournalEntry", "packs/rules-reference"]]);
+  assert.deepEqual(manifest.packs.map(p => [p.name, p.type, p.path]), [["rules-reference", "JournalEntry", "packs/rules-reference"],
+    ["guide", "JournalEntry", "packs/guide"]]);
   if (!existsSync(seed)) return;
   const { documents } = core.importPack(readFileSync(seed, "utf8"));
   for (const entry of entries) {

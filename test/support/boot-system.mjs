@@ -1,0 +1,21 @@
+/**
+ * Boot the system in a browser page as Foundry does (imported by page code of the browser tests):
+ * the shim's world, then the entry point and Foundry's start (`shim.startGame()`: init, the sheets,
+ * i18nInit, the world's documents, setup, the user interface, ready), the wasm core loaded and the
+ * sheet partials registered (init's template loads are not awaited; in Foundry they finish long
+ * before anyone opens a sheet).
+ * @param {{as?: "gm"|"player", modules?: string[], data?: object, beforeInit?: (shim: object) => void}} [options]
+ *   `data` is the stored world (installWorld's); `beforeInit` runs once the world is installed,
+ *   before the system's entry point.
+ */
+export async function bootSystem({ as = "gm", modules = [], data = {}, beforeInit } = {}) {
+  const shim = await import("../browser/foundry-shim.mjs");
+  shim.installWorld({ as, modules, data });
+  beforeInit?.(shim);
+  await import("../../module/icon-engine.mjs");
+  await shim.startGame();
+  const { loadCore } = await import("../../module/core.mjs");
+  await loadCore();
+  await foundry.applications.handlebars.loadTemplates(CONFIG.ICONENGINE.partials);
+  return shim;
+}
