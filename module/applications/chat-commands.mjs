@@ -152,8 +152,8 @@ export default class ChatCommands {
    */
   static async postHelp(chatData = {}, unknown) {
     const localize = (/** @type {string} */ key) => game.i18n?.localize(key) ?? key;
-    // Only a plain word is said back: the card's content is enriched, and a user's `@UUID[…]`
-    // or `[[/r …]]` must not become a link or a roll in it.
+    // Only a plain word is said back: the card's content links are enriched, and a user's
+    // `@UUID[…]` or `[[/r …]]` must not become a link or a roll in it.
     const word = unknown?.trim().split(/\s+/)[0] ?? "";
     const said = /^[\p{L}\p{N}_-]{1,30}$/u.test(word) ? `/icon ${word}` : "/icon …";
     const context = {
@@ -161,7 +161,11 @@ export default class ChatCommands {
       unknown: unknown === undefined ? null : word ? game.i18n?.format("ICONENGINE.Help.Unknown", { command: said }) : localize("ICONENGINE.Help.NoSubcommand"),
       guide: guideLink("icon-engine-guide", localize("ICONENGINE.Help.OpenGuide"))
     };
-    const content = await foundry.applications.handlebars.renderTemplate(ICONENGINE.templates.helpCard, context);
+    const html = await foundry.applications.handlebars.renderTemplate(ICONENGINE.templates.helpCard, context);
+    // One of the system's own cards (module/enrichers.mjs SYSTEM_CARDS), shown as stored: its
+    // content links are made now, and nothing else in it is enriched (no glossary tooltips).
+    const content = await foundry.applications.ux.TextEditor.implementation.enrichHTML(html,
+      { documents: true, links: false, rolls: false, embeds: false, custom: false });
     const messageData = applyMode({ speaker: chatData.speaker, content, flags: { [SYSTEM_ID]: { help: true } } }, "selfroll");
     return ChatMessage.implementation.create(messageData);
   }

@@ -102,13 +102,25 @@ describe("the guide in a world", () => {
   });
 
   test("/icon help posts a card of every command, to the player alone, each linked to its page of the guide", async () => {
-    const count = await browser.page.evaluate(() => game.messages.size);
+    // A glossary with words of the card: as one of the system's own cards it is shown as stored,
+    // its links made when posted and no glossary tooltip put into it (module/enrichers.mjs SYSTEM_CARDS).
+    const count = await browser.page.evaluate(async () => {
+      const { default: IconEnrichers } = await import("../../module/enrichers.mjs");
+      IconEnrichers.registerGlossary(["odds", "clocks", "guide"].map(key => ({ key, definition: `About ${key}.` })));
+      return game.messages.size;
+    });
     assert.equal(await say("/icon help"), false, "the system takes the command");
     await nextMessage(count);
     const card = await browser.page.evaluate(() => {
       const message = game.messages.contents.at(-1);
       const element = document.querySelector(`#chat [data-message-id="${message.id}"]`);
+      const stored = document.createElement("template");
+      stored.innerHTML = message.content;
+      CONFIG.TextEditor.enrichers.pop();
       return {
+        asStored: element.querySelector(".message-content").innerHTML === stored.innerHTML,
+        storedLinks: stored.content.querySelectorAll("a.content-link").length,
+        terms: element.querySelectorAll(".icon-term").length,
         help: message.getFlag("icon-engine", "help"), whisper: message.whisper,
         rows: [...element.querySelectorAll(".help-command")].map(row => ({
           syntax: row.dataset.syntax,
@@ -119,6 +131,9 @@ describe("the guide in a world", () => {
       };
     });
     assert.equal(card.help, true);
+    assert.equal(card.asStored, true, "shown as stored");
+    assert.equal(card.storedLinks, card.rows.length + 1, "its content links are stored");
+    assert.equal(card.terms, 0, "no glossary tooltip in the card");
     assert.deepEqual(card.whisper, ["playerUser000000"], "only the player who asked sees it");
     assert.deepEqual(card.rows.map(r => r.syntax), firstColumn("Chat commands"), "the card lists the guide's commands");
     assert.ok(card.rows.every(r => r.link && !r.broken), JSON.stringify(card.rows));
