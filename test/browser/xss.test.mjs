@@ -302,7 +302,13 @@ describe("names reach HTML only as text", () => {
       const odds = await OddsReport.toMessage({ kind: "dice", formula: "1d6" });
       await odds.setFlag("icon-engine", "odds.formula", evil("formula"));
       const count = game.messages.size;
-      document.querySelector(`#chat [data-message-id="${odds.id}"] [data-icon-engine-action="roll"]`)?.click();
+      // the chat log renders the card when it likes (its render is asynchronous, as Foundry's is)
+      let rollButton = null;
+      for (let i = 0; i < 100 && !rollButton; i++) {
+        rollButton = document.querySelector(`#chat [data-message-id="${odds.id}"] [data-icon-engine-action="roll"]`);
+        if (!rollButton) await new Promise(resolve => setTimeout(resolve, 20));
+      }
+      rollButton?.click();
       for (let i = 0; i < 100 && game.messages.size === count; i++) await new Promise(resolve => setTimeout(resolve, 20));
       // everything rendered so far, in the page at once
       const host = document.createElement("div");
