@@ -15,6 +15,7 @@ import { SYSTEM_ID } from "./config.mjs";
  * @typedef {object} MessageRecords  What the GM's client carried out for one chat message.
  * @property {Record<string, AppliedDamage>} [damage]  Applied damage by the card's roll key.
  * @property {TickRecord} [tick]
+ * @property {{userId: string}} [marks]  The card's marks were placed, at this user's request.
  */
 
 /** The world setting that holds the records. */
@@ -22,7 +23,7 @@ export const RECORDS_SETTING = "gmRecords";
 
 /**
  * The GM's own records of what its client carried out for chat cards: damage applied (with how to
- * undo it) and clock ticks, by message id. They live in a hidden world setting, which only users
+ * undo it), clock ticks and placed marks, by message id. They live in a hidden world setting, which only users
  * with the SETTINGS_MODIFY permission (by default the GMs and assistant GMs) can write, so a
  * player cannot forge or erase one the way they can rewrite their own message's flags: an undo
  * restores what this record says, a card ticks its clock once. See docs/security.md.
@@ -113,8 +114,8 @@ export default class GmRecords {
     if (applied) damage[String(key)] = applied;
     else delete damage[String(key)];
     /** @type {MessageRecords} */
-    const next = Object.keys(damage).length ? { ...records, damage } : { tick: records.tick };
-    if (!next.tick) delete next.tick;
+    const next = { ...records, damage };
+    if (!Object.keys(damage).length) delete next.damage;
     await GmRecords.#write(messageId, Object.keys(next).length ? next : null);
   }
 
@@ -134,6 +135,24 @@ export default class GmRecords {
    */
   static async setTick(messageId, tick) {
     return GmRecords.#serial(() => GmRecords.#write(messageId, { ...GmRecords.of(messageId), tick }));
+  }
+
+  /**
+   * Whether a card's marks were placed.
+   * @param {string | null | undefined} messageId
+   * @returns {boolean}
+   */
+  static marksPlaced(messageId) {
+    return !!GmRecords.of(messageId).marks;
+  }
+
+  /**
+   * Record that a card's marks were placed. GM only.
+   * @param {string} messageId
+   * @param {string} userId  Who asked.
+   */
+  static async setMarks(messageId, userId) {
+    return GmRecords.#serial(() => GmRecords.#write(messageId, { ...GmRecords.of(messageId), marks: { userId } }));
   }
 
   /**

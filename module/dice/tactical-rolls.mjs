@@ -7,6 +7,7 @@ import { DANGEROUS_TERRAIN_DAMAGE, TERRAIN_FLAG } from "../data/terrain.mjs";
 import { endedEffects, markEffectData, marksOf } from "../data/marks.mjs";
 import { tokensOf, tokensUpdate } from "../data/tokens.mjs";
 import { gainVigilance, spendVigilance, vigilanceHeld } from "../data/vigilance.mjs";
+import GmRecords from "../gm-records.mjs";
 import IconSocket from "../icon-socket.mjs";
 import "./cards/icon-tactical.mjs";
 import IconRoll from "./icon-roll.mjs";
@@ -286,15 +287,33 @@ export default class TacticalRolls {
     }
   }
 
+  /** The longest mark name the GM's client writes onto an effect (an ability's name). */
+  static MAX_MARK_NAME = 120;
+
+  /** The GM's placements, one after another, so a card's once-only check sees the one before. */
+  static #queue = Promise.resolve();
+
   /**
    * The GM's side of placing marks: a message's `flags.icon-engine.tactical.mark` ({mark, targets})
    * placed by its attacker through the core's `icon.marks` (the placer's older mark on a target and
-   * its same mark elsewhere end). Refused unless the asking user is a GM or the message's author
-   * and owns the attacker.
+   * its same mark elsewhere end), on the targets the message's own attack rolls name, once per
+   * message (the GM's record). Refused unless the asking user is a GM or the message's author and
+   * owns the attacker. See docs/security.md.
    * @param {Record<string, unknown>} payload  `{messageId}`.
    * @param {string} userId  Who asked.
+   * @returns {Promise<void>}
    */
-  static async placeMarks({ messageId }, userId) {
+  static placeMarks(payload, userId) {
+    const run = TacticalRolls.#queue.then(() => TacticalRolls.#placeMarks(payload, userId));
+    TacticalRolls.#queue = run.then(() => {}, () => {});
+    return run;
+  }
+
+  /**
+   * @param {Record<string, unknown>} payload
+   * @param {string} userId
+   */
+  static async #placeMarks({ messageId }, userId) {
     const core = await loadCore();
     const message = /** @type {ChatMessage.Implementation | undefined} */ (/** @type {unknown} */ (game.messages?.get(String(messageId))));
     if (!message) throw new Error(format("ICONENGINE.Rules.Mark.NoMessage"));
@@ -306,15 +325,22 @@ export default class TacticalRolls {
     if (!user.isGM && (message.author?.id !== userId || !placer.testUserPermission(user, "OWNER"))) {
       throw new Error(format("ICONENGINE.Socket.NotAllowed"));
     }
-    const name = typeof tactical?.mark?.mark === "string" ? tactical.mark.mark : "";
+    const name = typeof tactical?.mark?.mark === "string" ? tactical.mark.mark.trim() : "";
+    if (!name || name.length > TacticalRolls.MAX_MARK_NAME) {
+      throw new Error(format("ICONENGINE.Rules.Mark.BadName", { max: String(TacticalRolls.MAX_MARK_NAME) }));
+    }
+    if (GmRecords.marksPlaced(message.id)) throw new Error(format("ICONENGINE.Rules.Mark.AlreadyPlaced"));
+    if (!game.user?.isGM) throw new Error(format("ICONENGINE.Trust.GMOnly"));
     const targets = Array.isArray(tactical?.mark?.targets) ? tactical.mark.targets.filter(t => typeof t === "string") : [];
     // Only the targets the message's own attack rolls name.
     const rolled = new Set(/** @type {IconRoll[]} */ (message.rolls).map(r => r.iconOptions.tactical?.role === "attack" ? r.iconOptions.tactical.target?.uuid : null));
     const img = CONFIG.statusEffects.find(s => s.id === "marked")?.img ?? "icons/svg/target.svg";
+    let marked = false;
     for (const uuid of targets) {
       if (!rolled.has(uuid)) continue;
       const target = await fromUuid(/** @type {`Actor.${string}`} */ (uuid));
       if (!(target instanceof Actor)) continue;
+      marked = true;
       const stored = TacticalRolls.#storedMarks();
       // "Summons ... cannot be marked": an unlinked token's actor, or a linked actor's token on the scene.
       const summon = !!target.token?.getFlag(SYSTEM_ID, "summoned")
@@ -328,6 +354,7 @@ export default class TacticalRolls {
         await target.createEmbeddedDocuments("ActiveEffect", [/** @type {ActiveEffect.CreateData} */ (/** @type {unknown} */ (data))]);
       }
     }
+    if (marked) await GmRecords.setMarks(/** @type {string} */ (message.id), userId);
   }
 
   /**

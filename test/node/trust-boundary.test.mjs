@@ -44,6 +44,7 @@ TacticalRolls.roll = async (request, tactical) => {
 settings.registerTrustSettings?.();
 ClockPanel.register();
 TacticalChat.register();
+TacticalRolls.register();
 IconCombat.registerSocket();
 IconCombat.registerDefeatedSync();
 IconSocket.register();
@@ -376,6 +377,58 @@ describe("the GM's client follows a player's own writes: only what concerns thei
   });
 });
 
+/* ------------------------------------------------------------------------------------- Marks */
+
+/**
+ * An attack card posted by `author`: `attacker` attacks `rolled` (its attack rolls) and the card's
+ * flag asks to mark `named` with `mark`.
+ */
+function markedCard(author, attacker, rolled, named = rolled, mark = "Hunter's Mark") {
+  const request = { kind: "icon.attack", boons: 0, curses: 0, defense: 0 };
+  const rolls = rolled.map((target, key) => new Roll({ request, faces: [[5]], total: 5,
+    options: { tactical: { role: "attack", key, target: { uuid: target.uuid, name: target.name } } } }));
+  return postMessage(author, { rolls, flags: { [SCOPE]: { tactical: { attacker: attacker.uuid,
+    mark: { mark, targets: named.map(t => t.uuid) } } } } });
+}
+
+const marksOn = actor => actor.effects.contents.filter(e => e.statuses.has("marked")).map(e => e.source.flags[SCOPE].mark.mark);
+
+describe("Marks: placed on the targets the card's own attack rolls name, from an attacker its author owns, once", () => {
+  before(() => {
+    globalThis.canvas = null;
+    globalThis.CONFIG.statusEffects = [{ id: "marked", img: "marked.svg" }];
+  });
+
+  test("the player's attack marks the GM's foe once; asking again changes nothing", async () => {
+    const card = markedCard(player(), hero, [ogre]);
+    const reply = await playerRequests("placeMarks", { messageId: card.id });
+    assert.equal(reply.ok, true, reply.error);
+    assert.deepEqual(marksOn(ogre), ["Hunter's Mark"]);
+    const before = snapshot();
+    const again = await playerRequests("placeMarks", { messageId: card.id });
+    assert.match(again.error, /AlreadyPlaced/);
+    assert.deepEqual(changedNotOwned(before, snapshot()), [], "the mark is not taken off and put back");
+  });
+
+  test("forged cards mark no one", async () => {
+    const forgeries = [
+      // the flag names a target the card's rolls never attacked
+      markedCard(player(), hero, [hero], [ogre]),
+      // the attacker is the GM's foe
+      markedCard(player(), ogre, [ogre]),
+      // the GM's card, asked for by the player
+      markedCard(gm(), hero, [ogre]),
+      // a name no ability has
+      markedCard(player(), hero, [ogre], [ogre], "x".repeat(5000)),
+      markedCard(player(), hero, [ogre], [ogre], "   ")
+    ];
+    const before = snapshot();
+    for (const card of forgeries) await playerRequests("placeMarks", { messageId: card.id });
+    assert.deepEqual(changedNotOwned(before, snapshot()), []);
+    assert.deepEqual(marksOn(ogre), []);
+  });
+});
+
 /* ------------------------------------------------------------- randomized: hostile payloads */
 
 /** mulberry32: a seeded generator, so a failure replays exactly. */
@@ -414,11 +467,17 @@ describe("1,000 hostile payloads of each request kind, sent as the player", () =
     const ticked = actionCard(player(), hero);
     await as(GM, () => ClockPanel.tickFromCard?.(ticked, "alarm"));
     const others = actionCard(gm(), ogre);
+    // marks: the player's card placed already, a GM's card, a forged target, a forged attacker
+    globalThis.canvas = null;
+    globalThis.CONFIG.statusEffects = [{ id: "marked", img: "marked.svg" }];
+    const marked = markedCard(player(), hero, [ogre]);
+    await playerRequests("placeMarks", { messageId: marked.id });
+    const markCards = [marked, markedCard(gm(), ogre, [hero]), markedCard(player(), hero, [hero], [ogre]), markedCard(player(), ogre, [ogre])];
     c = await combat();
     // the foe's turn is open and the player's character has a delay pending
     await as(GM, () => c.iconCommit([{ type: "delay", id: "pc00000000000001" }, { type: "goSlow", id: "pc00000000000001" },
       { type: "beginTurn", id: "foe0000000000001" }]));
-    const messages = [forged, counterBait, fresh, gmCard, applied, ticked, others].map(m => m.id);
+    const messages = [forged, counterBait, fresh, gmCard, applied, ticked, others, ...markCards].map(m => m.id);
     const uuids = [hero, ally, ogre].map(a => a.uuid);
     const polluted = JSON.parse('{"__proto__": {"isGM": true, "ok": true}, "constructor": {"prototype": {"isGM": true}}}');
     values = [undefined, null, 0, -1, 1, 2, 6, 7, 99, 100, 0.5, -0, 1e9, -1e9, NaN, Infinity, "", "0", "1", "x".repeat(500), true, false,
@@ -450,6 +509,7 @@ describe("1,000 hostile payloads of each request kind, sent as the player", () =
       vigilanceBy: [hero.uuid, ally.uuid, ogre.uuid], vigilanceCharges: [1, 3, 4, 99, -1] }),
     undoDamage: () => record({ messageId: ids(), key: [0, 0, 0, 1, -1, "0"] }),
     counterDamage: () => record({ messageId: ids(), key: [0, 0, 0, 1, -1, "0"] }),
+    placeMarks: () => record({ messageId: ids(), targets: [[ogre.uuid], ogre.uuid], mark: ["Evil", "x".repeat(500)] }),
     tickClock: () => record({ messageId: ids(), clockId: ["alarm", "nope"], id: ["alarm"], ticks: [-8, 8, 1e6, -1e6, 2] }),
     combatEvents: () => record({ combatId: [c.id], events: [Array.from({ length: r() < 0.7 ? 1 + Math.floor(r() * 3) : Math.floor(r() * 12) }, event),
       [{ type: "delay", id: "pc00000000000001" }]] })
