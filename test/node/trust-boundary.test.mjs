@@ -427,6 +427,18 @@ describe("Marks: placed on the targets the card's own attack rolls name, from an
     assert.deepEqual(changedNotOwned(before, snapshot()), []);
     assert.deepEqual(marksOn(ogre), []);
   });
+
+  test("the player's character defeated ends the marks it placed and those on it, no other", async () => {
+    const wolf = addActor({ name: "Wolf", type: "foe" });
+    await playerRequests("placeMarks", { messageId: markedCard(player(), hero, [ogre]).id });
+    await as(GM, () => TacticalRolls.placeMarks({ messageId: markedCard(gm(), wolf, [ogre], [ogre], "Pack Hunt").id }, GM));
+    await as(GM, () => TacticalRolls.placeMarks({ messageId: markedCard(gm(), ogre, [hero], [hero], "Grudge").id }, GM));
+    assert.deepEqual([marksOn(ogre).sort(), marksOn(hero)], [["Hunter's Mark", "Pack Hunt"], ["Grudge"]]);
+    const [effect] = await as(PLAYER, () => hero.createEmbeddedDocuments("ActiveEffect", [{ name: "Defeated", statuses: ["defeated"] }]));
+    await as(GM, () => Hooks.callAll("createActiveEffect", effect, {}, PLAYER));
+    for (let i = 0; i < 20; i++) await new Promise(resolve => setImmediate(resolve));
+    assert.deepEqual([marksOn(ogre), marksOn(hero)], [["Pack Hunt"], []], "\"Marks end when the character that placed the mark is defeated\"");
+  });
 });
 
 /* ------------------------------------------------------------- randomized: hostile payloads */
