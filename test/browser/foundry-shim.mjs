@@ -1853,7 +1853,7 @@ class RollResolver extends HandlebarsApplicationMixin(ApplicationV2) {
 
 /** DialogV2 (client/applications/api/dialog.d.mts): answers as the user pressing the default button would. */
 class DialogV2 extends ApplicationV2 {
-  static DEFAULT_OPTIONS = { tag: "dialog", classes: ["dialog"], window: { minimizable: false }, buttons: [] };
+  static DEFAULT_OPTIONS = { tag: "dialog", classes: ["dialog"], window: { minimizable: false } };
   /** v13's: the content in a form, the buttons (type, action, icon, label, default) in its footer. */
   async _renderHTML() {
     const form = document.createElement("form");

@@ -154,7 +154,6 @@ export default class CharacterSheet extends IconActorSheet {
       if (!burden || burden.name !== start.name || burden.filled === now) break;
       now = burden.filled;
     }
-    /** @type {HTMLElement | null} */ (this.element.querySelector(`.burden[data-index="${index}"] .clock`))?.focus();
   }
 
   /**

@@ -124,7 +124,26 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    */
   async _onFirstRender(context, options) {
     await super._onFirstRender(context, options);
-    activateKeyboard(this.element, (slider, value) => this._onSlide(slider, value));
+    activateKeyboard(this.element, (slider, value) => {
+      // The change re-renders the part the slider is in: the new one gets the focus back.
+      this.#refocus = `[role="slider"][data-index="${slider.dataset.index ?? ""}"]`;
+      return this._onSlide(slider, value);
+    });
+  }
+
+  /** The slider to focus again once the sheet has re-rendered, or null. @type {string | null} */
+  #refocus = null;
+
+  /**
+   * @inheritdoc
+   * @param {foundry.applications.sheets.ActorSheetV2.RenderContext} context
+   * @param {foundry.applications.api.HandlebarsApplicationMixin.RenderOptions} options
+   */
+  async _onRender(context, options) {
+    await super._onRender(context, options);
+    if (!this.#refocus) return;
+    /** @type {HTMLElement | null} */ (this.element.querySelector(this.#refocus))?.focus();
+    this.#refocus = null;
   }
 
   /**
