@@ -33,8 +33,11 @@ await loadScript("/node_modules/handlebars/dist/handlebars.min.js");
 const Handlebars = globalThis.Handlebars;
 const translations = await (await fetch("/lang/en.json")).json();
 // The few core strings the shim's own markup shows (Foundry's lang/en.json has them).
-Object.assign(translations, { Delete: "Delete", TIME: { Now: "Now" }, CHAT: { ...translations.CHAT, To: "To" },
-  APPLICATION: { TOOLS: { Close: "Close Window", ControlsMenu: "Toggle Controls" } } });
+Object.assign(translations, { Delete: "Delete", TIME: { Now: "Now" },
+  CHAT: { To: "To", RollPublic: "Public Roll", RollPrivate: "Private GM Roll", RollBlind: "Blind GM Roll", RollSelf: "Self Roll", ...translations.CHAT },
+  APPLICATION: { TOOLS: { Close: "Close Window", ControlsMenu: "Toggle Controls" } },
+  COMBAT: { Round: "Round {round}", NotStarted: "Not Started", None: "No Combat", Create: "Create Encounter", NavLabel: "Encounters",
+    EncounterPrevious: "Previous Encounter", EncounterNext: "Next Encounter", RollAll: "Roll All", RollNPC: "Roll NPCs", ...translations.COMBAT } });
 
 /** @param {string} key */
 function localize(key) {
@@ -1743,8 +1746,9 @@ class DocumentSheetV2 extends ApplicationV2 {
     await super._onRender(context, options);
     if (!this.isEditable) this._toggleDisabled(true);
   }
+  /** The form's fields in the content; the window's own controls (close) stay usable. */
   _toggleDisabled(disabled) {
-    for (const element of this.form?.elements ?? []) element.disabled = disabled;
+    for (const element of this.form?.elements ?? []) if (!element.closest(".window-header")) element.disabled = disabled;
   }
   _processFormData(event, form, formData) { return expandObject(formData.object); }
   /** v13's: the changes are validated against the document before anything is sent (a DataModelValidationError). */

@@ -93,12 +93,16 @@ describe("the look, in v13's light and dark themes", () => {
         return null;
       };
       /** Render an application as Foundry opens it, sized as its setPosition sizes it; its element's selector. */
-      const open = async app => {
-        await app.render({ force: true });
+      const size = app => {
         const { width, height } = app.position ?? {};
-        if (typeof width === "number") app.element.style.width = `${width}px`;
+        // "auto" (or none): as wide as the content, as Foundry's setPosition leaves it.
+        app.element.style.width = typeof width === "number" ? `${width}px` : "max-content";
         if (typeof height === "number") app.element.style.height = `${height}px`;
         return `#${CSS.escape(app.id)}`;
+      };
+      const open = async app => {
+        await app.render({ force: true });
+        return size(app);
       };
       /** The applications opened by `run` (those not open before). */
       const opened = async run => {
@@ -114,7 +118,7 @@ describe("the look, in v13's light and dark themes", () => {
         }
         throw new Error(`timed out waiting for ${what}`);
       };
-      globalThis.look = { character, foe, hero, dialogs, open, opened, until };
+      globalThis.look = { character, foe, hero, dialogs, open, size, opened, until };
     });
     await page.evaluate(() => document.fonts.ready);
   });
@@ -246,7 +250,7 @@ describe("the look, in v13's light and dark themes", () => {
 
   test("every dialog", async () => {
     const selectors = await page.evaluate(async () => {
-      const { character, foe, hero, dialogs, open, opened } = globalThis.look;
+      const { character, foe, hero, dialogs, open, size, opened } = globalThis.look;
       await game.settings.set("icon-engine", "ruleset", "icons");
       const { default: AttackDialog } = await import("../../module/applications/attack-dialog.mjs");
       const { default: ActionRollDialog } = await import("../../module/applications/narrative/action-roll-dialog.mjs");
@@ -258,8 +262,10 @@ describe("the look, in v13's light and dark themes", () => {
       await game.settings.set("icon-engine", "clocks", [{ id: "vault", name: "Crack the vault", segments: 8, filled: 3 },
         { id: "alarm", name: "The alarm", segments: 4, filled: 4 }]);
       const ability = character.items.find(i => i.name === "Hammer Blow");
-      const first = async run => `#${CSS.escape((await opened(run))[0].id)}`;
+      const first = async run => size((await opened(run))[0]);
       const sized = async app => open(app);
+      // The user targets the ogre's token (Foundry's user.targets holds Token placeables).
+      game.user.targets.add({ actor: foe, name: foe.name, document: { texture: { src: foe.img }, getFlag: () => undefined } });
       const found = {
         attack: await first(() => AttackDialog.open(character, { ability })),
         action: await first(() => ActionRollDialog.open(character, "smash")),
@@ -268,9 +274,10 @@ describe("the look, in v13's light and dark themes", () => {
         mnsCharts: await sized(new MnsChartsConfig()),
         clocks: await first(() => ClockPanel.open())
       };
+      game.user.targets.clear();
       await character.update({ "system.broken": true, "system.burdenPending": true });
       await NarrativeCards.promptBurden(character);
-      found.burden = `#${CSS.escape(dialogs.at(-1).id)}`;
+      found.burden = size(dialogs.at(-1));
       return found;
     });
     const found = await inBothThemes(Object.entries(selectors).map(([name, selector]) =>
@@ -309,6 +316,9 @@ describe("the look, in v13's light and dark themes", () => {
       const { rollFortune } = await import("../../module/applications/narrative/fortune.mjs");
       const { default: OddsReport } = await import("../../module/dice/odds-report.mjs");
       const ids = {};
+      // The attack's dice come up high (a hit, its damage card), then Foundry's generator is back.
+      const uniform = CONFIG.Dice.randomUniform;
+      CONFIG.Dice.randomUniform = () => 0.92;
       const state = initialAttackState({ targets: [attackTargetOf({ uuid: foe.uuid, name: foe.name, img: foe.img, system: foe.system, statuses: [] })] });
       const attack = await TacticalRolls.attack(character, state, { ability: character.items.find(i => i.name === "Hammer Blow") });
       await shown(attack);
@@ -320,6 +330,7 @@ describe("the look, in v13's light and dark themes", () => {
       ids.vigilanceDialog = dialogs.find(d => d.element?.querySelector(".vigilance-spend")).id;
       document.querySelector(`#chat [data-message-id="${attack.id}"] [data-tactical-action="apply"]`)?.click();
       await until(() => document.querySelector(`#chat [data-message-id="${attack.id}"] .tactical-applied`), "the applied damage");
+      CONFIG.Dice.randomUniform = uniform;
       ids.save = (await TacticalRolls.save(character)).id;
       ids.heal = (await TacticalRolls.heal(character, "cure")).id;
       const request = actionRequest(character.system, "smash", defaultInputs(), DEFAULT_POSITION);
