@@ -1,9 +1,13 @@
 // Makes the README's three screenshots (docs/screenshots/) from the PNGs the browser tests write
-// to test-results/, in the headless Chromium the tests use (no image tools to install):
-//   character-sheet.png  the character sheet (sheets.test.mjs: character-combat.png)
-//   attack-card.png      the attack dialog with each target's exact odds, beside the card the roll
-//                        made (attack.test.mjs: attack-dialog.png, attack-card.png)
-//   combat-tracker.png   the tracker mid-round (combat-tracker.test.mjs: combat-tracker-mid-round.png)
+// to test-results/, in the headless Chromium the tests use (no image tools to install). They come
+// from test/browser/look.test.mjs: real documents in the shim world, each sheet rendered by its
+// own class inside v13's window frame, each card inside v13's chat message, in v13's light and
+// dark themes, with Font Awesome and Signika:
+//   character-sheet.png  the character sheet, its Combat tab in the light theme beside its
+//                        Narrative tab in the dark theme
+//   attack-card.png      the attack dialog with the target's exact odds, beside the card the roll
+//                        made (hit, damage applied, Undo), both in the light theme
+//   combat-tracker.png   the tracker mid-round, in the dark theme (the sidebar's usual scheme)
 // And the in-game guide's images (assets/guide/*.webp, shipped in the system; docs/guide.md shows
 // them): GUIDE below names each one's sources, WebP-encoded by Chromium so they stay small.
 // scripts/screenshots.sh runs those tests first. Fails if a source is missing or a result is over
@@ -17,15 +21,16 @@ import { SCREENSHOTS } from "./release-manifest.mjs";
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const RESULTS = `${ROOT}test-results/`;
 const OUT = `${ROOT}docs/screenshots/`;
-const MAX_BYTES = 120_000;
+// The character sheet is two windows side by side (light and dark), each at its own size.
+const MAX_BYTES = 200_000;
 const GUIDE_OUT = `${ROOT}assets/guide/`;
 const GUIDE_MAX_BYTES = 40_000;
 
 /** Each README screenshot: the test results it is made of, side by side, with a caption under each. */
 const SOURCES = {
-  "character-sheet.png": [["character-combat.png", ""]],
-  "attack-card.png": [["attack-dialog.png", "Before the roll: the odds per target"], ["attack-card.png", "The roll: the core's verdict"]],
-  "combat-tracker.png": [["combat-tracker-mid-round.png", ""]]
+  "character-sheet.png": [["look-character-combat-light.png", "Light theme: the Combat tab"], ["look-character-narrative-dark.png", "Dark theme: the Narrative tab"]],
+  "attack-card.png": [["look-dialog-attack-light.png", "Before the roll: the odds per target"], ["look-card-attack-light.png", "The roll: the core's verdict, applied"]],
+  "combat-tracker.png": [["look-tracker-dark.png", ""]]
 };
 
 /**
@@ -34,21 +39,21 @@ const SOURCES = {
  * @type {Record<string, [string, string, number[]?][]>}
  */
 const GUIDE = {
-  "character-sheet.webp": [["character-combat.png", ""]],
-  "character-narrative.webp": [["character-narrative.png", ""]],
-  "attack-dialog.webp": [["attack-dialog.png", ""]],
+  "character-sheet.webp": [["look-character-combat-light.png", ""]],
+  "character-narrative.webp": [["look-character-narrative-light.png", ""]],
+  "attack-dialog.webp": [["look-dialog-attack-light.png", ""]],
   "attack-card.webp": [["attack-card.png", "Rolled"], ["attack-card-applied.png", "Applied, with Undo"]],
   "tactical-buttons.webp": [["sheet-tactical-block.png", ""]],
   "cure-card.webp": [["cure-card.png", ""]],
   "action-roll.webp": [["narrative-dialog.png", "The dialog"], ["narrative-action-card.png", "The card"]],
   "fortune-card.webp": [["narrative-fortune-card.png", ""]],
   "burden.webp": [["narrative-burden-prompt.png", "Breaking: name the burden"], ["narrative-burden.png", "The burden on the sheet"]],
-  "clocks.webp": [["narrative-clock-panel-gm.png", ""]],
+  "clocks.webp": [["look-dialog-clocks-light.png", ""]],
   "odds-card.webp": [["odds-card.png", ""]],
-  "foe-sheet.webp": [["foe-sheet.png", ""]],
-  "combat-tracker.webp": [["combat-tracker-start.png", "Begun"], ["combat-tracker-mid-round.png", "Mid-round"]],
+  "foe-sheet.webp": [["look-foe-light.png", ""]],
+  "combat-tracker.webp": [["look-tracker-light.png", "Light theme"], ["look-tracker-dark.png", "Dark theme"]],
   "pack-import.webp": [["pack-import.png", "", [16, 16, 300, 683]]],
-  "hero-sheet.webp": [["hero-icons.png", ""]],
+  "hero-sheet.webp": [["look-hero-light.png", ""]],
   "help-card.webp": [["guide-help-card.png", ""]]
 };
 

@@ -310,7 +310,9 @@ describe("an ICON attack in the browser", () => {
     assert.deepEqual(shown, { saves: ["dazed", "stunned"], vigor: 10 });
     const block = page.locator("#tactical-block");
     assert.deepEqual(await block.locator(".status-icon.saveable").evaluateAll(els => els.map(e => e.dataset.status)), ["dazed", "stunned"]);
-    assert.equal(await block.locator(".status-icon[data-status=weakened]").getAttribute("data-action"), null, "ongoing: no save");
+    assert.equal(await block.locator(".status-icon[data-status=weakened] [data-action], .status-icon[data-status=weakened][data-action]").count(), 0, "ongoing: no save");
+    assert.deepEqual(await block.locator(".status-icon.saveable button[data-action=rollSave]").evaluateAll(els => els.map(e => e.dataset.status)), ["dazed", "stunned"],
+      "a saveable status is a button that saves against it");
     assert.match(await block.locator(".status-icon[data-status=weakened]").getAttribute("data-tooltip"), /cannot be saved/);
     assert.equal(await block.locator(".ability-attack").textContent().then(s => s.trim()), "Thunderclap");
     await block.screenshot({ path: `${results}sheet-tactical-block.png` });

@@ -32,6 +32,12 @@ function loadScript(src) {
 await loadScript("/node_modules/handlebars/dist/handlebars.min.js");
 const Handlebars = globalThis.Handlebars;
 const translations = await (await fetch("/lang/en.json")).json();
+// The few core strings the shim's own markup shows (Foundry's lang/en.json has them).
+Object.assign(translations, { Delete: "Delete", TIME: { Now: "Now" },
+  CHAT: { To: "To", RollPublic: "Public Roll", RollPrivate: "Private GM Roll", RollBlind: "Blind GM Roll", RollSelf: "Self Roll", ...translations.CHAT },
+  APPLICATION: { TOOLS: { Close: "Close Window", ControlsMenu: "Toggle Controls" } },
+  COMBAT: { Round: "Round {round}", NotStarted: "Not Started", None: "No Combat", Create: "Create Encounter", NavLabel: "Encounters",
+    EncounterPrevious: "Previous Encounter", EncounterNext: "Next Encounter", RollAll: "Roll All", RollNPC: "Roll NPCs", ...translations.COMBAT } });
 
 /** @param {string} key */
 function localize(key) {
@@ -961,12 +967,33 @@ class ChatMessage extends documentClass(Object.freeze(/** @type {const} */ ({ na
     const li = document.createElement("li");
     li.classList.add("chat-message", "message", "flexcol", ...context.cssClass.split(" ").filter(Boolean));
     li.dataset.messageId = this.id;
+    // v13's header (templates/sidebar/chat-message.hbs): sender, metadata (time, delete), whisper, flavor.
     const header = document.createElement("header");
-    header.classList.add("message-header");
+    header.classList.add("message-header", "flexrow");
     const sender = document.createElement("h4");
     sender.classList.add("message-sender");
     sender.textContent = context.alias;
-    header.append(sender);
+    const metadata = document.createElement("span");
+    metadata.classList.add("message-metadata");
+    const time = document.createElement("time");
+    time.classList.add("message-timestamp");
+    time.textContent = game.i18n.localize("TIME.Now");
+    metadata.append(time);
+    if (canDelete) {
+      const remove = document.createElement("a");
+      remove.classList.add("message-delete");
+      remove.dataset.action = "deleteMessage";
+      remove.setAttribute("aria-label", game.i18n.localize("Delete"));
+      remove.innerHTML = '<i class="fa-solid fa-trash" inert></i>';
+      metadata.append(remove);
+    }
+    header.append(sender, metadata);
+    if (context.isWhisper) {
+      const to = document.createElement("span");
+      to.classList.add("whisper-to");
+      to.textContent = `${game.i18n.localize("CHAT.To")}: ${context.whisperTo}`;
+      header.append(to);
+    }
     if (data.flavor) {
       const flavor = document.createElement("span");
       flavor.classList.add("flavor-text");
@@ -1364,7 +1391,12 @@ function* inheritanceChain(cls) {
 
 class ApplicationV2 {
   static DEFAULT_OPTIONS = { id: "app-{id}", classes: [], tag: "div", window: { frame: true, title: "", icon: /** @type {false} */ (false), resizable: false },
-    actions: {}, form: { handler: undefined, submitOnChange: false, closeOnSubmit: false }, position: {} };
+    actions: { close: ApplicationV2.#onClose, toggleControls: ApplicationV2.#onToggleControls },
+    form: { handler: undefined, submitOnChange: false, closeOnSubmit: false }, position: {} };
+  /** The frame's close button. @this {ApplicationV2} */
+  static #onClose() { return this.close(); }
+  /** The frame's controls button opens its dropdown (the shim's holds no entries). @this {ApplicationV2} */
+  static #onToggleControls() { this.element?.querySelector(".controls-dropdown")?.classList.toggle("expanded"); }
   static RENDER_STATES = Object.freeze(/** @type {const} */ ({ ERROR: -3, CLOSING: -2, CLOSED: -1, NONE: 0, RENDERING: 1, RENDERED: 2 }));
   static #count = 0;
   #element = null;
@@ -1507,20 +1539,42 @@ class ApplicationV2 {
   /** Foundry's is abstract: each kind of application renders its own. */
   async _renderHTML() { throw new Error("An ApplicationV2 subclass must implement _renderHTML"); }
   _replaceHTML(result, content) { content.innerHTML = String(result); }
+  /**
+   * v13's window frame: the header (its icon, the title, the controls menu and close buttons),
+   * the controls dropdown, the content element (`window.contentTag`, `window.contentClasses`) and
+   * a resize handle when resizable.
+   */
   async _renderFrame() {
     const frame = document.createElement(this.options.tag ?? "div");
     frame.id = this.id;
     frame.classList.add("application", ...this.options.classes);
     if (!this.hasFrame) return frame;
+    const { icon, resizable, contentTag = "section", contentClasses = [] } = this.options.window ?? {};
     const header = document.createElement("header");
     header.classList.add("window-header");
+    const windowIcon = document.createElement("i");
+    windowIcon.classList.add("window-icon", "fa-fw", ...(icon ? icon.split(" ") : []));
+    windowIcon.hidden = !icon;
+    windowIcon.inert = true;
     const title = document.createElement("h1");
     title.classList.add("window-title");
     title.textContent = this.title;
-    header.append(title);
-    const content = document.createElement("section");
-    content.classList.add("window-content");
-    frame.append(header, content);
+    header.append(windowIcon, title);
+    for (const [action, glyph, label] of [["toggleControls", "fa-ellipsis-vertical", "APPLICATION.TOOLS.ControlsMenu"], ["close", "fa-xmark", "APPLICATION.TOOLS.Close"]]) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.classList.add("header-control", "icon", "fa-solid", glyph);
+      button.dataset.action = action;
+      button.dataset.tooltip = label;
+      button.setAttribute("aria-label", game.i18n.localize(label));
+      header.append(button);
+    }
+    const dropdown = document.createElement("menu");
+    dropdown.classList.add("controls-dropdown");
+    const content = document.createElement(contentTag);
+    content.classList.add("window-content", ...contentClasses);
+    frame.append(header, dropdown, content);
+    if (resizable) frame.append(Object.assign(document.createElement("div"), { className: "window-resize-handle" }));
     return frame;
   }
   _insertElement(element) {
@@ -1692,8 +1746,9 @@ class DocumentSheetV2 extends ApplicationV2 {
     await super._onRender(context, options);
     if (!this.isEditable) this._toggleDisabled(true);
   }
+  /** The form's fields in the content; the window's own controls (close) stay usable. */
   _toggleDisabled(disabled) {
-    for (const element of this.form?.elements ?? []) element.disabled = disabled;
+    for (const element of this.form?.elements ?? []) if (!element.closest(".window-header")) element.disabled = disabled;
   }
   _processFormData(event, form, formData) { return expandObject(formData.object); }
   /** v13's: the changes are validated against the document before anything is sent (a DataModelValidationError). */
@@ -1802,7 +1857,24 @@ class RollResolver extends HandlebarsApplicationMixin(ApplicationV2) {
 
 /** DialogV2 (client/applications/api/dialog.d.mts): answers as the user pressing the default button would. */
 class DialogV2 extends ApplicationV2 {
-  async _renderHTML() { return document.createElement("form"); }
+  static DEFAULT_OPTIONS = { tag: "dialog", classes: ["dialog"], window: { minimizable: false } };
+  /** v13's: the content in a form, the buttons (type, action, icon, label, default) in its footer. */
+  async _renderHTML() {
+    const form = document.createElement("form");
+    form.className = "dialog-form standard-form";
+    form.autocomplete = "off";
+    const buttons = (this.options.buttons ?? []).map(b => `<button type="${b.type ?? "submit"}" data-action="${escapeHTML(b.action)}"${b.default ? ' class="default" autofocus' : ""}>`
+      + `${b.icon ? `<i class="${escapeHTML(b.icon)}" inert></i>` : ""}<span>${escapeHTML(game.i18n.localize(b.label ?? ""))}</span></button>`).join("");
+    form.innerHTML = `<div class="dialog-content standard-form">${this.options.content ?? ""}</div><footer class="form-footer">${buttons}</footer>`;
+    return form;
+  }
+  _replaceHTML(result, content) { content.replaceChildren(result); }
+  /** A non-modal `<dialog>` is shown open. */
+  async _renderFrame(options) {
+    const frame = await super._renderFrame(options);
+    frame.setAttribute("open", "");
+    return frame;
+  }
   static async confirm() { return true; }
   static async prompt({ ok } = {}) { return ok?.callback ? ok.callback() : true; }
   static async input() { return {}; }
@@ -2265,6 +2337,12 @@ class JournalEntrySheet extends DocumentSheetV2 {
     return article;
   }
   _replaceHTML(result, content) { content.replaceChildren(result); }
+  /** A non-modal `<dialog>` is shown open. */
+  async _renderFrame(options) {
+    const frame = await super._renderFrame(options);
+    frame.setAttribute("open", "");
+    return frame;
+  }
 }
 
 /**

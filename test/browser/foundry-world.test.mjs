@@ -49,13 +49,15 @@ describe("a player's sheets", () => {
     const sheet = actor.sheet;
     await sheet.render({ force: true });
     const element = sheet.element;
-    const actions = [...new Set([...element.querySelectorAll("[data-action]")].map(e => e.dataset.action))].sort();
-    const enabledInputs = [...element.querySelectorAll("input, select, textarea, button")].filter(e => !e.disabled).length;
+    // The sheet's own actions: those in its parts (the window frame's close and controls menu are Foundry's).
+    const actions = [...new Set([...element.querySelectorAll(".window-content [data-action]")].map(e => e.dataset.action))].sort();
+    const frame = [...element.querySelectorAll(".window-header [data-action]")].map(e => e.dataset.action);
+    const enabledInputs = [...element.querySelectorAll(".window-content :is(input, select, textarea, button)")].filter(e => !e.disabled).length;
     // What a click on the second wound pip does, through the sheet's own action table.
     const pip = element.querySelector(".wounds .pip:nth-child(2)");
     ui.notifications.queue.length = 0;
     await sheet.options.actions.setWounds.call(sheet, new PointerEvent("click"), pip);
-    const result = { editable: sheet.isEditable, actions, enabledInputs, wounds: actor.system.wounds,
+    const result = { editable: sheet.isEditable, actions, frame, enabledInputs, wounds: actor.system.wounds,
       notices: ui.notifications.queue.map(n => n.message) };
     await sheet.close();
     await actor.delete();
@@ -66,6 +68,7 @@ describe("a player's sheets", () => {
     const observed = await sheetAs(2);
     assert.equal(observed.editable, false);
     assert.deepEqual(observed.actions, ["editItem", "tab"]);
+    assert.deepEqual(observed.frame, ["toggleControls", "close"], "v13's window frame around the sheet");
     assert.equal(observed.enabledInputs, 0, "DocumentSheetV2 disables the form for non-editors");
     assert.equal(observed.wounds, 1, "the click changed nothing");
     assert.deepEqual(observed.notices, ["You can only view this sheet."]);

@@ -272,8 +272,13 @@ describe("names reach HTML only as text", () => {
       };
       const second = await TacticalRolls.attack(hero, initialAttackState({ targets: [attackTargetOf({ uuid: hero.uuid, name: hero.name,
         img: "", system: hero.system, statuses: [] })] }), { ability });
-      await new Promise(resolve => setTimeout(resolve, 100));
-      document.querySelector(`#chat [data-message-id="${second.id}"] [data-tactical-action="vigilance"]`)?.click();
+      // the chat log renders the card when it likes: wait for its Vigilance button
+      let vigilance = null;
+      for (let i = 0; i < 250 && !vigilance; i++) {
+        vigilance = document.querySelector(`#chat [data-message-id="${second.id}"] [data-tactical-action="vigilance"]`);
+        if (!vigilance) await new Promise(resolve => setTimeout(resolve, 20));
+      }
+      vigilance?.click();
       for (let i = 0; i < 100 && !second.getFlag("icon-engine", "damageApplied"); i++) await new Promise(resolve => setTimeout(resolve, 20));
       foundry.applications.api.DialogV2.input = input;
       // Slashed, a save, a cure: their cards name the actor

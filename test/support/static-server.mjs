@@ -17,7 +17,9 @@ const MIME = {
   ".hbs": "text/plain; charset=utf-8",
   ".wasm": "application/wasm",
   ".png": "image/png",
-  ".svg": "image/svg+xml"
+  ".svg": "image/svg+xml",
+  ".woff2": "font/woff2",
+  ".woff": "font/woff"
 };
 
 /**

@@ -41,7 +41,8 @@ export default class CharacterSheet extends IconActorSheet {
    */
   static TABS = {
     primary: {
-      tabs: [{ id: "combat", cssClass: "" }, { id: "narrative", cssClass: "" }, { id: "abilities", cssClass: "" }, { id: "bio", cssClass: "" }],
+      tabs: [{ id: "combat", cssClass: "", icon: "fa-solid fa-shield-halved" }, { id: "narrative", cssClass: "", icon: "fa-solid fa-masks-theater" },
+        { id: "abilities", cssClass: "", icon: "fa-solid fa-bolt" }, { id: "bio", cssClass: "", icon: "fa-solid fa-feather" }],
       initial: "combat",
       labelPrefix: "ICONENGINE.Tab"
     }
@@ -130,9 +131,39 @@ export default class CharacterSheet extends IconActorSheet {
    * @param {HTMLElement} target
    */
   static async #setClock(event, target) {
-    const index = Number(target.dataset.index);
+    await this.#clockTo(Number(target.dataset.index), Number(target.dataset.segment));
+  }
+
+  /**
+   * A burden clock moved from the keyboard: one step up fills the next segment, one step down
+   * empties the last filled one, as clicking them does.
+   * @inheritdoc
+   * @param {HTMLElement} slider
+   * @param {number} value
+   */
+  async _onSlide(slider, value) {
+    if (!this.isEditable || !slider.matches(".burden .clock")) return;
+    const index = Number(slider.dataset.index);
+    const start = this.#system._source.burdens[index];
+    if (!start) return;
+    // As clicks: a higher segment fills up to it, a lower one empties down to it; reaching 0 takes
+    // a click on the first segment once it is the last filled. A burden healed away stops it.
+    for (let now = start.filled, clicks = 0; now !== value && clicks < 2; clicks++) {
+      await this.#clockTo(index, value > now ? value : Math.max(value, 1));
+      const burden = this.#system._source.burdens[index];
+      if (!burden || burden.name !== start.name || burden.filled === now) break;
+      now = burden.filled;
+    }
+  }
+
+  /**
+   * Fill a burden clock up to a segment, or empty that segment when it is the last filled one.
+   * @param {number} index    The burden.
+   * @param {number} segment  1-based.
+   */
+  async #clockTo(index, segment) {
     const source = this.#system._source;
-    const click = burdenClockClick(source.burdens, index, Number(target.dataset.segment));
+    const click = burdenClockClick(source.burdens, index, segment);
     if (!click) return;
     if ("event" in click) {
       const { update, effects } = applyNarrative(source, click.event);

@@ -7,6 +7,7 @@ import { localize } from "../i18n.mjs";
 import IconActorSheet from "./icon-actor-sheet.mjs";
 import editableAction from "./editable-action.mjs";
 import { heroContext } from "./hero-context.mjs";
+import { meterPercent } from "./sheet-context.mjs";
 
 /** Lists of rows the sheet can add to and remove from, with a new row's data. */
 const LISTS = /** @type {Record<string, {path: string, blank: () => object}>} */ ({
@@ -47,11 +48,13 @@ export default class HeroSheet extends IconActorSheet {
    * @param {import("./sheet-context.mjs").ItemLike[]} items
    */
   _prepareTypeContext(system, items) {
+    const source = this.#source;
+    const meters = { hp: meterPercent(source.hp.value, source.hp.max), vigor: meterPercent(source.vigor.value, source.vigor.max) };
     // The system draws open sheets again once the core has loaded (module/icon-engine.mjs).
-    if (!isCoreLoaded()) return { coreLoading: true };
+    if (!isCoreLoaded()) return { coreLoading: true, meters };
     const core = getCore();
-    return heroContext({ system, campaign: campaignSettings(), tables: core.rulesetTables(),
-      lookup: query => core.mnsLookup(query), charts: game.settings.get(SYSTEM_ID, "mnsCharts") });
+    return { meters, ...heroContext({ system, campaign: campaignSettings(), tables: core.rulesetTables(),
+      lookup: query => core.mnsLookup(query), charts: game.settings.get(SYSTEM_ID, "mnsCharts") }) };
   }
 
   /**

@@ -4,6 +4,7 @@ import AttackDialog from "../attack-dialog.mjs";
 import TacticalRolls from "../../dice/tactical-rolls.mjs";
 import { tacticalSheetContext } from "./tactical-context.mjs";
 import editableAction from "./editable-action.mjs";
+import { activateKeyboard, markSelectedTab } from "../keyboard.mjs";
 
 const { HandlebarsApplicationMixin } = foundry.applications.api;
 const { ActorSheetV2 } = foundry.applications.sheets;
@@ -88,7 +89,9 @@ export default class IconActorSheet extends HandlebarsActorSheet {
       // Observers see the sheet without its controls (see editable-action.mjs).
       readOnly: !this.isEditable,
       enriched,
-      bioFields: htmlFieldsContext(ctor.HTML_FIELDS.filter(f => f !== "biography").concat("biography"), system._source, enriched),
+      // The character's bonds, ideals and ambitions are on its Narrative tab, the biography on Bio.
+      narrativeFields: htmlFieldsContext(ctor.HTML_FIELDS.filter(f => f !== "biography"), system._source, enriched),
+      bioFields: htmlFieldsContext(["biography"], system._source, enriched),
       tabs: this._prepareTabs("primary"),
       tactical: IconActorSheet.#tacticalContext(actor, items),
       ...this._prepareTypeContext(system, items)
@@ -110,6 +113,57 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    */
   _prepareTypeContext(system, items) {
     return {};
+  }
+
+  /**
+   * Keyboard access to the sheet's link-like controls and its sliders (keyboard.mjs), once: the
+   * listener is on the sheet's element, which its re-rendered parts live in.
+   * @inheritdoc
+   * @param {foundry.applications.sheets.ActorSheetV2.RenderContext} context
+   * @param {foundry.applications.api.HandlebarsApplicationMixin.RenderOptions} options
+   */
+  async _onFirstRender(context, options) {
+    await super._onFirstRender(context, options);
+    activateKeyboard(this.element, (slider, value) => {
+      // The change re-renders the part the slider is in: the new one gets the focus back.
+      this.#refocus = `[role="slider"][data-index="${slider.dataset.index ?? ""}"]`;
+      return this._onSlide(slider, value);
+    });
+  }
+
+  /** The slider to focus again once the sheet has re-rendered, or null. @type {string | null} */
+  #refocus = null;
+
+  /**
+   * @inheritdoc
+   * @param {foundry.applications.sheets.ActorSheetV2.RenderContext} context
+   * @param {foundry.applications.api.HandlebarsApplicationMixin.RenderOptions} options
+   */
+  async _onRender(context, options) {
+    await super._onRender(context, options);
+    if (!this.#refocus) return;
+    /** @type {HTMLElement | null} */ (this.element.querySelector(this.#refocus))?.focus();
+    this.#refocus = null;
+  }
+
+  /**
+   * A `[role=slider]` moved from the keyboard to `value`; subclasses that draw sliders handle it.
+   * @param {HTMLElement} slider
+   * @param {number} value
+   * @returns {Promise<void> | void}
+   */
+  _onSlide(slider, value) {}
+
+  /**
+   * The selected tab is marked for assistive technology too.
+   * @inheritdoc
+   * @param {string} tab
+   * @param {string} group
+   * @param {Parameters<foundry.applications.api.ApplicationV2["changeTab"]>[2]} [options]
+   */
+  changeTab(tab, group, options) {
+    super.changeTab(tab, group, options);
+    markSelectedTab(this.element, group, tab);
   }
 
   /**

@@ -60,6 +60,17 @@ export function ratingRows(ratings) {
 }
 
 /**
+ * How full a bar is drawn: `value` of `max` as a whole percentage, 0 to 100 (0 when there is no
+ * maximum yet).
+ * @param {number} value
+ * @param {number | null | undefined} max
+ */
+export function meterPercent(value, max) {
+  if (!max || !(max > 0)) return 0;
+  return Math.round(Math.min(100, Math.max(0, (100 * value) / max)));
+}
+
+/**
  * The health block both actor sheets show. `derived` is the core's `iconDerived` answer, or null
  * while the core loads (the sheet then says so instead of computing anything itself).
  * @param {CharacterSystem | FoeSystem} system
@@ -72,6 +83,12 @@ function healthContext(system) {
     bloodied: derived?.bloodied ?? false,
     fallen: derived?.fallen ?? false,
     woundPips: Array.from({ length: LIMITS.wounds[1] }, (_, i) => ({ value: i + 1, filled: i < system.wounds })),
+    // The bars: HP of its maximum with a mark where the actor is bloodied, vigor of its cap.
+    meters: {
+      hp: meterPercent(system.hp.value, system.hp.max),
+      vigor: meterPercent(system.vigor.value, derived?.vigorCap),
+      bloodied: derived ? meterPercent(derived.bloodiedValue, system.hp.max) : 0
+    },
     dieOptions: options([...DAMAGE_DICE], system.damageDie, die => `d${die}`)
   };
 }

@@ -1,0 +1,423 @@
+/**
+ * How the system looks, in a shim world booted as Foundry boots it, in v13's light and dark
+ * themes: every actor and item sheet rendered by its own ApplicationV2 class from real documents
+ * (so through the sheet's own `_prepareContext`), every dialog, the chat cards the rolls post and
+ * the combat tracker, each inside Foundry's markup (the window frame, the chat message header)
+ * with Font Awesome and Signika loaded as Foundry loads them. For each:
+ *   - an axe-core pass finds no serious or critical violation (contrast included);
+ *   - the theme variables give text and controls enough contrast (WCAG AA: 4.5:1 for text,
+ *     3:1 for controls and marks);
+ *   - screenshots, in test-results/look-*.png, from which scripts/screenshots.mjs composes the
+ *     README's.
+ */
+import { after, before, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { mkdir } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { openPage } from "../support/browser.mjs";
+import { startServer } from "../support/static-server.mjs";
+
+const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
+const AXE = fileURLToPath(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url));
+const THEMES = /** @type {const} */ (["light", "dark"]);
+
+describe("the look, in v13's light and dark themes", () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  let server;
+  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  let browser;
+  /** @type {import("playwright-core").Page} */
+  let page;
+
+  before(async () => {
+    await mkdir(results, { recursive: true });
+    server = await startServer();
+    browser = await openPage();
+    page = browser.page;
+    await page.setViewportSize({ width: 1400, height: 1000 });
+    await page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
+    await page.waitForFunction(() => globalThis.shimReady === true);
+    await page.addScriptTag({ path: AXE });
+    await page.evaluate(async () => {
+      const { bootSystem } = await import("../support/boot-system.mjs");
+      await bootSystem({ as: "gm" });
+      document.querySelector("#chat").replaceChildren();
+      const { classPresetUpdate, foePresetUpdate } = await import("../../module/data/rules.mjs");
+      const portrait = name => `systems/icon-engine/test/browser/icons/portraits/${name}.svg`;
+      // Item art: the system's own status pictograms stand in for a world's icons.
+      const art = name => `systems/icon-engine/assets/icons/statuses/${name}.svg`;
+
+      const character = await Actor.implementation.create({ name: "Ysolde Varn", type: "character", img: portrait("knight"),
+        system: { level: 3, vigilance: 2,
+          actions: { smash: 3, study: 2, sense: 1, charm: 2, traverse: 1, tinker: 0, sneak: 1, hunt: 2, endure: 3, command: 1 },
+          strain: { value: 2, max: 5 }, effort: 1,
+          burdens: [{ name: "Haunted by the siege", actions: { first: "sense", second: "charm" }, clock: 6, filled: 2 }],
+          bonds: "<p>My sister Aurel, who keeps the lighthouse at Varn.</p>",
+          ideals: "<p>No one is left behind the wall.</p>",
+          ambitions: "<p>Reforge the broken oath-blade.</p>",
+          biography: "<p>Born in the last winter of the siege; raised by the wall's wardens.</p>" },
+        items: [
+          { name: "Hammer Blow", type: "ability", img: art("stunned"), system: { actions: "1", tags: ["attack"], range: "Melee", roll: { hitDice: 2 },
+            description: "<p>Shove 1. <strong>Exceed:</strong> +[D].</p>" } },
+          { name: "Bulwark", type: "ability", img: art("sturdy"), system: { actions: "interrupt", interrupt: 1, tags: [], range: "Range 3",
+            description: "<p>An ally in range gains Sturdy.</p>" } },
+          { name: "Armor 2", type: "trait", img: art("defiance"), system: { description: "<p>Reduce damage by 2.</p>" } },
+          { name: "Aether Lens", type: "relic", img: art("vigilance"), system: { description: "<p>It glows near the Blight.</p>" } }
+        ] });
+      await character.update(classPresetUpdate("stalwart", "bastion"));
+      await character.update({ "system.hp.value": 27, "system.vigor.value": 4, "system.wounds": 1 });
+      await character.toggleStatusEffect("dazed", { active: true });
+      await character.toggleStatusEffect("sturdy", { active: true });
+
+      const foe = await Actor.implementation.create({ name: "Ogre Chief", type: "foe", img: portrait("ogre"),
+        system: { partySize: 4, biography: "<p>Leads the raiders of the Grey Marches.</p>" },
+        items: [{ name: "Crushing Swing", type: "ability", img: art("dazed"), system: { actions: "1", tags: ["attack"], range: "Melee" } },
+          { name: "Brute", type: "trait", img: art("unstoppable"), system: { description: "<p>Shrugs off the first hit each round.</p>" } }] });
+      await foe.update(foePresetUpdate("heavy", "elite", 4));
+
+      const hero = await Actor.implementation.create({ name: "Captain Meridian", type: "hero", img: portrait("hero"),
+        system: { hp: { value: 18, max: 24 }, vigor: { value: 3, max: 6 },
+          icons: { abilities: { prowess: 5, coordination: 4, strength: 6, intellect: 3, awareness: 4, willpower: 5 },
+            powers: [{ name: "Flight", level: 7 }, { name: "Force field", level: 6 }], determination: 2 },
+          tribute: { attributes: [{ name: "Grit", rank: 2, focus: 1, burden: 0 }], effects: [{ name: "Blast", rank: 2 }] },
+          narrator: { skills: [{ name: "Climb", rank: 12, dice: "3d6", baseDamage: 0 }] },
+          mns: { targets: [{ name: "Leap a wall", target: 14, bonus: 0 }], knowledge: [{ name: "Chemistry", score: 20 }] } } });
+
+      // DialogV2's prompts answer at once in the shim; here they are drawn as v13 draws them, and cancelled.
+      const dialogs = [];
+      const { DialogV2 } = foundry.applications.api;
+      DialogV2.input = async config => {
+        const dialog = new DialogV2({ ...config, buttons: [{ action: "ok", label: "Confirm", icon: "fa-solid fa-check", default: true }] });
+        await dialog.render({ force: true });
+        dialogs.push(dialog);
+        return null;
+      };
+      /** Render an application as Foundry opens it, sized as its setPosition sizes it; its element's selector. */
+      const size = app => {
+        const { width, height } = app.position ?? {};
+        // "auto" (or none): as wide as the content, as Foundry's setPosition leaves it.
+        app.element.style.width = typeof width === "number" ? `${width}px` : "max-content";
+        if (typeof height === "number") app.element.style.height = `${height}px`;
+        return `#${CSS.escape(app.id)}`;
+      };
+      const open = async app => {
+        await app.render({ force: true });
+        return size(app);
+      };
+      /** The applications opened by `run` (those not open before). */
+      const opened = async run => {
+        const before = new Set(foundry.applications.instances.keys());
+        await run();
+        return [...foundry.applications.instances.values()].filter(app => !before.has(app.id));
+      };
+      const until = async (find, what) => {
+        for (let waited = 0; waited < 5000; waited += 20) {
+          const found = find();
+          if (found) return found;
+          await new Promise(resolve => setTimeout(resolve, 20));
+        }
+        throw new Error(`timed out waiting for ${what}`);
+      };
+      globalThis.look = { character, foe, hero, dialogs, open, size, opened, until };
+    });
+    await page.evaluate(() => document.fonts.ready);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** Switch v13's theme: the body's class, as the "applications" colour scheme sets it. */
+  const setTheme = theme => page.evaluate(theme => {
+    document.body.classList.remove("theme-light", "theme-dark");
+    document.body.classList.add(`theme-${theme}`);
+  }, theme);
+
+  /**
+   * axe-core over one element (its application, card or tracker): the serious and critical
+   * violations, each with where.
+   * @param {string} selector
+   * @returns {Promise<string[]>}
+   */
+  const axe = selector => page.evaluate(async selector => {
+    const element = document.querySelector(selector);
+    if (!element) return [`nothing matches ${selector}`];
+    const { violations } = await globalThis.axe.run(element, { resultTypes: ["violations"] });
+    return violations.filter(v => v.impact === "serious" || v.impact === "critical")
+      .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => `${n.target.join(" ")} ${n.failureSummary?.split("\n")[1] ?? ""}`).join("; ")}`);
+  }, selector);
+
+  /**
+   * Run axe over each subject in both themes, screenshotting those named; the violations by
+   * theme and subject (empty when all pass).
+   * @param {{name: string, selector: string, shot?: string, before?: () => Promise<unknown>}[]} subjects
+   */
+  const inBothThemes = async subjects => {
+    const found = {};
+    for (const theme of THEMES) {
+      await setTheme(theme);
+      for (const { name, selector, shot, before } of subjects) {
+        await before?.();
+        const violations = await axe(selector);
+        if (violations.length) found[`${theme}: ${name}`] = violations;
+        if (shot) await page.locator(selector).screenshot({ path: `${results}look-${shot}-${theme}.png` });
+      }
+    }
+    return found;
+  };
+
+  /** Close every application the page has open (each test shows its own). */
+  const closeAll = () => page.evaluate(async () => {
+    for (const app of [...foundry.applications.instances.values()]) if (app.id !== "combat") await app.close();
+  });
+
+  test("the axe pass reports what it should: an unnamed button, unreadable text, an unlabelled input", async () => {
+    await page.evaluate(() => {
+      const bad = document.createElement("section");
+      bad.id = "axe-probe";
+      bad.className = "icon-engine";
+      bad.innerHTML = '<button type="button"><i class="fa-solid fa-plus"></i></button><p class="low">faint</p><input type="text">';
+      bad.querySelector(".low").style.cssText = "color: var(--icon-surface-strong); background: var(--background)";
+      document.body.append(bad);
+    });
+    const found = await inBothThemes([{ name: "probe", selector: "#axe-probe" }]);
+    await page.evaluate(() => document.querySelector("#axe-probe").remove());
+    for (const theme of THEMES) {
+      assert.deepEqual((found[`${theme}: probe`] ?? []).map(v => v.split(" ")[0]).sort(), ["button-name", "color-contrast", "label"], theme);
+    }
+  });
+
+  test("every actor and item sheet, from its documents through its own class", async () => {
+    const sheets = await page.evaluate(async () => {
+      const { character, foe, hero, open } = globalThis.look;
+      const items = Object.fromEntries(await Promise.all(character.items.contents.map(async item => [item.type + ":" + item.name, await open(item.sheet)])));
+      return { character: await open(character.sheet), foe: await open(foe.sheet), hero: await open(hero.sheet), items };
+    });
+    const tab = id => () => page.evaluate(id => globalThis.look.character.sheet.changeTab(id, "primary"), id);
+    const subjects = [
+      { name: "character, combat", selector: sheets.character, shot: "character-combat", before: tab("combat") },
+      { name: "character, narrative", selector: sheets.character, shot: "character-narrative", before: tab("narrative") },
+      { name: "character, abilities", selector: sheets.character, shot: "character-abilities", before: tab("abilities") },
+      { name: "character, bio", selector: sheets.character, before: tab("bio") },
+      { name: "foe", selector: sheets.foe, shot: "foe" },
+      ...Object.entries(sheets.items).map(([name, selector]) => ({ name, selector, shot: name.startsWith("ability") ? "ability" : undefined }))
+    ];
+    for (const ruleset of ["icons", "tribute", "narrator", "mns"]) {
+      subjects.push({ name: `hero (${ruleset})`, selector: sheets.hero, shot: ruleset === "icons" ? "hero" : undefined,
+        before: () => page.evaluate(async ruleset => {
+          await game.settings.set("icon-engine", "ruleset", ruleset);
+          await globalThis.look.hero.sheet.render();
+        }, ruleset) });
+    }
+    const found = await inBothThemes(subjects);
+    // The sheet shows the actor's own data through its own context: the Heal picker is filled,
+    // the bars and pips hold the actor's numbers.
+    const shown = await page.evaluate(selector => {
+      const sheet = document.querySelector(selector);
+      return {
+        heal: [...sheet.querySelectorAll(".healing-choice option")].map(o => o.value),
+        hp: sheet.querySelector('input[name="system.hp.value"]').value,
+        meter: sheet.querySelector(".icon-meter.hp").style.getPropertyValue("--icon-meter-fill"),
+        wounds: sheet.querySelectorAll(".wounds .pip.filled").length,
+        frame: [!!sheet.querySelector(".window-header .window-title"), !!sheet.querySelector('.window-header [data-action="close"]')]
+      };
+    }, sheets.character);
+    assert.deepEqual(shown, { heal: ["rescue", "regeneration", "endCombat", "rest", "camp"], hp: "27", meter: "68%", wounds: 1, frame: [true, true] });
+    assert.deepEqual(found, {});
+    await closeAll();
+    assert.deepEqual(browser.errors, []);
+  });
+
+  test("the keyboard reaches the tabs and the burden clock", async () => {
+    const selector = await page.evaluate(() => globalThis.look.open(globalThis.look.character.sheet));
+    await page.locator(`${selector} [role=tab][data-tab="combat"]`).focus();
+    await page.keyboard.press("ArrowRight");
+    assert.equal(await page.locator(`${selector} .tab.narrative`).isVisible(), true, "ArrowRight opens the next tab");
+    assert.equal(await page.locator(`${selector} [role=tab][data-tab="narrative"]`).getAttribute("aria-selected"), "true");
+    const clock = page.locator(`${selector} .burden .clock`).first();
+    await clock.focus();
+    await page.keyboard.press("ArrowUp");
+    await page.waitForFunction(() => globalThis.look.character.system.burdens[0].filled === 3);
+    // The clock keeps the focus through the re-render its change makes.
+    await page.waitForFunction(() => document.activeElement?.matches(".burden .clock[aria-valuenow='3']"));
+    await page.keyboard.press("ArrowDown");
+    await page.waitForFunction(() => globalThis.look.character.system.burdens[0].filled === 2);
+    assert.equal(await page.locator(`${selector} .burden .clock`).first().getAttribute("aria-valuenow"), "2");
+    await closeAll();
+    assert.deepEqual(browser.errors, []);
+  });
+
+  test("every dialog", async () => {
+    const selectors = await page.evaluate(async () => {
+      const { character, foe, hero, dialogs, open, size, opened } = globalThis.look;
+      await game.settings.set("icon-engine", "ruleset", "icons");
+      const { default: AttackDialog } = await import("../../module/applications/attack-dialog.mjs");
+      const { default: ActionRollDialog } = await import("../../module/applications/narrative/action-roll-dialog.mjs");
+      const { default: RulesetRollDialog } = await import("../../module/applications/ruleset-roll-dialog.mjs");
+      const { default: PackImportDialog } = await import("../../module/applications/pack-import-dialog.mjs");
+      const { default: MnsChartsConfig } = await import("../../module/applications/mns-charts-config.mjs");
+      const { default: ClockPanel } = await import("../../module/applications/narrative/clock-panel.mjs");
+      const { default: NarrativeCards } = await import("../../module/applications/narrative/narrative-cards.mjs");
+      await game.settings.set("icon-engine", "clocks", [{ id: "vault", name: "Crack the vault", segments: 8, filled: 3 },
+        { id: "alarm", name: "The alarm", segments: 4, filled: 4 }]);
+      const ability = character.items.find(i => i.name === "Hammer Blow");
+      const first = async run => size((await opened(run))[0]);
+      const sized = async app => open(app);
+      // The user targets the ogre's token (Foundry's user.targets holds Token placeables).
+      game.user.targets.add({ actor: foe, name: foe.name, document: { texture: { src: foe.img }, getFlag: () => undefined } });
+      const found = {
+        attack: await first(() => AttackDialog.open(character, { ability })),
+        action: await first(() => ActionRollDialog.open(character, "smash")),
+        ruleset: await sized(new RulesetRollDialog({ kind: "icons.test", values: { ability: 5 }, label: "Prowess", actor: hero })),
+        packImport: await sized(new PackImportDialog()),
+        mnsCharts: await sized(new MnsChartsConfig()),
+        clocks: await first(() => ClockPanel.open())
+      };
+      game.user.targets.clear();
+      await character.update({ "system.broken": true, "system.burdenPending": true });
+      await NarrativeCards.promptBurden(character);
+      found.burden = size(dialogs.at(-1));
+      return found;
+    });
+    const found = await inBothThemes(Object.entries(selectors).map(([name, selector]) =>
+      ({ name, selector, shot: ["attack", "action", "clocks"].includes(name) ? `dialog-${name}` : undefined })));
+    assert.deepEqual(found, {});
+    await closeAll();
+    assert.deepEqual(browser.errors, []);
+  });
+
+  test("the combat tracker mid-round", async () => {
+    await page.evaluate(async () => {
+      const { character, foe, until } = globalThis.look;
+      const combat = await Combat.implementation.create({ active: true });
+      await combat.createEmbeddedDocuments("Combatant", [{ actorId: character.id }, { actorId: foe.id }]);
+      await ui.combat.render();
+      ui.combat.element.querySelector(".icon-start")?.click();
+      await until(() => combat.iconState?.round === 1, "the combat to start");
+      const pc = combat.combatants.find(c => c.actor === character);
+      (await until(() => ui.combat.element.querySelector(`li[data-combatant-id="${pc.id}"] .icon-act`), "Act")).click();
+      await until(() => combat.iconState?.current?.id === pc.id, "Ysolde's turn");
+      ui.combat.element.style.width = "300px";
+    });
+    const found = await inBothThemes([{ name: "tracker", selector: "#combat", shot: "tracker" }]);
+    assert.deepEqual(found, {});
+    assert.deepEqual(browser.errors, []);
+  });
+
+  test("the chat cards the rolls post, each in v13's chat message", async () => {
+    const posted = await page.evaluate(async () => {
+      const { character, foe, dialogs, until } = globalThis.look;
+      const shown = message => until(() => document.querySelector(`#chat [data-message-id="${message.id}"] .message-content *`), `message ${message.id}`);
+      const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
+      const { attackTargetOf, initialAttackState } = await import("../../module/dice/tactical-requests.mjs");
+      const { default: IconRoll } = await import("../../module/dice/icon-roll.mjs");
+      const { actionRequest, defaultInputs, DEFAULT_POSITION } = await import("../../module/applications/narrative/action-roll.mjs");
+      const { rollFortune } = await import("../../module/applications/narrative/fortune.mjs");
+      const { default: OddsReport } = await import("../../module/dice/odds-report.mjs");
+      const ids = {};
+      // The attack's dice come up high (a hit, its damage card), then Foundry's generator is back.
+      const uniform = CONFIG.Dice.randomUniform;
+      CONFIG.Dice.randomUniform = () => 0.92;
+      const state = initialAttackState({ targets: [attackTargetOf({ uuid: foe.uuid, name: foe.name, img: foe.img, system: foe.system, statuses: [] })] });
+      const attack = await TacticalRolls.attack(character, state, { ability: character.items.find(i => i.name === "Hammer Blow") });
+      await shown(attack);
+      ids.attack = attack.id;
+      // The card's Vigilance button asks who spends (the vigilance dialog), then Apply damage.
+      const vigilance = document.querySelector(`#chat [data-message-id="${attack.id}"] [data-tactical-action="vigilance"]`);
+      vigilance?.click();
+      await until(() => dialogs.some(d => d.element?.querySelector(".vigilance-spend")), "the vigilance dialog");
+      ids.vigilanceDialog = dialogs.find(d => d.element?.querySelector(".vigilance-spend")).id;
+      document.querySelector(`#chat [data-message-id="${attack.id}"] [data-tactical-action="apply"]`)?.click();
+      await until(() => document.querySelector(`#chat [data-message-id="${attack.id}"] .tactical-applied`), "the applied damage");
+      CONFIG.Dice.randomUniform = uniform;
+      ids.save = (await TacticalRolls.save(character)).id;
+      ids.heal = (await TacticalRolls.heal(character, "cure")).id;
+      const request = actionRequest(character.system, "smash", defaultInputs(), DEFAULT_POSITION);
+      const roll = await IconRoll.fromRequest(request);
+      await roll.evaluate();
+      ids.action = (await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor: character }) })).id;
+      ids.fortune = (await rollFortune({ rating: 2, boons: 1 }, { actor: character })).id;
+      ids.odds = (await OddsReport.toMessage({ kind: "dice", formula: "4d6kh3" })).id;
+      for (const [name, request] of Object.entries({
+        icons: { kind: "icons.test", ability: 6, difficulty: 5, bonus: 1 },
+        tribute: { kind: "tribute.test", rank: 1, focus: 3, burden: 2, die: 6, opposition: { rank: 0, focus: 1 }, effectRank: 2 },
+        narrator: { kind: "narrator.skill", skill: 12, difficulty: 22, use: "attack", baseDamage: 12, ranks: 3 },
+        mnsAction: { kind: "mns.action", target: 28 },
+        mnsSave: { kind: "mns.save", score: 62, dice: "d100" }
+      })) {
+        const r = await IconRoll.fromRequest(request);
+        await r.evaluate();
+        ids[name] = (await r.toMessage({})).id;
+      }
+      Hooks.call("chatMessage", ui.chat, "/icon help", { speaker: ChatMessage.implementation.getSpeaker(), user: game.user.id });
+      const help = await until(() => game.messages.contents.find(m => m.content.includes("help-card")), "the help card");
+      ids.help = help.id;
+      for (const id of Object.values(ids)) if (game.messages.get(id)) await shown(game.messages.get(id));
+      return ids;
+    });
+    const { vigilanceDialog, ...cards } = posted;
+    // axe reads the card (the header around it is Foundry's); the shot is the whole message.
+    const subjects = Object.entries(cards).map(([name, id]) =>
+      ({ name, selector: `#chat [data-message-id="${id}"] .message-content` }));
+    const shots = ["attack", "action", "odds"].map(name => ({ name: `${name} (shot)`, selector: `#chat [data-message-id="${cards[name]}"]`, shot: `card-${name}` }));
+    subjects.push({ name: "vigilance dialog", selector: `#${vigilanceDialog}` });
+    const found = await inBothThemes(subjects);
+    for (const theme of THEMES) {
+      await setTheme(theme);
+      for (const { selector, shot } of shots) await page.locator(selector).screenshot({ path: `${results}look-${shot}-${theme}.png` });
+    }
+    // Foundry's chat message markup around each card: the sender and the time in the header.
+    const header = await page.locator(`#chat [data-message-id="${posted.attack}"] .message-header`).evaluate(h =>
+      [!!h.querySelector(".message-sender"), !!h.querySelector(".message-metadata .message-timestamp")]);
+    assert.deepEqual(header, [true, true]);
+    assert.deepEqual(found, {});
+    await closeAll();
+    assert.deepEqual(browser.errors, []);
+  });
+
+  test("the theme variables read with enough contrast, in both themes", async () => {
+    const low = await page.evaluate(() => {
+      /** The sRGB colour of a computed `rgb(...)` string, composited over `under` when it is see-through. */
+      const parse = (text, under = [255, 255, 255]) => {
+        const [r, g, b, a = 1] = text.match(/[\d.]+/g).map(Number);
+        return [r, g, b].map((c, i) => c * a + under[i] * (1 - a));
+      };
+      const luminance = rgb => rgb.map(c => c / 255).map(c => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4))
+        .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+      const ratio = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+      // [foreground, background, minimum]: text 4.5:1, marks and control borders 3:1 (WCAG 1.4.3, 1.4.11).
+      const pairs = [
+        ["--icon-text", "--background", 4.5], ["--icon-text-muted", "--background", 4.5], ["--icon-heading", "--background", 4.5],
+        ["--icon-accent", "--background", 4.5], ["--icon-on-accent", "--icon-accent", 4.5],
+        ["--icon-success", "--background", 4.5], ["--icon-fail", "--background", 4.5], ["--icon-partial", "--background", 4.5],
+        ["--icon-critical", "--background", 4.5], ["--icon-warning", "--background", 4.5], ["--icon-gold", "--background", 4.5],
+        ["--icon-slow", "--background", 4.5], ["--icon-die-text", "--icon-die-bg", 4.5], ["--icon-burden-die-text", "--icon-burden-die-bg", 4.5],
+        ["--icon-tag-text", "--icon-tag-bg", 4.5], ["--icon-track-text", "--icon-hp", 4.5], ["--icon-track-text", "--icon-vigor", 4.5],
+        ["--icon-track-text", "--icon-track", 4.5], ["--icon-control-border", "--background", 3], ["--icon-focus", "--background", 3],
+        ["--icon-hp", "--icon-track", 1.5]
+      ];
+      const failures = [];
+      for (const theme of ["light", "dark"]) {
+        const box = document.createElement("div");
+        box.className = `themed theme-${theme}`;
+        const probe = document.createElement("span");
+        box.append(probe);
+        document.body.append(box);
+        const colour = name => {
+          probe.style.color = `var(${name})`;
+          return getComputedStyle(probe).color;
+        };
+        const page = parse(colour("--background"));
+        for (const [fg, bg, min] of pairs) {
+          const back = bg === "--background" ? page : parse(colour(bg), page);
+          const value = ratio(parse(colour(fg), back), back);
+          if (value < min) failures.push(`${theme}: ${fg} on ${bg} is ${value.toFixed(2)}:1, under ${min}:1`);
+        }
+        box.remove();
+      }
+      return failures;
+    });
+    assert.deepEqual(low, []);
+  });
+});
