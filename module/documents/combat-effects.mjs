@@ -6,6 +6,7 @@ import { SLASHED_FLAG } from "../data/slashed.mjs";
 import { TERRAIN_FLAG } from "../data/terrain.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
+import { HOOKS, callAfter } from "../hooks.mjs";
 
 /** @param {string} key */
 const localize = key => game.i18n?.localize(key) ?? key;
@@ -73,7 +74,7 @@ export async function runCombatEffects(combat, effects, workflows) {
           break;
         case "resolveChanged":
           // for other modules: party resolve is spent by limit breaks
-          Hooks.callAll("iconEngine.partyResolve", combat, effect.partyResolve ?? 0);
+          callAfter(HOOKS.partyResolve, combat, effect.partyResolve ?? 0);
           break;
         case "combatEnded":
           await endOfCombat(combat, new Set(effect.personalResolve ?? []));
