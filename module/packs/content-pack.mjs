@@ -6,7 +6,7 @@
  * build (the system's example pack), node tests and the in-world importer plan the same documents.
  */
 import { SYSTEM_ID, SYSTEM_PATH } from "../config.mjs";
-import { foePresetUpdate } from "../data/rules.mjs";
+import { foeMaxHp, foePresetUpdate } from "../data/rules.mjs";
 
 /** What a content pack declares itself as, and the one version there is. */
 export const CONTENT_PACK_FORMAT = "icon-engine-content-pack";
@@ -261,8 +261,12 @@ export function planContentPack(input, { packs, validate } = {}) {
       for (const [path, value] of Object.entries(preset)) base[path.replace(/^system\./, "")] = value;
       delete base["hp.value"];
       delete base["hp.max"];
+      const merged = { ...base, ...system };
+      // Full HP for its VIT and template (the data model keeps max HP in step).
+      const hp = foeMaxHp({ vit: Number(merged.vit ?? 8), template: String(merged.template ?? ""), partySize: Number(merged.partySize ?? 4) });
+      if (Number.isFinite(hp)) merged.hp = { value: hp, max: hp };
       const carried = /** @type {{kind: Kind, id: string, _id: string, uuid: string}[]} */ (lists.flat());
-      doc = { _id, name: record.name.trim(), type, img: record.img ?? DEFAULT_IMG[type], system: { ...base, ...system },
+      doc = { _id, name: record.name.trim(), type, img: record.img ?? DEFAULT_IMG[type], system: merged,
         items: carried.map(c => ({ _ref: c })), flags: { [SYSTEM_ID]: { contentPack: { pack: id, id: recordId } } } };
     }
     if (validate) {
