@@ -14,7 +14,6 @@ import { MigrationRunner } from "./migrations/_module.mjs";
 import * as canvasModule from "./canvas/_module.mjs";
 import IconTemplate from "./canvas/icon-template.mjs";
 import { api } from "./api.mjs";
-import { registerRecharge } from "./documents/item-recharge.mjs";
 
 globalThis.iconEngine = { applications, canvas: canvasModule, core, data, dice, documents, api, CONFIG: ICONENGINE };
 
@@ -138,7 +137,6 @@ Hooks.once("init", () => {
   applications.ContentPackDialog.registerButtons();
   applications.ItemUse.register();
   applications.HotbarMacros.register();
-  registerRecharge();
   applications.ChatCards.register();
   applications.TacticalChat.register();
   dice.TacticalRolls.register();

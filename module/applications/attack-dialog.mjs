@@ -1,7 +1,7 @@
 import { SYSTEM_PATH } from "../config.mjs";
 import { loadCore } from "../core.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
-import { attackDialogContext, attackOptions, attackTargetOf, attackerOf, initialAttackState, readAttackForm } from "../dice/tactical-requests.mjs";
+import { attackDialogContext, attackTargetOf, attackerOf, initialAttackState, readAttackForm } from "../dice/tactical-requests.mjs";
 import { currentMode, modeChoices } from "../message-mode.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
@@ -78,7 +78,8 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
       attackerStatuses: TacticalRolls.statusesOf(actor),
       targets: AttackDialog.userTargets(actor),
       rollMode: currentMode(),
-      options: attackOptions(initial)
+      // Only the options given: the ability's own (`system.attack`) stand for the others.
+      options: initial
     });
   }
 

@@ -18,7 +18,7 @@ import { HOOKS, callAfter } from "../hooks.mjs";
 export async function rechargeItems(actor, moment, { own = false } = {}) {
   /** @type {Record<string, unknown>[]} */
   const updates = [];
-  for (const item of actor.items) {
+  for (const item of actor.items ?? []) {
     const change = recharge(/** @type {import("../data/ability-rules.mjs").AbilityLike} */ (item.system), moment, { own });
     if (Object.keys(change).length) updates.push({ _id: item.id, ...change });
   }
@@ -30,43 +30,30 @@ export async function rechargeItems(actor, moment, { own = false } = {}) {
 }
 
 /**
- * The turn order's moments recharge the fighters' items, on the client that applied them (the
- * active GM: `icon-engine.turnChange` fires there): a turn's end (its owner's `turn` charges, every
- * once-per-turn mark, the statuses that last to the end of its owner's turn), a round's start, the
- * combat's end.
- */
-export function registerRecharge() {
-  Hooks.on("icon-engine.turnChange", (combat, change) => {
-    runMoments(combat, change.effects).catch(error => console.error(error));
-  });
-}
-
-/**
+ * The turn order's moments, as the reducer's effects say them (module/documents/combat-effects.mjs
+ * awaits this for each one, on the active GM): a turn's end recharges its owner's `turn` charges,
+ * clears every once-per-turn mark and ends the statuses that last to the end of its owner's turn;
+ * a round's start and the combat's end recharge and clear theirs.
  * @param {Combat.Implementation} combat
- * @param {{type: string, id?: string}[]} effects  The reducer's effects of the change.
+ * @param {{type: string, id?: string}} effect  A reducer effect.
  */
-async function runMoments(combat, effects) {
-  const actors = () => {
-    /** @type {Map<string, {actor: Actor.Implementation, ids: Set<string>}>} */
-    const found = new Map();
-    for (const c of combat.combatants) {
-      const actor = c.actor;
-      if (!actor) continue;
-      const entry = found.get(actor.uuid) ?? { actor, ids: new Set() };
-      entry.ids.add(c.id ?? "");
-      found.set(actor.uuid, entry);
-    }
-    return [...found.values()];
-  };
-  for (const effect of effects) {
-    const moment = effect.type === "turnEnded" ? "turnEnd" : effect.type === "roundStarted" ? "roundStart"
-      : effect.type === "combatEnded" ? "combatEnd" : null;
-    if (!moment) continue;
-    for (const { actor, ids } of actors()) {
-      const own = !!effect.id && ids.has(effect.id);
-      await rechargeItems(actor, moment, { own });
-      if (own && moment === "turnEnd") await endTurnEffects(actor);
-    }
+export async function runMoment(combat, effect) {
+  const moment = effect.type === "turnEnded" ? "turnEnd" : effect.type === "roundStarted" ? "roundStart"
+    : effect.type === "combatEnded" ? "combatEnd" : null;
+  if (!moment) return;
+  /** @type {Map<string, {actor: Actor.Implementation, ids: Set<string>}>} */
+  const found = new Map();
+  for (const c of combat.combatants) {
+    const actor = c.actor;
+    if (!actor) continue;
+    const entry = found.get(actor.uuid) ?? { actor, ids: new Set() };
+    entry.ids.add(c.id ?? "");
+    found.set(actor.uuid, entry);
+  }
+  for (const { actor, ids } of found.values()) {
+    const own = !!effect.id && ids.has(effect.id);
+    await rechargeItems(actor, moment, { own });
+    if (own && moment === "turnEnd") await endTurnEffects(actor);
   }
 }
 

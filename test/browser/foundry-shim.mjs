@@ -540,7 +540,13 @@ class ClientDocument {
     this.system = model ? new model(this._source.system, { parent: this }) : system;
     for (const [documentName, name] of Object.entries(this.constructor.metadata.embedded)) {
       const cls = CONFIG[documentName].documentClass;
+      const before = this[name];
       this[name] = new Collection((this._source[name] ?? []).map(data => [data._id, new cls(data, { parent: this })]));
+      // Embedded documents are built anew here (Foundry updates them in place): their open sheets go on with the new ones.
+      for (const doc of this[name].values()) {
+        const old = before?.get?.(doc.id);
+        if (old && old !== doc) Object.assign(doc, { apps: old.apps, _sheet: old._sheet });
+      }
     }
     this.prepareData();
   }
@@ -1805,7 +1811,12 @@ class DocumentSheetV2 extends ApplicationV2 {
     this.#document = doc;
   }
   #document;
-  get document() { return this.#document; }
+  /** The sheet's document (the current one: the shim builds embedded documents anew on every change). */
+  get document() {
+    const doc = this.#document;
+    const live = doc.parent ? doc.parent[doc.parent.constructor.getCollectionName(doc.documentName)]?.get(doc.id) : null;
+    return live ?? doc;
+  }
   get title() { return this.document.name; }
   // v13's defaults (DEFAULT_OPTIONS viewPermission LIMITED, editPermission OWNER) unless given.
   get isVisible() { return this.document.testUserPermission(game.user, this.options.viewPermission ?? OWNERSHIP.LIMITED); }
