@@ -49,7 +49,11 @@ const GUIDE = {
   "combat-tracker.webp": [["combat-tracker-start.png", "Begun"], ["combat-tracker-mid-round.png", "Mid-round"]],
   "pack-import.webp": [["pack-import.png", "", [16, 16, 300, 683]]],
   "hero-sheet.webp": [["hero-icons.png", ""]],
-  "help-card.webp": [["guide-help-card.png", ""]]
+  "help-card.webp": [["guide-help-card.png", ""]],
+  "ability-cards.webp": [["abilities-walkthrough-3-job-abilities.png", ""]],
+  "use-card.webp": [["abilities-use-card.png", ""]],
+  "area-template.webp": [["abilities-walkthrough-6-preview.png", "The preview under the pointer"], ["abilities-walkthrough-7-board.png", "Placed: the covered tokens targeted"]],
+  "content-pack.webp": [["abilities-walkthrough-1-content-pack.png", ""]]
 };
 
 const names = SCREENSHOTS.map(s => s.file);

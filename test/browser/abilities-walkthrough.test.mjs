@@ -187,6 +187,7 @@ describe("issue 28: abilities at the table, from an empty world", () => {
     assert.deepEqual(placed.targets, ["Hound A", "Hound B"]);
     assert.deepEqual(placed.rows, ["Hound A", "Hound B"], "the attack dialog shows the covered tokens");
     await shot(7, "targets", page);
+    await shot(7, "board", board);
   });
 
   test("8. the attack is rolled (a charge spent) and its card applies damage to a covered hound", async () => {

@@ -71,11 +71,13 @@ describe("icon-engine.* hooks", () => {
       await canvas.scene.deleteEmbeddedDocuments("MeasuredTemplate", canvas.scene.templates.map(tp => tp.id));
       let missing = null;
       try { await api.useItem("Actor.nope.Item.nope"); } catch (error) { missing = error.message; }
-      return { keys: Object.keys(api).sort(), same: api === iconEngine.api, covered, refusal, missing,
+      const docs = await (await fetch("/docs/api.md")).text();
+      return { keys: Object.keys(api).sort(), undocumented: Object.keys(api).filter(key => !docs.includes(`| \`${key}`)), same: api === iconEngine.api, covered, refusal, missing,
         hooks: Object.values(api.hooks).every(name => name.startsWith("icon-engine.")), shapes: [...api.rules.areas.AREA_SHAPES],
         plan: api.contentPacks.plan(JSON.stringify({ format: "icon-engine-content-pack", version: 1, id: "x", traits: [{ id: "a", name: "A" }] })).report.valid };
     });
     assert.deepEqual(api.keys, ["applyEffect", "attack", "contentPacks", "coveredTokens", "grants", "hooks", "id", "placeArea", "refusal", "rules", "save", "useItem"]);
+    assert.deepEqual(api.undocumented, [], "docs/api.md names each member");
     assert.equal(api.same, true);
     assert.deepEqual(api.covered, ["Ogre"]);
     assert.equal(api.refusal, null);

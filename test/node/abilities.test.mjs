@@ -179,3 +179,22 @@ describe("cards", () => {
     assert.equal(initialAttackState({ ability: { system: ability({ tags: ["attack"], range: { kind: "melee", value: 1 } }) } }).range, 1);
   });
 });
+
+describe("docs/api.md", () => {
+  test("lists every hook the system fires, by its name, and no other", async () => {
+    const { HOOKS } = await import("../../module/hooks.mjs");
+    const docs = readFileSync(new URL("../../docs/api.md", import.meta.url), "utf8");
+    const listed = [...docs.matchAll(/^\| `(icon-engine\.\w+)` \| `\(([^`]*)\)` \|/gm)].map(m => m[1]);
+    assert.deepEqual([...listed].sort(), Object.values(HOOKS).sort());
+    // every hook the module fires is one of them
+    const { readdirSync } = await import("node:fs");
+    const walk = dir => readdirSync(dir, { withFileTypes: true }).flatMap(e => (e.isDirectory() ? walk(`${dir}/${e.name}`) : [`${dir}/${e.name}`]));
+    const fired = new Set();
+    for (const file of walk(new URL("../../module", import.meta.url).pathname).filter(f => f.endsWith(".mjs"))) {
+      const text = readFileSync(file, "utf8");
+      for (const m of text.matchAll(/HOOKS\.(\w+)/g)) fired.add(HOOKS[m[1]]);
+      for (const m of text.matchAll(/"(icon-engine\.\w+)"/g)) fired.add(m[1]);
+    }
+    for (const name of fired) assert.ok(listed.includes(name), `${name} is documented`);
+  });
+});
