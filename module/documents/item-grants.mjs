@@ -1,6 +1,7 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { HOOKS, callAfter, callPre } from "../hooks.mjs";
 import { GRANT_FIELDS } from "./grant-fields.mjs";
+import { foePresetUpdate } from "../data/rules.mjs";
 
 /** @param {string} key @param {Record<string, string>} [data] */
 const format = (key, data) => (data ? game.i18n?.format(key, data) : game.i18n?.localize(key)) ?? key;
@@ -70,8 +71,14 @@ export default class ItemGrants {
     const field = Object.entries(fields ?? {}).find(([, kind]) => kind === item.type)?.[0];
     if (!field) return null;
     const system = /** @type {{key: string, template?: string}} */ (/** @type {unknown} */ (item.system));
+    /** @type {Record<string, unknown>} */
     const update = { [`system.${field}`]: system.key };
-    if (/** @type {string} */ (item.type) === "foeTemplate") update["system.template"] = system.template ?? "";
+    if (/** @type {string} */ (item.type) === "foeTemplate") {
+      // A foe template is the foe's template, with its numbers (a Legend's defense, die and fray; its HP).
+      const foe = /** @type {{foeClass?: string, partySize?: number}} */ (actor.system);
+      Object.assign(update, { "system.template": system.template ?? "" },
+        foe.foeClass ? foePresetUpdate(foe.foeClass, system.template ?? "", foe.partySize ?? 4) : {});
+    }
     // The update's `_onUpdate` grants from this very item (see IconActor).
     return actor.update(/** @type {Actor.UpdateData} */ (update), /** @type {never} */ ({ iconGrantFrom: item.uuid }));
   }

@@ -503,6 +503,24 @@ describe("4. drag and drop", () => {
     assert.deepEqual(open.browser.errors, []);
   });
 
+  test("a foe template dropped on a foe's sheet sets its template with its numbers and gives its items", async () => {
+    const result = await open.page.evaluate(async () => {
+      const { installPack } = await import("./foundry-shim.mjs");
+      installPack({ name: "templates", label: "Templates", type: "Item" }, [
+        { _id: "tplTrait00000001", name: "Scarred", type: "trait" },
+        { _id: "tplVeteran000001", name: "Veteran", type: "foeTemplate", system: { key: "veteran", template: "elite",
+          grants: ["Compendium.icon-engine.templates.Item.tplTrait00000001"] } }]);
+      const brute = await Actor.implementation.create({ name: "Brute", type: "foe", system: { foeClass: "heavy", vit: 10, hp: { value: 40, max: 40 } } });
+      await brute.sheet.render({ force: true });
+      const data = new DataTransfer();
+      data.setData("text/plain", JSON.stringify({ type: "Item", uuid: "Compendium.icon-engine.templates.Item.tplVeteran000001" }));
+      document.querySelector(`#FoeSheet-Actor-${brute.id}`).dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+      await until(() => brute.items.getName("Scarred"), "the template's trait");
+      return { template: brute.system.template, hp: brute.system.hp.max, turns: brute.system.turns };
+    });
+    assert.deepEqual(result, { template: "elite", hp: 80, turns: 2 }, "an elite: 8 × VIT, two turns a round");
+  });
+
   test("the hotbar: one macro per item, reused; an item of no actor makes none", async () => {
     const { page } = open;
     const ana = await page.evaluate(() => game.actors.getName("Ana").id);
