@@ -6,7 +6,7 @@ import TacticalRolls from "../dice/tactical-rolls.mjs";
 import AreaPlacement from "../canvas/area-placement.mjs";
 import { HOOKS, callAfter, callPre, cancelled } from "../hooks.mjs";
 import IconSocket from "../icon-socket.mjs";
-import { currentMode } from "../message-mode.mjs";
+import { applyMode, createOptions, currentMode } from "../message-mode.mjs";
 import AttackDialog from "./attack-dialog.mjs";
 
 /**
@@ -183,8 +183,10 @@ export default class ItemUse {
     const content = await foundry.applications.handlebars.renderTemplate(USE_CARD_TEMPLATE, context);
     /** @type {Record<string, unknown>} */
     const data = { speaker: ChatMessage.implementation.getSpeaker({ actor }), content, flags: { [SYSTEM_ID]: { use: record } } };
-    if (rollMode) ChatMessage.implementation.applyRollMode(/** @type {never} */ (data), /** @type {never} */ (rollMode));
-    return /** @type {ChatMessage.Implementation | null} */ (await ChatMessage.implementation.create(/** @type {ChatMessage.CreateData} */ (data)) ?? null);
+    // A key of the chat's modes (v13 roll modes, v14 message modes: module/message-mode.mjs).
+    if (rollMode) applyMode(data, rollMode);
+    return /** @type {ChatMessage.Implementation | null} */ (await ChatMessage.implementation.create(/** @type {ChatMessage.CreateData} */ (data),
+      /** @type {ChatMessage.Database.CreateOperation<undefined>} */ (rollMode ? createOptions(rollMode) : {})) ?? null);
   }
 
   /**

@@ -37,10 +37,11 @@ export default class AreaPlacement {
     const size = area.size ?? 1;
     const token = /** @type {TokenDocument.Implementation[]} */ (item.actor?.getActiveTokens(false, true) ?? [])[0] ?? null;
     const user = token ? tokenSpaces(token, grid.size) : [];
-    const color = game.user?.color;
+    // The user's colour as CSS (v13's User#color is a Color).
+    const color = /** @type {{css?: string} | null | undefined} */ (/** @type {unknown} */ (game.user?.color))?.css;
     /** @param {Space} anchor */
     const build = anchor => areaTemplateData({ shape, size }, { anchor, user }, { size: grid.size, distance: grid.distance }, {
-      user: game.user?.id ?? undefined, fillColor: color ? String(color) : undefined, item: item.uuid, actor: item.actor?.uuid, scope: SYSTEM_ID });
+      user: game.user?.id ?? undefined, fillColor: color || undefined, item: item.uuid, actor: item.actor?.uuid, scope: SYSTEM_ID });
     let data;
     if (shape === "burst" && user.length) data = build(user[0]);
     else if (at) data = build(spaceAt(at, grid.size));
