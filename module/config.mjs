@@ -17,7 +17,9 @@ export const ICONENGINE = {
     actionRollOdds: `${SYSTEM_PATH}/templates/apps/action-roll-odds.hbs`,
     clockPanel: `${SYSTEM_PATH}/templates/apps/clock-panel.hbs`,
     burdenPrompt: `${SYSTEM_PATH}/templates/apps/burden-prompt.hbs`,
-    helpCard: `${SYSTEM_PATH}/templates/chat/help-card.hbs`
+    helpCard: `${SYSTEM_PATH}/templates/chat/help-card.hbs`,
+    useCard: `${SYSTEM_PATH}/templates/chat/use-card.hbs`,
+    contentPack: `${SYSTEM_PATH}/templates/apps/content-pack.hbs`
   },
 
   /** The ICON combat tracker's parts and the end-of-turn saves card. */
@@ -38,7 +40,9 @@ export const ICONENGINE = {
     characterBio: `${SYSTEM_PATH}/templates/actor/character-bio.hbs`,
     foe: `${SYSTEM_PATH}/templates/actor/foe.hbs`,
     ability: `${SYSTEM_PATH}/templates/item/ability.hbs`,
-    item: `${SYSTEM_PATH}/templates/item/item.hbs`
+    item: `${SYSTEM_PATH}/templates/item/item.hbs`,
+    grant: `${SYSTEM_PATH}/templates/item/grant.hbs`,
+    uses: `${SYSTEM_PATH}/templates/item/uses.hbs`
   },
 
   /** Partials the sheet templates include by path (loaded at init). */
@@ -46,7 +50,9 @@ export const ICONENGINE = {
     `${SYSTEM_PATH}/templates/actor/health.hbs`,
     `${SYSTEM_PATH}/templates/actor/combat-stats.hbs`,
     `${SYSTEM_PATH}/templates/actor/item-list.hbs`,
-    `${SYSTEM_PATH}/templates/actor/tactical-actions.hbs`
+    `${SYSTEM_PATH}/templates/actor/ability-card.hbs`,
+    `${SYSTEM_PATH}/templates/actor/tactical-actions.hbs`,
+    `${SYSTEM_PATH}/templates/item/uses.hbs`
   ],
 
   /**

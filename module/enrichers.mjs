@@ -44,9 +44,10 @@ const FLAGS = ["push", "temptFate", "canCrit"];
 /**
  * The system's flags (under its scope) that mark its own content cards: odds (module/dice/
  * odds-report.mjs), end-of-turn saves and turn announcements (module/documents/combat-effects.mjs),
- * the `/icon help` card (module/applications/chat-commands.mjs, its content links made when posted).
+ * the `/icon help` card (module/applications/chat-commands.mjs, its content links made when posted),
+ * an item's use card (module/applications/item-use.mjs, its text enriched when posted).
  */
-export const SYSTEM_CARDS = Object.freeze(["odds", "saves", "announcement", "help"]);
+export const SYSTEM_CARDS = Object.freeze(["odds", "saves", "announcement", "help", "use"]);
 
 export default class IconEnrichers {
   /**

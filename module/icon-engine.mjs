@@ -11,8 +11,11 @@ import IconEnrichers from "./enrichers.mjs";
 import { registerRulesetSettings, registerTrustSettings } from "./settings.mjs";
 import IconSocket from "./icon-socket.mjs";
 import { MigrationRunner } from "./migrations/_module.mjs";
+import * as canvasModule from "./canvas/_module.mjs";
+import IconTemplate from "./canvas/icon-template.mjs";
+import { api } from "./api.mjs";
 
-globalThis.iconEngine = { applications, core, data, dice, documents, CONFIG: ICONENGINE };
+globalThis.iconEngine = { applications, canvas: canvasModule, core, data, dice, documents, api, CONFIG: ICONENGINE };
 
 // Start fetching the wasm now: Foundry does not await async hooks, so `init` can't wait for it.
 const coreLoaded = core.loadCore();
@@ -60,8 +63,14 @@ Hooks.once("init", () => {
   Object.assign(CONFIG.Item.dataModels, {
     ability: data.AbilityData,
     relic: data.RelicData,
-    trait: data.TraitData
+    trait: data.TraitData,
+    class: data.ClassData,
+    job: data.JobData,
+    foeTemplate: data.FoeTemplateData
   });
+  // ICON's areas on the map (module/canvas/), and the API macros and modules call (docs/api.md).
+  CONFIG.MeasuredTemplate.objectClass = IconTemplate;
+  /** @type {{api?: typeof api}} */ (/** @type {unknown} */ (game.system)).api = api;
 
   // The ICON turn order: Combat/Combatant delegate to the core's reducer, data on the core
   // "base" type (see module/data/combat-data.mjs for why), and the side-grouped tracker.
@@ -96,6 +105,8 @@ Hooks.once("init", () => {
     { types: ["ability"], makeDefault: true, label: "ICONENGINE.Sheet.ability" });
   DocumentSheetConfig.registerSheet(Item, SYSTEM_ID, sheets.IconItemSheet,
     { types: ["relic", "trait"], makeDefault: true, label: "ICONENGINE.Sheet.item" });
+  DocumentSheetConfig.registerSheet(Item, SYSTEM_ID, sheets.GrantSheet,
+    { types: ["class", "job", "foeTemplate"], makeDefault: true, label: "ICONENGINE.Sheet.grant" });
 
   // The other rulesets (issue 8): the world's ruleset and its charts, and their chat cards.
   registerRulesetSettings();
@@ -123,12 +134,28 @@ Hooks.once("init", () => {
   applications.ChatCommands.register();
   IconEnrichers.register();
   applications.PackImportDialog.registerButtons();
+  applications.ContentPackDialog.registerButtons();
+  applications.ItemUse.register();
+  applications.HotbarMacros.register();
   applications.ChatCards.register();
   applications.TacticalChat.register();
   dice.TacticalRolls.register();
   applications.narrative.ClockPanel.register();
   applications.narrative.NarrativeCards.register();
   foundry.applications.handlebars.loadTemplates([...Object.values(ICONENGINE.templates), ...ICONENGINE.partials]);
+});
+
+// ICON counts a diagonal as 1 space: system.json's grid.diagonals makes that the default of the
+// world's Square Grid Diagonals setting (core.gridDiagonals); a GM whose world says otherwise is told.
+Hooks.once("ready", () => {
+  if (!game.user?.isGM) return;
+  let rule;
+  try {
+    rule = game.settings?.get("core", "gridDiagonals");
+  } catch {
+    return;
+  }
+  if (rule !== undefined && rule !== CONST.GRID_DIAGONALS.EQUIDISTANT) ui.notifications?.warn("ICONENGINE.Area.Diagonals", { localize: true });
 });
 
 // The Token HUD copies a status's description into the effect unlocalized; give it text.

@@ -108,6 +108,8 @@ if [ -f "$SEED" ]; then
 fi
 # The in-game guide: docs/guide.md through the same importer (scripts/guide-pack.mjs)
 node scripts/guide-pack.mjs
+# The example content pack (assets/content-packs/example.json) through the content-pack planner
+node scripts/content-pack.mjs
 if [ -d packs/_source ]; then
   STAMP="$( (cd packs/_source && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum)
             sha256sum scripts/compile-packs.mjs node_modules/@foundryvtt/foundryvtt-cli/package.json)"

@@ -54,7 +54,11 @@ const GUIDE = {
   "combat-tracker.webp": [["look-tracker-light.png", "Light theme"], ["look-tracker-dark.png", "Dark theme"]],
   "pack-import.webp": [["pack-import.png", "", [16, 16, 300, 683]]],
   "hero-sheet.webp": [["look-hero-light.png", ""]],
-  "help-card.webp": [["guide-help-card.png", ""]]
+  "help-card.webp": [["guide-help-card.png", ""]],
+  "ability-cards.webp": [["abilities-walkthrough-3-job-abilities.png", ""]],
+  "use-card.webp": [["abilities-use-card.png", ""]],
+  "area-template.webp": [["abilities-walkthrough-6-preview.png", "The preview under the pointer"], ["abilities-walkthrough-7-board.png", "Placed: the covered tokens targeted"]],
+  "content-pack.webp": [["abilities-walkthrough-1-content-pack.png", ""]]
 };
 
 const names = SCREENSHOTS.map(s => s.file);

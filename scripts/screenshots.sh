@@ -9,5 +9,6 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 node --test test/browser/sheets.test.mjs test/browser/attack.test.mjs test/browser/combat-tracker.test.mjs \
   test/browser/narrative.test.mjs test/browser/odds-card.test.mjs test/browser/pack-import-dialog.test.mjs \
-  test/browser/rulesets.test.mjs test/browser/guide.test.mjs test/browser/look.test.mjs
+  test/browser/rulesets.test.mjs test/browser/guide.test.mjs test/browser/look.test.mjs test/browser/abilities.test.mjs \
+  test/browser/abilities-walkthrough.test.mjs
 node scripts/screenshots.mjs

@@ -8,3 +8,6 @@ export { default as TacticalChat } from "./tactical-chat.mjs";
 export * as sheets from "./sheets/_module.mjs";
 export * as combat from "./combat/_module.mjs";
 export * as narrative from "./narrative/_module.mjs";
+export { default as ItemUse } from "./item-use.mjs";
+export { default as HotbarMacros } from "./hotbar.mjs";
+export { default as ContentPackDialog } from "./content-pack-dialog.mjs";

@@ -1,7 +1,7 @@
 import { SYSTEM_PATH } from "../config.mjs";
 import { loadCore } from "../core.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
-import { attackDialogContext, attackOptions, attackTargetOf, attackerOf, initialAttackState, readAttackForm } from "../dice/tactical-requests.mjs";
+import { attackDialogContext, attackTargetOf, attackerOf, initialAttackState, readAttackForm } from "../dice/tactical-requests.mjs";
 import { currentMode, modeChoices } from "../message-mode.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
@@ -47,13 +47,20 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
   /** @type {AttackState} */
   #state;
 
+  /**
+   * Run before the attack is rolled (an item's use spends its charge here); its error keeps the
+   * dialog open and is shown.
+   * @type {(() => Promise<unknown>) | null}
+   */
+  #beforeRoll;
+
   /** The names of the initial attack options `open` takes beside the ability. */
   static OPTION_NAMES = /** @type {const} */ (["trueStrike", "autoHit", "floor", "critAgain", "mark", "range", "unerring"]);
 
   /**
-   * @param {{actor: Actor.Implementation, ability?: Item.Implementation | null, heavy?: boolean} & Partial<Record<typeof AttackDialog.OPTION_NAMES[number], unknown>> & import("../types/sheets.js").DeepPartial<foundry.applications.api.ApplicationV2.Configuration>} options
+   * @param {{actor: Actor.Implementation, ability?: Item.Implementation | null, heavy?: boolean, beforeRoll?: (() => Promise<unknown>) | null} & Partial<Record<typeof AttackDialog.OPTION_NAMES[number], unknown>> & import("../types/sheets.js").DeepPartial<foundry.applications.api.ApplicationV2.Configuration>} options
    */
-  constructor({ actor, ability = null, heavy = false, ...rest }) {
+  constructor({ actor, ability = null, heavy = false, beforeRoll = null, ...rest }) {
     /** @type {Record<string, unknown>} */
     const initial = {};
     const config = /** @type {Record<string, unknown>} */ ({ ...rest });
@@ -64,21 +71,24 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
     super(/** @type {import("../types/sheets.js").DeepPartial<foundry.applications.api.ApplicationV2.Configuration>} */ (config));
     this.#actor = actor;
     this.#ability = ability;
+    this.#beforeRoll = beforeRoll;
     this.#state = initialAttackState({
       ability: /** @type {{system: Item.SystemOfType<"ability">} | null} */ (ability), // attacks come from ability items
       heavy,
       attackerStatuses: TacticalRolls.statusesOf(actor),
       targets: AttackDialog.userTargets(actor),
       rollMode: currentMode(),
-      options: attackOptions(initial)
+      // Only the options given: the ability's own (`system.attack`) stand for the others.
+      options: initial
     });
   }
 
   /**
    * Open the dialog for an actor (and an ability), with initial attack options
    * (`trueStrike`, `autoHit`, `floor`, `critAgain`, `mark`, `range`, `unerring`).
+   * `beforeRoll` runs when the attack is rolled, before the dice (an item's use spends its charge).
    * @param {Actor.Implementation} actor
-   * @param {{ability?: Item.Implementation | null, heavy?: boolean} & Partial<Record<typeof AttackDialog.OPTION_NAMES[number], unknown>>} [options]
+   * @param {{ability?: Item.Implementation | null, heavy?: boolean, beforeRoll?: (() => Promise<unknown>) | null} & Partial<Record<typeof AttackDialog.OPTION_NAMES[number], unknown>>} [options]
    */
   static async open(actor, options = {}) {
     await loadCore();
@@ -173,6 +183,7 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
    */
   static async #onSubmit(event, form, formData) {
     this.#state = readAttackForm(this.#state, formData.object);
+    await this.#beforeRoll?.();
     await TacticalRolls.attack(this.#actor, this.#state, { ability: this.#ability });
   }
 }

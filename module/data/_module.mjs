@@ -6,6 +6,8 @@ export { default as HeroData } from "./hero-data.mjs";
 export { default as AbilityData } from "./ability-data.mjs";
 export { default as RelicData } from "./relic-data.mjs";
 export { default as TraitData } from "./trait-data.mjs";
+export { ClassData, FoeTemplateData, JobData } from "./grant-data.mjs";
+export * as abilityRules from "./ability-rules.mjs";
 export * as rules from "./rules.mjs";
 export { default as IconCombatData } from "./combat-data.mjs";
 export { default as IconCombatantData } from "./combatant-data.mjs";

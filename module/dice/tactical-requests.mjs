@@ -13,6 +13,7 @@
  * @import { CoreApi, CoreRequest, Done } from "../types/core.js"
  * @import { AbilitySource } from "../types/system.js"
  */
+import { attackRange } from "../data/ability-rules.mjs";
 
 /**
  * @typedef {object} AttackRequest  An `icon.attack` request.
@@ -170,7 +171,8 @@ export function attackTargetOf({ uuid, name, img, system, statuses }) {
  * The state an attack dialog starts from: the ability's roll data (or a light/heavy basic attack),
  * the attacker's own statuses, and the targets.
  * @param {object} options
- * @param {{system: Pick<AbilitySource, "roll" | "tags">} | null} [options.ability]  An ability item (its `system.roll` and `tags`).
+ * @param {{system: Pick<AbilitySource, "roll" | "tags">} | null} [options.ability]  An ability item (its `system.roll`, `tags`,
+ *   `attack`, `range` and `area`).
  * @param {boolean} [options.heavy]   A basic heavy attack (2[D]) when there is no ability.
  * @param {string[]} [options.attackerStatuses]  The attacker's core status ids.
  * @param {AttackTarget[]} [options.targets]
@@ -183,11 +185,13 @@ export function initialAttackState({ ability = null, heavy = false, attackerStat
   const roll = ability?.system?.roll;
   const has = (/** @type {string} */ id) => attackerStatuses.some(s => s.replace(/\+$/, "") === id);
   const tags = Array.isArray(ability?.system?.tags) ? ability.system.tags : [];
-  // An ability item's attack options (`system.attack`), then the caller's.
-  const own = /** @type {{system?: {attack?: Record<string, unknown>}} | null} */ (ability)?.system?.attack ?? {};
+  // An ability item's attack options (`system.attack`, its range from `system.range`), then the caller's.
+  const system = /** @type {{system?: {attack?: Record<string, unknown>, range?: {kind?: string, value?: number}, area?: {shape?: string}}} | null} */ (ability)?.system;
+  const range = attackRange(system?.range);
+  const own = { ...(system?.attack ?? {}), ...(range === null ? {} : { range }) };
   return {
-    boons: 0,
-    curses: 0,
+    boons: roll?.boons ?? 0,
+    curses: roll?.curses ?? 0,
     bonus: 0,
     dice: roll ? roll.hitDice : heavy ? 2 : 1,
     bonusDice: roll?.bonusDice ?? 0,
@@ -201,8 +205,8 @@ export function initialAttackState({ ability = null, heavy = false, attackerStat
     pacified: has("pacified"),
     hatred: has("hatred"),
     hatredOngoing: attackerStatuses.includes("hatred+"),
-    // An ability tagged "area" applies area effects (Dodge is immune to their damage).
-    area: tags.includes("area"),
+    // An ability tagged "area", or with an area, applies area effects (Dodge is immune to their damage).
+    area: tags.includes("area") || !!system?.area?.shape,
     saveForHalf: roll?.saveForHalf ?? false,
     blind: has("blind"),
     combo: tags.includes("combo"),

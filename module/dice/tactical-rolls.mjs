@@ -12,6 +12,8 @@ import IconSocket from "../icon-socket.mjs";
 import "./cards/icon-tactical.mjs";
 import IconRoll from "./icon-roll.mjs";
 import { applyMode, createOptions, currentMode } from "../message-mode.mjs";
+import { HOOKS, callAfter, callPre, cancelled } from "../hooks.mjs";
+import { rechargeItems } from "../documents/item-recharge.mjs";
 import { abilityAftermath, applyDamageRequest, attackResult, attackerOf, coreTarget, damageOptions, damageRequest, hatredEnd, healRequest,
   planAttack, saveRequest } from "./tactical-requests.mjs";
 
@@ -110,13 +112,16 @@ export default class TacticalRolls {
    * its result; one message. Targets the core finds untargetable (Stealth, Blind's range) are
    * skipped with a notice. A Hatred whose foe X became immune or un-targetable ends first; an
    * ability with Combo uses (or gains) the attacker's combo token; a mark is placed on every
-   * target attacked.
+   * target attacked. `icon-engine.preAttack` (actor, state, {ability}) may cancel it or change the
+   * state; `icon-engine.preDamage` (actor, request, {target, key, result}) each damage roll;
+   * `icon-engine.damage` and `icon-engine.attack` follow (module/hooks.mjs).
    * @param {Actor.Implementation} actor
    * @param {AttackState} state
    * @param {{ability?: Item.Implementation | null}} [options]
    */
   static async attack(actor, state, { ability = null } = {}) {
     const core = await loadCore();
+    if (!callPre(HOOKS.preAttack, actor, state, { ability })) return null;
     const attacker = attackerOf(/** @type {IconHealthActor} */ (actor)); // the sheets attack with characters and foes
     state = await TacticalRolls.#endHatred(actor, state);
     const combo = state.combo ? await TacticalRolls.useCombo(actor) : null;
@@ -124,6 +129,8 @@ export default class TacticalRolls {
     const rolls = [];
     /** @type {string[]} */
     const attacked = [];
+    /** @type {[IconRoll, {target: object | null, key: number, result: string}][]} */
+    const damaged = [];
     for (const [key, part] of planAttack(core, state, attacker).entries()) {
       const target = part.target ? { uuid: part.target.uuid, name: part.target.name, img: part.target.img, defense: part.target.defense } : null;
       if (part.untargetable) {
@@ -135,9 +142,12 @@ export default class TacticalRolls {
       if (part.target) attacked.push(part.target.uuid);
       const result = attackResult(roll.outcome);
       const damage = damageRequest(state, attacker, result);
-      if (damage) {
+      const context = { target, key, result };
+      if (damage && callPre(HOOKS.preDamage, actor, damage, context)) {
         const apply = damageOptions(state, result, part.cover, part.target);
-        rolls.push(await TacticalRolls.roll(damage, { role: "damage", key, target, apply, saveForHalf: state.saveForHalf }));
+        const damageRoll = await TacticalRolls.roll(damage, { role: "damage", key, target, apply, saveForHalf: state.saveForHalf });
+        rolls.push(damageRoll);
+        damaged.push([damageRoll, context]);
       }
     }
     if (!rolls.length) return null;
@@ -149,6 +159,8 @@ export default class TacticalRolls {
     const mark = state.mark ? { mark: state.mark, targets: attacked } : null;
     const message = await TacticalRolls.post(actor, rolls, flavor, state.rollMode, { attacker: actor.uuid, ability: ability?.uuid ?? null, mark });
     if (mark && attacked.length && message) await TacticalRolls.#placeMarksOf(message);
+    for (const [roll, context] of damaged) callAfter(HOOKS.damage, actor, roll, context);
+    callAfter(HOOKS.attack, actor, message, state, { ability });
     // Basic attacks are abilities too ("The following Basic Abilities are common to every character").
     await TacticalRolls.abilityUsed(actor);
     return message;
@@ -288,7 +300,7 @@ export default class TacticalRolls {
   }
 
   /** The longest mark name the GM's client writes onto an effect (an ability's name). */
-  static MAX_MARK_NAME = 120;
+  static MAX_MARK_NAME = 100;
 
   /** The GM's placements, one after another, so a card's once-only check sees the one before. */
   static #queue = Promise.resolve();
@@ -314,7 +326,6 @@ export default class TacticalRolls {
    * @param {string} userId
    */
   static async #placeMarks({ messageId }, userId) {
-    const core = await loadCore();
     const message = /** @type {ChatMessage.Implementation | undefined} */ (/** @type {unknown} */ (game.messages?.get(String(messageId))));
     if (!message) throw new Error(format("ICONENGINE.Rules.Mark.NoMessage"));
     const user = game.users?.get(userId);
@@ -334,27 +345,41 @@ export default class TacticalRolls {
     const targets = Array.isArray(tactical?.mark?.targets) ? tactical.mark.targets.filter(t => typeof t === "string") : [];
     // Only the targets the message's own attack rolls name.
     const rolled = new Set(/** @type {IconRoll[]} */ (message.rolls).map(r => r.iconOptions.tactical?.role === "attack" ? r.iconOptions.tactical.target?.uuid : null));
-    const img = CONFIG.statusEffects.find(s => s.id === "marked")?.img ?? "icons/svg/target.svg";
     let marked = false;
     for (const uuid of targets) {
       if (!rolled.has(uuid)) continue;
       const target = await fromUuid(/** @type {`Actor.${string}`} */ (uuid));
       if (!(target instanceof Actor)) continue;
       marked = true;
-      const stored = TacticalRolls.#storedMarks();
-      // "Summons ... cannot be marked": an unlinked token's actor, or a linked actor's token on the scene.
-      const summon = !!target.token?.getFlag(SYSTEM_ID, "summoned")
-        || !!canvas?.scene?.tokens.some(t => t.actorLink && t.actorId === target.id && !!t.getFlag(SYSTEM_ID, "summoned"));
-      const mark = { mark: name, placer: placer.uuid, target: target.uuid };
-      const answer = /** @type {Done & {ended: import("../data/marks.mjs").Mark[], placed: boolean}} */ (core.resolve({ kind: "icon.marks",
-        marks: stored.map(s => s.mark), event: { type: "place", mark, targetIsSummon: summon } }, []));
-      await TacticalRolls.#deleteMarks(stored, answer.ended);
-      if (answer.placed) {
-        const data = markEffectData(mark, placer.name ?? "", SYSTEM_ID, format, img);
-        await target.createEmbeddedDocuments("ActiveEffect", [/** @type {ActiveEffect.CreateData} */ (/** @type {unknown} */ (data))]);
-      }
+      await TacticalRolls.placeMark(placer, /** @type {Actor.Implementation} */ (target), name);
     }
     if (marked) await GmRecords.setMarks(/** @type {string} */ (message.id), userId);
+  }
+
+  /**
+   * Place a mark through the core's `icon.marks` (the placer's older mark on the target and its
+   * same mark elsewhere end; a summon "cannot be marked"). As the GM: the callers check who asks.
+   * @param {Actor.Implementation} placer
+   * @param {Actor.Implementation} target
+   * @param {string} name  The unique mark.
+   * @returns {Promise<boolean>}  Whether it was placed.
+   */
+  static async placeMark(placer, target, name) {
+    const core = await loadCore();
+    const img = CONFIG.statusEffects.find(s => s.id === "marked")?.img ?? "icons/svg/target.svg";
+    const stored = TacticalRolls.#storedMarks();
+    // "Summons ... cannot be marked": an unlinked token's actor, or a linked actor's token on the scene.
+    const summon = !!target.token?.getFlag(SYSTEM_ID, "summoned")
+      || !!canvas?.scene?.tokens.some(t => t.actorLink && t.actorId === target.id && !!t.getFlag(SYSTEM_ID, "summoned"));
+    const mark = { mark: name, placer: placer.uuid, target: target.uuid };
+    const answer = /** @type {Done & {ended: import("../data/marks.mjs").Mark[], placed: boolean}} */ (core.resolve({ kind: "icon.marks",
+      marks: stored.map(s => s.mark), event: { type: "place", mark, targetIsSummon: summon } }, []));
+    await TacticalRolls.#deleteMarks(stored, answer.ended);
+    if (answer.placed) {
+      const data = markEffectData(mark, placer.name ?? "", SYSTEM_ID, format, img);
+      await target.createEmbeddedDocuments("ActiveEffect", [/** @type {ActiveEffect.CreateData} */ (/** @type {unknown} */ (data))]);
+    }
+    return answer.placed;
   }
 
   /**
@@ -560,7 +585,9 @@ export default class TacticalRolls {
    * Apply damage to an actor through the core's `icon.applyDamage`: its health written, and what a
    * message keeps of it (the breakdown and the undo). Slashed damage in a combat counts against
    * the turn (refused the second time); so does dangerous terrain's (the core deals none the
-   * second time, read from the actor's flag when the damage is applied).
+   * second time, read from the actor's flag when the damage is applied). `icon-engine.preApplyDamage`
+   * (actor, {amount, options}) may cancel it (it throws) or change the amount and options;
+   * `icon-engine.applyDamage` (actor, applied) follows.
    * @param {Actor.Implementation} actor  A character or a foe.
    * @param {number} amount
    * @param {Record<string, unknown>} options  icon.applyDamage options.
@@ -568,6 +595,10 @@ export default class TacticalRolls {
    */
   static async applyDamageTo(actor, amount, options) {
     const core = await loadCore();
+    const change = { amount, options: { ...options } };
+    if (!callPre(HOOKS.preApplyDamage, actor, change)) throw cancelled(HOOKS.preApplyDamage);
+    amount = Math.max(0, Math.trunc(Number(change.amount)) || 0);
+    options = change.options;
     const limit = options.source === "slashed" ? TacticalRolls.slashedLimit(actor) : null;
     if (limit && !limit.allowed) {
       throw new Error(game.i18n?.format("ICONENGINE.Tactical.SlashedOnce", { name: actor.name ?? "" }) ?? "ICONENGINE.Tactical.SlashedOnce");
@@ -601,6 +632,7 @@ export default class TacticalRolls {
       };
       if (limit?.counts) applied.slashed = true;
       if (terrain && !terrainTaken) applied.terrain = true;
+      callAfter(HOOKS.applyDamage, actor, applied);
       return applied;
     } catch (error) {
       if (limit?.counts) await actor.unsetFlag(SYSTEM_ID, SLASHED_FLAG);
@@ -679,11 +711,16 @@ export default class TacticalRolls {
    * A save (10+), optionally against one of the actor's statuses, which ends on a success. The
    * core refuses ongoing statuses and states (`iconSaveable`). With `blessing`, one of the actor's
    * Blessing tokens is spent for +1 boon (refused, with a notice, when it holds none).
+   * `icon-engine.preSave` (actor, {status, boons, curses, bonus, blessing}) may cancel it or change
+   * the request; `icon-engine.save` (actor, roll, message) follows.
    * @param {Actor.Implementation} actor
    * @param {{status?: string | null, boons?: number, curses?: number, bonus?: number, blessing?: boolean, rollMode?: string}} [options]
    */
   static async save(actor, { status = null, boons = 0, curses = 0, bonus = 0, blessing = false, rollMode } = {}) {
     const core = await loadCore();
+    const request = { status, boons, curses, bonus, blessing };
+    if (!callPre(HOOKS.preSave, actor, request)) return null;
+    ({ status, boons, curses, bonus, blessing } = request);
     if (status && !core.iconSaveable(TacticalRolls.statusesOf(actor)).includes(status)) {
       ui.notifications?.warn("ICONENGINE.Tactical.NotSaveable", { localize: true });
       return null;
@@ -702,6 +739,7 @@ export default class TacticalRolls {
     const message = await TacticalRolls.post(actor, [roll], game.i18n?.localize("ICONENGINE.Tactical.Save.title") ?? "",
       rollMode ?? TacticalRolls.#defaultRollMode());
     if (status && roll.outcome?.success) await actor.toggleStatusEffect(status, { active: false });
+    callAfter(HOOKS.save, actor, roll, message);
     return message;
   }
 
@@ -735,6 +773,8 @@ export default class TacticalRolls {
     const message = await TacticalRolls.post(actor, rolls, game.i18n?.localize(`ICONENGINE.Tactical.Healing.${healing}`) ?? healing,
       rollMode ?? TacticalRolls.#defaultRollMode());
     for (const status of ended) await actor.toggleStatusEffect(status, { active: false });
+    // A rest or camp recharges what recharges at rest (module/data/ability-rules.mjs).
+    if (healing === "rest" || healing === "camp") await rechargeItems(actor, "rest");
     return message;
   }
 

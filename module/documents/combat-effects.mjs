@@ -6,6 +6,8 @@ import { SLASHED_FLAG } from "../data/slashed.mjs";
 import { TERRAIN_FLAG } from "../data/terrain.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
+import { HOOKS, callAfter } from "../hooks.mjs";
+import { runMoment } from "./item-recharge.mjs";
 
 /** @param {string} key */
 const localize = key => game.i18n?.localize(key) ?? key;
@@ -38,6 +40,8 @@ export async function runCombatEffects(combat, effects, workflows) {
   const turnIndex = (/** @type {string|undefined} */ id) => combat.turns.findIndex(c => c.id === id);
   for (const effect of effects) {
     const combatant = effect.id ? combat.combatants.get(effect.id) : undefined;
+    // Charges, once-per limits and statuses that last a turn (module/documents/item-recharge.mjs).
+    await runMoment(combat, effect).catch(error => console.error(`${SYSTEM_ID} | recharge at ${effect.type} failed`, error));
     try {
       switch (effect.type) {
         case "roundStarted": {
@@ -73,7 +77,7 @@ export async function runCombatEffects(combat, effects, workflows) {
           break;
         case "resolveChanged":
           // for other modules: party resolve is spent by limit breaks
-          Hooks.callAll("iconEngine.partyResolve", combat, effect.partyResolve ?? 0);
+          callAfter(HOOKS.partyResolve, combat, effect.partyResolve ?? 0);
           break;
         case "combatEnded":
           await endOfCombat(combat, new Set(effect.personalResolve ?? []));

@@ -1,4 +1,5 @@
 import { bloodiedChange } from "../data/rules.mjs";
+import { GRANT_FIELDS } from "./grant-fields.mjs";
 
 /** @typedef {{reset(): void, render(force?: boolean): void}} Preparable */
 
@@ -47,6 +48,30 @@ export default class IconActor extends Actor {
   }
 
   /**
+   * The class, job or foe template an update changes: what they were before, in the update's
+   * options (`iconGrants`), for {@link _onUpdate} to grant and revoke items.
+   * @override
+   * @param {Actor.UpdateData} changes
+   * @param {Actor.Database.PreUpdateOptions} options
+   * @param {User.Implementation} user
+   */
+  async _preUpdate(changes, options, user) {
+    const allowed = await super._preUpdate(changes, options, user);
+    if (allowed === false) return false;
+    const fields = /** @type {Record<string, string> | undefined} */ (GRANT_FIELDS[/** @type {keyof typeof GRANT_FIELDS} */ (this.type)]);
+    const expanded = /** @type {{system?: Record<string, unknown>}} */ (foundry.utils.expandObject(/** @type {object} */ (changes)));
+    const system = expanded.system ?? {};
+    const before = /** @type {Record<string, unknown>} */ (this.system);
+    /** @type {Record<string, string>} */
+    const previous = {};
+    for (const field of Object.keys(fields ?? {})) {
+      if (field in system && system[field] !== before[field]) previous[field] = String(before[field] ?? "");
+    }
+    if (Object.keys(previous).length) /** @type {Record<string, unknown>} */ (options).iconGrants = previous;
+    return allowed;
+  }
+
+  /**
    * @override
    * @param {Actor.UpdateData} changed
    * @param {Actor.Database.OnUpdateOperation} options
@@ -54,6 +79,25 @@ export default class IconActor extends Actor {
    */
   _onUpdate(changed, options, userId) {
     super._onUpdate(changed, options, userId);
-    if (game.user?.id === userId && changed.system) this.syncBloodied();
+    if (game.user?.id !== userId) return;
+    if (changed.system) this.syncBloodied();
+    const previous = /** @type {{iconGrants?: Record<string, string>, iconGrantFrom?: string}} */ (/** @type {unknown} */ (options));
+    if (previous.iconGrants) this.#grantChanged(previous.iconGrants, previous.iconGrantFrom ?? null).catch(error => console.error(error));
+  }
+
+  /**
+   * Grant and revoke the items of a changed class, job or foe template (module/documents/item-grants.mjs).
+   * @param {Record<string, string>} previous  The fields' values before, by field.
+   * @param {string | null} source  The grant item dropped, if one was.
+   */
+  async #grantChanged(previous, source) {
+    const { default: ItemGrants } = await import("./item-grants.mjs");
+    const fields = /** @type {Record<string, import("./item-grants.mjs").GrantKind>} */ (GRANT_FIELDS[/** @type {keyof typeof GRANT_FIELDS} */ (this.type)]);
+    const now = /** @type {Record<string, unknown>} */ (this.system);
+    for (const [field, from] of Object.entries(previous)) {
+      const kind = fields[field];
+      await ItemGrants.change(/** @type {Actor.Implementation} */ (/** @type {unknown} */ (this)), kind,
+        { from, to: String(now[field] ?? ""), source });
+    }
   }
 }

@@ -3,6 +3,7 @@ import { combatApply } from "../core.mjs";
 import { STATE_VERSION, stateCombatants } from "../applications/combat/tracker-context.mjs";
 import { combatUpdate, refusalFor } from "../data/combat-rules.mjs";
 import IconSocket from "../icon-socket.mjs";
+import { HOOKS, callAfter, callPre, cancelled } from "../hooks.mjs";
 import { runCombatEffects } from "./combat-effects.mjs";
 
 /** @param {string} key */
@@ -122,6 +123,7 @@ export default class IconCombat extends Combat {
    */
   async iconCommit(events, user = game.user) {
     if (!game.user?.isGM) throw new Error(localize("ICONENGINE.Combat.noGM"));
+    const roundBefore = this.round;
     let state = this.iconState;
     /** @type {CombatEffect[]} */
     const effects = [];
@@ -129,6 +131,8 @@ export default class IconCombat extends Combat {
       // Checked against the state as the events before it in the batch left it.
       const reason = user ? refusalFor(event, this.#userFacts(user, state)) : null;
       if (reason) throw new Error(localize(reason));
+      // Other modules may cancel a turn-order change or change its event (module/hooks.mjs).
+      if (!callPre(HOOKS.preTurnChange, this, event, { user, state })) throw cancelled(HOOKS.preTurnChange);
       // The reducer's answer, as docs/js-contract.md gives it.
       const reduced = /** @type {{state: CombatState | null, effects: CombatEffect[]}} */ (combatApply(state, event));
       state = reduced.state;
@@ -151,6 +155,9 @@ export default class IconCombat extends Combat {
       startRound: context => this._onStartRound(context),
       endRound: context => this._onEndRound(context)
     });
+    callAfter(HOOKS.turnChange, this, { events, effects, state });
+    const started = effects.find(e => e.type === "roundStarted");
+    if (started) callAfter(HOOKS.roundChange, this, started.round ?? this.round, roundBefore);
   }
 
   /**

@@ -234,7 +234,7 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
         assert.equal(name?.value, `${PREFIX} ${type}`, `${type}: the name field`);
         assert.ok(element.querySelector('input[name="system.hp.value"]'), `${type}: an HP field`);
       }
-      for (const type of ["ability", "relic", "trait"]) {
+      for (const type of ["ability", "relic", "trait", "class", "job", "foeTemplate"]) {
         const data = { name: `${PREFIX} ${type}`, type };
         const item = track(/** @type {Item | undefined} */ (await Item.implementation.create(/** @type {Item.CreateData} */ (data))));
         const element = await openSheet(item);
@@ -438,6 +438,46 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       await combat.iconDispatch({ type: "undo" });
       assert.equal(combat.iconState?.round, 1);
       assert.deepEqual(combat.iconState?.current, { id: pcId, slow: true }, "undo reopens the slow turn");
+    });
+  });
+
+  describe("abilities and areas", () => {
+    it("uses an ability: its use card names its cost, tags and effects", async () => {
+      const actor = await actorOf("character");
+      const [item] = /** @type {Item.Implementation[]} */ (await actor.createEmbeddedDocuments("Item", [/** @type {Item.CreateData} */ ({
+        name: `${PREFIX} veil`, type: "ability", system: { actions: "2", tags: ["stance"], effects: [{ trigger: "use", status: "dazed" }] } })]));
+      const outcome = await /** @type {import("../documents/icon-item.mjs").default} */ (/** @type {unknown} */ (item)).use({ placeArea: false });
+      assert.equal(outcome?.kind, "card");
+      const message = await until(() => newMessage(m => !!m.getFlag(SYSTEM_ID, "use")), "the use card");
+      const html = message.content ?? "";
+      assert.match(html, /2 actions/);
+      assert.match(html, /Dazed \(save ends\)/);
+    });
+
+    it("places an area as a measured template of its ICON shape and targets the tokens it covers", async () => {
+      const viewed = canvas?.scene ?? null;
+      const actor = await actorOf("character");
+      const foe = await actorOf("foe");
+      const scene = track(/** @type {Scene | undefined} */ (await Scene.implementation.create(/** @type {Scene.CreateData} */ ({
+        name: `${PREFIX} scene`, width: 1000, height: 800, grid: { size: 100, distance: 1, type: 1 },
+        tokens: [{ name: "user", actorId: actor.id, actorLink: true, x: 100, y: 100 }, { name: "foe", actorId: foe.id, actorLink: true, x: 300, y: 100 }]
+      }))));
+      try {
+        await scene.view();
+        await until(() => canvas?.ready && canvas.scene?.id === scene.id && canvas.grid, "the scene on the canvas");
+        const [item] = /** @type {Item.Implementation[]} */ (await actor.createEmbeddedDocuments("Item", [/** @type {Item.CreateData} */ ({
+          name: `${PREFIX} cross`, type: "ability", system: { area: { shape: "cross", size: 1 } } })]));
+        const size = /** @type {NonNullable<typeof canvas.grid>} */ (canvas.grid).size;
+        const placed = await iconEngine.api.placeArea(item, { at: { x: 3.5 * size, y: 2.5 * size } });
+        if (!placed) throw new Error("the area was not placed");
+        assert.deepEqual(placed.tokens.map(t => t.name), ["foe"], "the cross centred below the foe covers it, not the user");
+        assert.deepEqual([...(game.user?.targets ?? [])].map(t => t.name), ["foe"]);
+        const object = /** @type {{_getGridHighlightPositions(): {x: number, y: number}[]} | null} */ (/** @type {unknown} */ (placed.template.object));
+        if (object) assert.equal(object._getGridHighlightPositions().length, 5, "a cross 1 highlights 5 spaces");
+      } finally {
+        for (const token of game.user?.targets ?? []) token.setTarget(false, { releaseOthers: false });
+        if (viewed) await viewed.view();
+      }
     });
   });
 

@@ -16,6 +16,14 @@ import type HeroData from "../data/hero-data.mjs";
 import type AbilityData from "../data/ability-data.mjs";
 import type RelicData from "../data/relic-data.mjs";
 import type TraitData from "../data/trait-data.mjs";
+import type { ClassData, FoeTemplateData, JobData } from "../data/grant-data.mjs";
+import type { UseRecord, UseEffect } from "../dice/cards/use-card.mjs";
+import type { AreaFlag } from "../canvas/template-data.mjs";
+import type { GrantFlag } from "../documents/item-grants.mjs";
+import type { UseConfig, UseOutcome } from "../applications/item-use.mjs";
+import type { AttackState } from "../dice/tactical-requests.mjs";
+import type { Moment } from "../data/ability-rules.mjs";
+import type { api } from "../api.mjs";
 import type IconCombatData from "../data/combat-data.mjs";
 import type IconCombatantData from "../data/combatant-data.mjs";
 
@@ -45,6 +53,9 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
       ability: typeof AbilityData;
       relic: typeof RelicData;
       trait: typeof TraitData;
+      class: typeof ClassData;
+      job: typeof JobData;
+      foeTemplate: typeof FoeTemplateData;
     };
     /** Every Combat and Combatant is of the core "base" type (module/data/combat-data.mjs). */
     Combat: {
@@ -59,13 +70,39 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
   interface SettingConfig {
     "icon-engine.clocks": { id: string; name: string; segments: number; filled: number }[];
     "icon-engine.position": { risk: string; effect: string };
+    /**
+     * Foundry v12+'s world setting Square Grid Diagonals (one of CONST.GRID_DIAGONALS; its default is
+     * system.json's `grid.diagonals`: foundryvtt/foundryvtt#9998). foundry-vtt-types 13.345 lacks it.
+     */
+    "core.gridDiagonals": number;
   }
 
   namespace Hooks {
     /** The system's own hooks, for other modules. */
     interface HookConfig {
+      /** The system's hooks for other modules (module/hooks.mjs; docs/api.md lists each). A `pre` hook returning false cancels. */
+      "icon-engine.preUseItem": (item: Item.Implementation, config: UseConfig) => boolean | void;
+      "icon-engine.useItem": (item: Item.Implementation, outcome: UseOutcome) => void;
+      "icon-engine.preCreateTemplate": (item: Item.Implementation, data: Record<string, unknown>) => boolean | void;
+      "icon-engine.createTemplate": (item: Item.Implementation, template: MeasuredTemplateDocument.Implementation, tokens: TokenDocument.Implementation[]) => void;
+      "icon-engine.preAttack": (actor: Actor.Implementation, state: AttackState, context: { ability: Item.Implementation | null }) => boolean | void;
+      "icon-engine.attack": (actor: Actor.Implementation, message: ChatMessage.Implementation | null | undefined, state: AttackState, context: { ability: Item.Implementation | null }) => void;
+      "icon-engine.preDamage": (actor: Actor.Implementation, request: Record<string, unknown>, context: { target: object | null; key: number; result: string }) => boolean | void;
+      "icon-engine.damage": (actor: Actor.Implementation, roll: IconRoll, context: { target: object | null; key: number; result: string }) => void;
+      "icon-engine.preApplyDamage": (target: Actor.Implementation, change: { amount: number; options: Record<string, unknown> }) => boolean | void;
+      "icon-engine.applyDamage": (target: Actor.Implementation, applied: AppliedDamage) => void;
+      "icon-engine.preSave": (actor: Actor.Implementation, request: { status: string | null; boons: number; curses: number; bonus: number; blessing: boolean }) => boolean | void;
+      "icon-engine.save": (actor: Actor.Implementation, roll: IconRoll, message: ChatMessage.Implementation | null | undefined) => void;
+      "icon-engine.preApplyEffect": (target: Actor.Implementation, change: { effect: UseEffect; inflicter: Actor.Implementation | null }) => boolean | void;
+      "icon-engine.applyEffect": (target: Actor.Implementation, done: { effect: UseEffect; inflicter: Actor.Implementation | null; landed: boolean }) => void;
+      "icon-engine.preTurnChange": (combat: Combat.Implementation, event: Record<string, unknown>, context: { user: User.Implementation | null; state: unknown }) => boolean | void;
+      "icon-engine.turnChange": (combat: Combat.Implementation, change: { events: Record<string, unknown>[]; effects: { type: string; id?: string }[]; state: unknown }) => void;
+      "icon-engine.roundChange": (combat: Combat.Implementation, round: number, previous: number) => void;
+      "icon-engine.preGrantItems": (actor: Actor.Implementation, grant: { source: Item.Implementation; items: Record<string, unknown>[] }) => boolean | void;
+      "icon-engine.grantItems": (actor: Actor.Implementation, created: Item.Implementation[], source: Item.Implementation) => void;
+      "icon-engine.recharge": (actor: Actor.Implementation, moment: Moment, updates: Record<string, unknown>[]) => void;
       /** Party resolve changed (module/documents/combat-effects.mjs): the combat and the new value. */
-      "iconEngine.partyResolve": (combat: Combat.Implementation, partyResolve: number) => void;
+      "icon-engine.partyResolve": (combat: Combat.Implementation, partyResolve: number) => void;
       /**
        * Foundry v13's: the scene controls by name, each with its tools by name
        * (SceneControls#_getControlButtons). foundry-vtt-types 13.345 leaves it commented out
@@ -78,8 +115,8 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
   interface FlagConfig {
     Actor: {
       "icon-engine"?: {
-        /** Interrupts used since the start of the actor's turn ("interrupts refresh at the start of the owner's turn"). */
-        interruptsUsed?: number;
+        /** Uses of each interrupt ability (by item id) since the start of the actor's turn ("interrupts refresh at the start of the owner's turn"). */
+        interruptsUsed?: Record<string, number>;
         /** Slashed damage taken in the current turn ("no more than once a turn"; module/data/slashed.mjs). */
         slashedThisTurn?: boolean;
         /** Dangerous terrain damage taken in the current turn ("only ... once a turn"; module/data/terrain.mjs). */
@@ -95,6 +132,28 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         ongoing?: boolean;
         /** A mark: which, placed by whom (an actor UUID and its name; module/data/marks.mjs). */
         mark?: { mark: string; placer: string; placerName: string };
+        /** An ability's status that lasts to the end of its bearer's next turn (module/documents/item-recharge.mjs). */
+        endsAtTurnEnd?: boolean;
+      };
+    };
+    Item: {
+      "icon-engine"?: {
+        /** What class, job or foe template gave the item (module/documents/item-grants.mjs). */
+        grant?: GrantFlag;
+        /** The content pack and record it was imported from (module/packs/content-pack.mjs). */
+        contentPack?: { pack: string; id: string };
+      };
+    };
+    Macro: {
+      "icon-engine"?: {
+        /** A hotbar macro that uses this item (module/applications/hotbar.mjs). */
+        itemMacro?: string;
+      };
+    };
+    MeasuredTemplate: {
+      "icon-engine"?: {
+        /** An ICON area (module/canvas/template-data.mjs). */
+        area?: AreaFlag;
       };
     };
     ChatMessage: {
@@ -112,6 +171,8 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         tactical?: { attacker?: string; ability?: string | null };
         /** The `/icon help` card (module/applications/chat-commands.mjs). */
         help?: boolean;
+        /** An item's use card (module/applications/item-use.mjs). */
+        use?: UseRecord;
       };
     };
     Token: {
@@ -135,6 +196,8 @@ declare global {
     data: typeof import("../data/_module.mjs");
     dice: typeof import("../dice/_module.mjs");
     documents: typeof import("../documents/_module.mjs");
+    canvas: typeof import("../canvas/_module.mjs");
+    api: typeof api;
     CONFIG: typeof ICONENGINE;
   };
 }

@@ -235,6 +235,16 @@ class WorldCollection extends Collection {
     this.documentClass = documentClass;
   }
   get documentName() { return this.documentClass.metadata.name; }
+  /** v13's: a compendium document's data for this world (no id unless kept, its compendium as its source, no folder). */
+  fromCompendium(document, { keepId = false, clearFolder = true, clearOwnership = true, clearSort = true } = {}) {
+    const data = document.toObject();
+    if (!keepId) delete data._id;
+    if (clearFolder) delete data.folder;
+    if (clearOwnership) delete data.ownership;
+    if (clearSort) delete data.sort;
+    data._stats = { ...(data._stats ?? {}), compendiumSource: document.uuid };
+    return data;
+  }
 }
 
 /** Hooks (client/helpers/hooks.d.mts). */
@@ -331,9 +341,19 @@ class DataField {
       value = this.getInitialValue();
     }
     const cast = this._cast(value);
-    const failure = this._validateType(cast);
+    const failure = this._validateType(cast) ?? this.#validateOption(cast);
     if (failure) throw new DataModelValidationError(`${path}: ${failure}`);
     return cast;
+  }
+  /** The field's `validate` option, as v13 applies it: false is its `validationError`, a throw its message. */
+  #validateOption(value) {
+    const { validate, validationError } = optionsOf(this);
+    if (typeof validate !== "function") return undefined;
+    try {
+      return validate.call(this, value, {}) === false ? validationError ?? "is not a valid value" : undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
   }
   _cast(value) { return value; }
   _validateType() { return undefined; }
@@ -389,7 +409,12 @@ class ArrayField extends DataField {
   /** @param {unknown} value @param {foundry.data.fields.DataField.CleanOptions & {path?: string}} [options] */
   clean(value, { path = "" } = {}) {
     const array = value === undefined || value === null ? this.getInitialValue() : Object.values(value);
-    return array.map((item, i) => this.element.clean(item, { path: `${path}.${i}` }));
+    const cleaned = array.map((item, i) => this.element.clean(item, { path: `${path}.${i}` }));
+    const { validate, validationError } = optionsOf(this);
+    if (typeof validate === "function" && validate.call(this, cleaned, {}) === false) {
+      throw new DataModelValidationError(`${path}: ${validationError ?? "is not a valid value"}`);
+    }
+    return cleaned;
   }
 }
 
@@ -429,8 +454,10 @@ class DataModel {
     return schema;
   }
   get schema() { return this.constructor.schema; }
+  /** v13's: stored data of an older shape, as it reads today (called on every read, before cleaning). */
+  static migrateData(source) { return source; }
   static cleanData(source = {}) {
-    const cleaned = this.schema.clean(source);
+    const cleaned = this.schema.clean(this.migrateData(deepClone(source ?? {})));
     try {
       this.validateJoint(cleaned);
     } catch (error) {
@@ -519,7 +546,13 @@ class ClientDocument {
     this.system = model ? new model(this._source.system, { parent: this }) : system;
     for (const [documentName, name] of Object.entries(this.constructor.metadata.embedded)) {
       const cls = CONFIG[documentName].documentClass;
+      const before = this[name];
       this[name] = new Collection((this._source[name] ?? []).map(data => [data._id, new cls(data, { parent: this })]));
+      // Embedded documents are built anew here (Foundry updates them in place): their open sheets go on with the new ones.
+      for (const doc of this[name].values()) {
+        const old = before?.get?.(doc.id);
+        if (old && old !== doc) Object.assign(doc, { apps: old.apps, _sheet: old._sheet });
+      }
     }
     this.prepareData();
   }
@@ -610,6 +643,16 @@ class ClientDocument {
     for (const app of Object.values(this.apps)) app.render(force, options);
   }
 
+  /* Drag and drop (ClientDocument#toDragData, Document.fromDropData) */
+  /**
+   * @shim-unchecked v13's is `{type: documentName, uuid}`; foundry-vtt-types 13.345's DropData leaves `type` out
+   */
+  toDragData() { return { type: this.documentName, uuid: this.uuid }; }
+  /**
+   * @shim-unchecked Foundry types the document it resolves per document class; the shim's one base resolves the UUID for all
+   */
+  static async fromDropData(data) { return data?.uuid ? fromUuid(data.uuid) : null; }
+
   /* Content links (ClientDocument#toAnchor, #_onClickDocumentLink) */
   toAnchor({ name, classes = [], dataset = {} } = {}) {
     const anchor = document.createElement("a");
@@ -631,14 +674,18 @@ class ClientDocument {
     return created[0];
   }
 
-  static async createDocuments(data = [], { parent = null, keepId = false, ...options } = {}) {
+  static async createDocuments(data = [], { parent = null, keepId = false, pack = null, ...options } = {}) {
     const user = game.user;
     const cls = this.implementation;
     const created = [];
+    // A compendium's documents are written to the pack (Document.createDocuments `pack`).
+    const compendium = pack ? game.packs.get(pack) : null;
+    if (pack && !compendium) throw new Error(`There is no compendium pack "${pack}"`);
     for (const entry of data) {
       const source = deepClone(entry);
       if (!keepId) delete source._id;
-      const doc = new cls(source, { parent });
+      if (compendium?.has(source._id)) throw new Error(`The ${this.documentName} [${source._id}] already exists in ${pack}`);
+      const doc = new cls(source, { parent, pack });
       if ((await doc._preCreate(source, options, user)) === false) continue;
       if (Hooks.call(`preCreate${this.documentName}`, doc, doc._source, options, user.id) === false) continue;
       if (parent) {
@@ -647,7 +694,7 @@ class ClientDocument {
         parent.reset();
         created.push(parent[field].get(doc.id));
       } else {
-        game[this.collectionName].set(doc.id, doc);
+        (compendium ?? game[this.collectionName]).set(doc.id, doc);
         created.push(doc);
       }
     }
@@ -665,8 +712,8 @@ class ClientDocument {
 
   /** Document.updateDocuments: each `{_id, ...changes}` applied to the world's (or the parent's) document. */
   /** Document.deleteDocuments (common/abstract/document.d.mts): world documents by id, or a parent's embedded ones. */
-  static async deleteDocuments(ids = [], { parent = null, ...options } = {}) {
-    const collection = parent ? parent[parent.constructor.getCollectionName(this.documentName)] : game[this.collectionName];
+  static async deleteDocuments(ids = [], { parent = null, pack = null, ...options } = {}) {
+    const collection = parent ? parent[parent.constructor.getCollectionName(this.documentName)] : pack ? game.packs.get(pack) : game[this.collectionName];
     const deleted = [];
     for (const id of ids) {
       const doc = collection.get(id);
@@ -723,7 +770,7 @@ class ClientDocument {
       const field = this.parent.constructor.getCollectionName(this.documentName);
       this.parent._source[field] = this.parent._source[field].filter(e => e._id !== this.id);
       this.parent.reset();
-    } else game[this.constructor.collectionName].delete(this.id);
+    } else (this.pack ? game.packs.get(this.pack) : game[this.constructor.collectionName]).delete(this.id);
     await this._sheet?.close();
     this._onDelete(options, user.id);
     Hooks.callAll(`delete${this.documentName}`, this, options, user.id);
@@ -803,6 +850,12 @@ class ActiveEffect extends documentClass(Object.freeze(/** @type {const} */ ({ n
 
 /** Item (client/documents/item.d.mts). */
 class Item extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Item", collection: "items", embedded: { ActiveEffect: "effects" } }))) {
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    source.sort ??= 0;
+    source.img ??= "icons/svg/item-bag.svg";
+    return source;
+  }
   get actor() { return this.parent instanceof Actor ? this.parent : null; }
   get isEmbedded() { return !!this.parent; }
   async deleteDialog(options = {}) {
@@ -848,14 +901,40 @@ class Actor extends documentClass(Object.freeze(/** @type {const} */ ({ name: "A
     return on ? undefined : false;
   }
   getRollData() { return { ...this.system }; }
+  /**
+   * The tokens of this actor on the viewed scene (its own token for a synthetic actor): placeables, or their documents.
+   * @shim-unchecked Foundry types the return by its `document` argument (a conditional type)
+   */
+  getActiveTokens(linked = false, document = false) {
+    if (!canvas.ready || !canvas.scene) return [];
+    const tokens = canvas.scene.tokens.filter(t => (this.isToken ? t === this.token : t.actorId === this.id && (!linked || t.actorLink)));
+    return document ? tokens : tokens.map(t => t.object).filter(Boolean);
+  }
 }
 
 /** User (client/documents/user.d.mts). */
 class User extends documentClass(Object.freeze(/** @type {const} */ ({ name: "User", collection: "users", embedded: {} }))) {
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    source.hotbar ??= {};
+    return source;
+  }
   _initialize() {
     super._initialize();
-    this.targets ??= new Set();
+    this.targets ??= new UserTargets(this);
   }
+  /** v13's: a macro in a hotbar slot (1 to 50; the first free one when none is given), or `null` to clear it. */
+  async assignHotbarMacro(macro, slot, { fromSlot } = {}) {
+    if (slot === undefined) slot = Array.from({ length: 50 }, (_, i) => i + 1).find(n => !this._source.hotbar[n]);
+    slot = Number(slot);
+    if (!Number.isInteger(slot) || slot < 1 || slot > 50) throw new Error("Invalid Hotbar slot requested");
+    const changes = macro ? { [`hotbar.${slot}`]: macro.id } : { [`hotbar.-=${slot}`]: null };
+    if (fromSlot !== undefined && Number(fromSlot) !== slot) changes[`hotbar.-=${fromSlot}`] = null;
+    await this.update(changes);
+    ui.hotbar?.render();
+    return this;
+  }
+
   get isGM() { return this._source.role >= 4; }
   get isSelf() { return game.userId === this.id; }
   get active() { return this._source.active ?? true; }
@@ -1180,8 +1259,15 @@ class TokenDocument extends documentClass(Object.freeze(/** @type {const} */ ({ 
     source.delta ??= {};
     source.disposition ??= -1;
     source.hidden ??= false;
+    source.x ??= 0;
+    source.y ??= 0;
+    source.width ??= 1;
+    source.height ??= 1;
+    source.texture ??= { src: CONST.DEFAULT_TOKEN };
     return source;
   }
+  /** The token's placeable on the viewed scene, or null. */
+  get object() { return canvas.ready && canvas.scene === this.parent ? canvas.tokens.get(this.id) ?? null : null; }
   _initialize() {
     super._initialize();
     SYNTHETIC_ACTORS.delete(this);
@@ -1196,7 +1282,63 @@ class TokenDocument extends documentClass(Object.freeze(/** @type {const} */ ({ 
   get actor() { return (this.isLinked ? this.baseActor : SYNTHETIC_ACTORS.get(this)) ?? null; }
 }
 
-class Scene extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: { Token: "tokens" } }))) {
+class Scene extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: { Token: "tokens", MeasuredTemplate: "templates" } }))) {
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    source.width ??= 1000;
+    source.height ??= 800;
+    source.grid = { type: 1, size: 100, distance: game.system.grid?.distance ?? 1, units: game.system.grid?.units ?? "", ...(source.grid ?? {}) };
+    return source;
+  }
+  /** v13's: this scene becomes the viewed one, and the canvas draws it. */
+  async view() {
+    await canvas.draw(this);
+    return this;
+  }
+  /** The canvas draws again after its tokens or templates change (Foundry's placeables follow their documents). */
+  _onCreateDescendantDocuments(...args) { super._onCreateDescendantDocuments(...args); if (canvas.scene === this) canvas.refresh(); }
+  _onUpdateDescendantDocuments(...args) { super._onUpdateDescendantDocuments(...args); if (canvas.scene === this) canvas.refresh(); }
+  _onDeleteDescendantDocuments(...args) { super._onDeleteDescendantDocuments(...args); if (canvas.scene === this) canvas.refresh(); }
+}
+
+/** MeasuredTemplateDocument (client/documents/measured-template.d.mts): a template's data, its placeable while its scene is viewed. */
+class MeasuredTemplateDocument extends documentClass(Object.freeze(/** @type {const} */ ({ name: "MeasuredTemplate", collection: "templates", embedded: {} }))) {
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    if (!["circle", "cone", "rect", "ray"].includes(source.t ?? "circle")) throw new DataModelValidationError(`t: ${source.t} is not a valid choice`);
+    source.t ??= "circle";
+    for (const [key, initial] of Object.entries({ x: 0, y: 0, distance: 1, direction: 0, angle: 0, width: 0 })) {
+      source[key] = Number(source[key] ?? initial);
+      if (!Number.isFinite(source[key])) throw new DataModelValidationError(`${key}: must be a finite number`);
+    }
+    source.user ??= game.user?.id ?? null;
+    return source;
+  }
+  get object() { return canvas.ready && canvas.scene === this.parent ? canvas.templates.get(this.id) ?? null : null; }
+  get author() { return game.users.get(this._source.user) ?? null; }
+}
+
+/** Macro (client/documents/macro.d.mts): a script macro runs its command as an async function, as v13's `execute`. */
+class Macro extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Macro", collection: "macros", embedded: {} }))) {
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    source.type ??= "chat";
+    source.command ??= "";
+    source.author ??= game.user?.id ?? null;
+    source.img ??= "icons/svg/dice-target.svg";
+    return source;
+  }
+  get author() { return game.users.get(this._source.author) ?? null; }
+  get isAuthor() { return game.user?.id === this._source.author; }
+  get canExecute() { return this.type === "chat" || !!game.user; }
+  async execute(scope = {}) {
+    if (this.type !== "script") return ui.chat?.processMessage?.(this.command);
+    const speaker = ChatMessage.implementation.getSpeaker();
+    const actor = game.actors.get(speaker.actor ?? "") ?? null;
+    const AsyncFunction = (async () => {}).constructor;
+    const fn = new AsyncFunction("speaker", "actor", "token", "character", "scope", ...Object.keys(scope), `{${this.command}\n}`);
+    return fn.call(this, speaker, actor, null, game.user?.character ?? null, scope, ...Object.values(scope));
+  }
 }
 class JournalEntryPage extends documentClass(Object.freeze(/** @type {const} */ ({ name: "JournalEntryPage", collection: "pages", embedded: {} }))) {
   /** As v13's: the parent entry's sheet, showing this page. */
@@ -1723,7 +1865,12 @@ class DocumentSheetV2 extends ApplicationV2 {
     this.#document = doc;
   }
   #document;
-  get document() { return this.#document; }
+  /** The sheet's document (the current one: the shim builds embedded documents anew on every change). */
+  get document() {
+    const doc = this.#document;
+    const live = doc.parent ? doc.parent[doc.parent.constructor.getCollectionName(doc.documentName)]?.get(doc.id) : null;
+    return live ?? doc;
+  }
   get title() { return this.document.name; }
   // v13's defaults (DEFAULT_OPTIONS viewPermission LIMITED, editPermission OWNER) unless given.
   get isVisible() { return this.document.testUserPermission(game.user, this.options.viewPermission ?? OWNERSHIP.LIMITED); }
@@ -1855,6 +2002,474 @@ class RollResolver extends HandlebarsApplicationMixin(ApplicationV2) {
   }
 }
 
+/* ---- The canvas (client/canvas/*.d.mts, common/grid/*.d.mts): a scene's grid, tokens and templates ---- */
+
+/**
+ * UserTargets (client/canvas/placeables/tokens/targets.d.mts): the Token placeables a user targets.
+ */
+class UserTargets extends Set {
+  constructor(user) {
+    super();
+    this.user = user;
+  }
+  get ids() { return [...this].map(token => token.id); }
+}
+
+/** The parts of PIXI (pixi.js 7) the system draws with: a polygon of points, and display containers with events. */
+class PixiPolygon {
+  constructor(...points) { this.points = Array.isArray(points[0]) ? [...points[0]] : points; }
+  contains(x, y) {
+    let inside = false;
+    const p = this.points;
+    for (let i = 0, j = p.length - 2; i < p.length; j = i, i += 2) {
+      if ((p[i + 1] > y) !== (p[j + 1] > y) && x < ((p[j] - p[i]) * (y - p[i + 1])) / (p[j + 1] - p[i + 1]) + p[i]) inside = !inside;
+    }
+    return inside;
+  }
+}
+class PixiContainer {
+  children = [];
+  #listeners = new Map();
+  addChild(...children) { this.children.push(...children); return children[0]; }
+  removeChildren() { return this.children.splice(0); }
+  on(event, fn) { this.#listeners.set(event, [...(this.#listeners.get(event) ?? []), fn]); return this; }
+  off(event, fn) { this.#listeners.set(event, (this.#listeners.get(event) ?? []).filter(f => f !== fn)); return this; }
+  /** @returns {boolean} */
+  emit(event, ...args) {
+    const listeners = this.#listeners.get(event) ?? [];
+    for (const fn of [...listeners]) fn(...args);
+    return listeners.length > 0;
+  }
+}
+
+/**
+ * foundry.grid.SquareGrid (common/grid/square.d.mts): offsets `{i, j}` (row, column), points, and
+ * paths measured by its diagonal rule (the world's core.gridDiagonals, as v13's scenes use it).
+ */
+class SquareGrid {
+  constructor({ size = 100, distance = 1, units = "", diagonals = 0 } = {}) {
+    Object.assign(this, { size, sizeX: size, sizeY: size, distance, units, diagonals, type: 1 });
+  }
+  get isSquare() { return true; }
+  get isGridless() { return false; }
+  get isHexagonal() { return false; }
+  getOffset(coords) {
+    if ("i" in coords) return { i: coords.i, j: coords.j };
+    return { i: Math.floor(coords.y / this.size), j: Math.floor(coords.x / this.size) };
+  }
+  getTopLeftPoint(coords) {
+    const { i, j } = this.getOffset(coords);
+    return { x: j * this.size, y: i * this.size };
+  }
+  getCenterPoint(coords) {
+    const { x, y } = this.getTopLeftPoint(coords);
+    return { x: x + this.size / 2, y: y + this.size / 2 };
+  }
+  getSnappedPoint(point) { return this.getCenterPoint(point); }
+  /** The spaces, distance and cost of a path, a diagonal step counted by the grid's rule (EQUIDISTANT: 1; EXACT: √2; the rest as 1.5). */
+  measurePath(waypoints) {
+    let spaces = 0;
+    let distance = 0;
+    let diagonalsSoFar = 0;
+    for (let k = 1; k < waypoints.length; k++) {
+      const a = this.getOffset(waypoints[k - 1]);
+      const b = this.getOffset(waypoints[k]);
+      const di = Math.abs(b.i - a.i);
+      const dj = Math.abs(b.j - a.j);
+      const diagonals = Math.min(di, dj);
+      const straight = Math.max(di, dj) - diagonals;
+      const rule = this.diagonals;
+      const diagonalCost = rule === 0 ? diagonals : rule === 1 ? diagonals * Math.SQRT2 : rule === 3 ? 2 * diagonals
+        : rule === 4 ? diagonals + Math.floor((diagonals + (diagonalsSoFar % 2)) / 2) : rule === 5 ? diagonals + Math.ceil((diagonals + (diagonalsSoFar % 2)) / 2)
+          : 1.5 * diagonals;
+      diagonalsSoFar += diagonals;
+      spaces += straight + diagonalCost;
+      distance += (straight + diagonalCost) * this.distance;
+    }
+    return { distance, spaces, cost: distance, waypoints: [] };
+  }
+}
+
+/** foundry.canvas.placeables.PlaceableObject (client/canvas/placeables/placeable-object.d.mts): an object of a viewed scene's document. */
+class PlaceableObject extends PixiContainer {
+  constructor(document) {
+    super();
+    this.document = document;
+  }
+  get id() { return this.document.id; }
+  get scene() { return this.document.parent; }
+  async draw() { this.refresh(); return this; }
+  refresh() { canvas.paint(); return this; }
+  destroy() { this.removeChildren(); }
+}
+
+/** foundry.canvas.placeables.Token (client/canvas/placeables/token.d.mts): where it stands, and who targets it. */
+class Token extends PlaceableObject {
+  /** @returns {foundry.canvas.layers.TokenLayer} the canvas's */
+  get layer() { return /** @type {foundry.canvas.layers.TokenLayer} */ (/** @type {unknown} */ (canvas.tokens)); }
+  get actor() { return this.document.actor; }
+  get name() { return this.document.name; }
+  get x() { return this.document.x; }
+  get y() { return this.document.y; }
+  get w() { return this.document.width * canvas.grid.size; }
+  get h() { return this.document.height * canvas.grid.size; }
+  get center() { return { x: this.x + this.w / 2, y: this.y + this.h / 2 }; }
+  get isTargeted() { return game.user.targets.has(this); }
+  /** v13's: this token targeted (or not) by the user, releasing the others unless `releaseOthers` is false. */
+  setTarget(targeted = true, { user = null, releaseOthers = true, groupSelection = false } = {}) {
+    const targets = (user ?? game.user).targets;
+    if (releaseOthers) for (const token of [...targets]) if (token !== this) targets.delete(token);
+    if (targeted) targets.add(this);
+    else targets.delete(this);
+    canvas.paint();
+  }
+}
+
+/**
+ * foundry.canvas.placeables.MeasuredTemplate (client/canvas/placeables/template.d.mts): its shape
+ * (`_computeShape`, from t, distance, direction, angle, width) and the grid spaces it highlights
+ * (`_getGridHighlightPositions`: the spaces whose centres are inside its shape), drawn by the board.
+ */
+class MeasuredTemplate extends PlaceableObject {
+  /** @returns {foundry.canvas.layers.TemplateLayer} the canvas's */
+  get layer() { return /** @type {foundry.canvas.layers.TemplateLayer} */ (/** @type {unknown} */ (canvas.templates)); }
+  /** @type {PIXI.Polygon | undefined} */
+  shape = undefined;
+  refresh() {
+    this.shape = this._computeShape();
+    return super.refresh();
+  }
+  _computeShape() {
+    const { t, distance, direction, angle, width } = this.document;
+    const r = (distance / canvas.grid.distance) * canvas.grid.size;
+    const rad = d => (d * Math.PI) / 180;
+    const point = (deg, len) => [Math.cos(rad(deg)) * len, Math.sin(rad(deg)) * len];
+    if (t === "circle") return new PixiPolygon(Array.from({ length: 32 }, (_, k) => point((360 * k) / 32, r)).flat());
+    if (t === "cone") {
+      const half = (angle || 90) / 2;
+      return new PixiPolygon([0, 0, ...Array.from({ length: 9 }, (_, k) => point(direction - half + (k * 2 * half) / 8, r)).flat()]);
+    }
+    if (t === "rect") {
+      const [dx, dy] = point(direction, r);
+      return new PixiPolygon([0, 0, dx, 0, dx, dy, 0, dy]);
+    }
+    const w = ((width || canvas.grid.distance) / canvas.grid.distance) * canvas.grid.size / 2;
+    const [ex, ey] = point(direction, r);
+    const [nx, ny] = point(direction + 90, w);
+    return new PixiPolygon([nx, ny, ex + nx, ey + ny, ex - nx, ey - ny, -nx, -ny]);
+  }
+  _getGridHighlightPositions() {
+    const shape = this.shape ?? this._computeShape();
+    const size = canvas.grid.size;
+    const out = [];
+    for (let y = 0; y < canvas.dimensions.height; y += size) {
+      for (let x = 0; x < canvas.dimensions.width; x += size) {
+        if (shape.contains(x + size / 2 - this.document.x, y + size / 2 - this.document.y)) out.push({ x, y });
+      }
+    }
+    return out;
+  }
+}
+
+/** A layer of placeables (client/canvas/layers/base/placeables-layer.d.mts): its objects by id, its preview, activation. */
+class PlaceablesLayer extends PixiContainer {
+  constructor() {
+    super();
+    this.objects = new PixiContainer();
+    this.preview = new PixiContainer();
+  }
+  get placeables() { return this.objects.children; }
+  get(id) { return this.placeables.find(object => object.id === id); }
+  get active() { return canvas.activeLayer === this; }
+  activate() { canvas.activeLayer = /** @type {foundry.canvas.layers.CanvasLayer} */ (/** @type {unknown} */ (this)); return this; }
+  deactivate() { return this; }
+  getSnappedPoint(point) { return canvas.grid.getSnappedPoint(point, {}); }
+  clearPreviewContainer() { for (const object of this.preview.removeChildren()) object.destroy?.(); canvas.paint(); }
+}
+class TokenLayer extends PlaceablesLayer {
+  get controlled() { return []; }
+}
+class TemplateLayer extends PlaceablesLayer {}
+
+/**
+ * The Canvas (client/canvas/board.d.mts) of one viewed scene: `draw(scene)` builds its grid (the
+ * scene's size and distance, the world's diagonal rule) and its placeables, which follow their
+ * documents. PIXI draws nothing here: the board below paints the scene into a 2D canvas element
+ * (`app.view`), and the pointer on it reaches the stage as PIXI's federated events do.
+ */
+class Canvas {
+  /** @type {Scene | null} */
+  #scene = null;
+  /** @type {SquareGrid | null} */
+  #grid = null;
+  /** @type {PlaceablesLayer | null} */
+  #activeLayer = null;
+  tokens = new TokenLayer();
+  templates = new TemplateLayer();
+  /** @returns {foundry.canvas.layers.CanvasLayer | null} the layer the user works on */
+  get activeLayer() { return /** @type {foundry.canvas.layers.CanvasLayer | null} */ (/** @type {unknown} */ (this.#activeLayer)); }
+  set activeLayer(layer) { this.#activeLayer = /** @type {PlaceablesLayer | null} */ (/** @type {unknown} */ (layer)); }
+  stage = new PixiContainer();
+  app = { view: document.createElement("canvas"), stage: this.stage };
+  get ready() { return !!this.#scene; }
+  get scene() { return this.#scene; }
+  get grid() { return this.#grid; }
+  get dimensions() { return this.#scene ? { width: this.#scene.width, height: this.#scene.height, size: this.#grid.size, distance: this.#grid.distance } : null; }
+  get id() { return this.#scene?.id ?? null; }
+  async draw(scene = null) {
+    this.#scene = scene;
+    if (!scene) return this;
+    const { size, distance, units } = scene.grid;
+    this.#grid = new SquareGrid({ size, distance, units, diagonals: game.settings.get("core", "gridDiagonals") });
+    this.refresh();
+    this.activeLayer = this.tokens;
+    Hooks.callAll("canvasReady", this);
+    return this;
+  }
+  /**
+   * Placeables made anew for the scene's documents.
+   * @shim-unchecked test plumbing: Foundry's placeables follow their documents by themselves
+   */
+  refresh() {
+    const scene = this.#scene;
+    if (!scene) return;
+    const targeted = new Set(game.user.targets.ids);
+    game.user.targets.clear();
+    this.tokens.objects.removeChildren();
+    this.tokens.objects.addChild(...scene.tokens.map(doc => new Token(doc)));
+    for (const token of this.tokens.placeables) if (targeted.has(token.id)) game.user.targets.add(token);
+    // the configured class draws the system's templates
+    const cls = CONFIG.MeasuredTemplate.objectClass ?? MeasuredTemplate;
+    this.templates.objects.removeChildren();
+    this.templates.objects.addChild(...scene.templates.map(doc => new cls(doc)));
+    for (const template of this.templates.placeables) template.shape = template._computeShape();
+    this.paint();
+  }
+  /**
+   * Paint the board.
+   * @shim-unchecked test plumbing: stands in for PIXI's rendering, for screenshots
+   */
+  paint() { paintBoard(this); }
+}
+
+/** Token images loaded for the board, by path. @type {Map<string, HTMLImageElement>} */
+const BOARD_IMAGES = new Map();
+
+/**
+ * The board: the viewed scene painted into `canvas.app.view` (grid lines, each template's
+ * highlighted spaces and outline, tokens with their names, targets ringed). Test plumbing: the
+ * shim's stand-in for PIXI's rendering, so screenshots show the scene.
+ */
+function paintBoard(board) {
+  const view = board.app.view;
+  const scene = board.scene;
+  if (!scene) return;
+  const grid = board.grid;
+  view.width = scene.width;
+  view.height = scene.height;
+  view.id ||= "board";
+  if (!view.isConnected) document.body.append(view);
+  const g = view.getContext("2d");
+  g.fillStyle = "#e8e4d8";
+  g.fillRect(0, 0, view.width, view.height);
+  g.strokeStyle = "rgba(0,0,0,0.25)";
+  g.lineWidth = 1;
+  for (let x = 0; x <= view.width; x += grid.size) { g.beginPath(); g.moveTo(x + 0.5, 0); g.lineTo(x + 0.5, view.height); g.stroke(); }
+  for (let y = 0; y <= view.height; y += grid.size) { g.beginPath(); g.moveTo(0, y + 0.5); g.lineTo(view.width, y + 0.5); g.stroke(); }
+  const templates = [...board.templates.placeables, ...board.templates.preview.children];
+  for (const template of templates) {
+    g.fillStyle = "rgba(200, 60, 30, 0.35)";
+    for (const { x, y } of template._getGridHighlightPositions()) g.fillRect(x, y, grid.size, grid.size);
+    const points = template.shape?.points ?? [];
+    if (points.length) {
+      g.strokeStyle = "rgba(150, 30, 10, 0.9)";
+      g.lineWidth = 3;
+      g.beginPath();
+      for (let k = 0; k < points.length; k += 2) g[k ? "lineTo" : "moveTo"](template.document.x + points[k], template.document.y + points[k + 1]);
+      g.closePath();
+      g.stroke();
+    }
+  }
+  for (const token of board.tokens.placeables) {
+    const src = token.document.texture?.src ?? CONST.DEFAULT_TOKEN;
+    let img = BOARD_IMAGES.get(src);
+    if (!img) {
+      img = new Image();
+      img.src = src;
+      img.onload = () => board.paint();
+      BOARD_IMAGES.set(src, img);
+    }
+    g.fillStyle = "#ffffff";
+    g.fillRect(token.x + 4, token.y + 4, token.w - 8, token.h - 8);
+    if (img.complete && img.naturalWidth) g.drawImage(img, token.x + 6, token.y + 6, token.w - 12, token.h - 12);
+    g.fillStyle = "#000000";
+    g.font = "11px sans-serif";
+    g.fillText(token.name ?? "", token.x + 4, token.y + token.h - 4, token.w - 8);
+    if (token.isTargeted) {
+      g.strokeStyle = "#d4a000";
+      g.lineWidth = 4;
+      g.strokeRect(token.x + 2, token.y + 2, token.w - 4, token.h - 4);
+    }
+  }
+}
+
+/**
+ * The pointer on the board reaches the stage as PIXI's federated events do: `mousemove`,
+ * `mousedown`, `mouseup` (and their `pointer*` names) with `button`, `getLocalPosition` (the
+ * canvas is drawn at its own scale, no pan or zoom) and `stopPropagation`.
+ * @shim-unchecked test plumbing: PIXI's event system, from the DOM
+ */
+function listenToBoard(board) {
+  const view = board.app.view;
+  const relay = (dom, names) => view.addEventListener(dom, event => {
+    const rect = view.getBoundingClientRect();
+    const local = { x: event.clientX - rect.left, y: event.clientY - rect.top };
+    const federated = { button: event.button, clientX: event.clientX, clientY: event.clientY, nativeEvent: event,
+      getLocalPosition: () => ({ ...local }), stopPropagation: () => {} };
+    federated.data = federated;
+    for (const name of names) board.stage.emit(name, federated);
+  });
+  relay("mousemove", ["mousemove", "pointermove"]);
+  relay("mousedown", ["mousedown", "pointerdown"]);
+  relay("mouseup", ["mouseup", "pointerup"]);
+}
+
+/**
+ * foundry.applications.ui.Hotbar (client/applications/ui/hotbar.d.mts): the user's ten slots of
+ * the first page; a document dropped on a slot goes to `hotbarDrop` (a listener returning false
+ * takes it over), else a macro dropped there is assigned; a click runs the slot's macro.
+ */
+class Hotbar extends ApplicationV2 {
+  static DEFAULT_OPTIONS = { id: "hotbar", tag: "nav", window: { frame: false } };
+  /** Over everything else, as Foundry keeps it (here in a corner the harness leaves free). */
+  _insertElement(element) {
+    element.style.cssText = "position: fixed; right: 8px; top: 8px; z-index: 50; display: flex; gap: 4px;";
+    super._insertElement(element);
+  }
+  async _renderHTML() {
+    const list = document.createElement("ol");
+    list.id = "action-bar";
+    // Foundry's stylesheet draws the slots as a row of squares.
+    list.style.cssText = "display: flex; gap: 4px; margin: 0; padding: 4px; list-style: none; background: rgb(0 0 0 / 60%); border-radius: 6px;";
+    for (let slot = 1; slot <= 10; slot++) {
+      const macro = game.macros.get(game.user._source.hotbar?.[slot] ?? "") ?? null;
+      const li = document.createElement("li");
+      li.classList.add("slot", macro ? "full" : "open");
+      li.dataset.slot = String(slot);
+      li.style.cssText = "position: relative; width: 44px; height: 44px; border: 1px solid #888; border-radius: 4px; background: #222; color: #eee;";
+      if (macro) {
+        li.dataset.macroId = macro.id;
+        li.dataset.tooltip = macro.name;
+        const img = document.createElement("img");
+        img.src = macro.img;
+        img.alt = macro.name;
+        img.style.cssText = "width: 100%; height: 100%;";
+        li.append(img);
+      }
+      const key = document.createElement("span");
+      key.classList.add("key");
+      key.style.cssText = "position: absolute; top: 1px; left: 3px; font-size: 10px;";
+      key.textContent = String(slot % 10);
+      li.append(key);
+      list.append(li);
+    }
+    return list;
+  }
+  _replaceHTML(result, content) { content.replaceChildren(result); }
+  _attachFrameListeners() {
+    super._attachFrameListeners();
+    this.element.addEventListener("dragover", event => event.preventDefault());
+    this.element.addEventListener("drop", event => this.#onDrop(event));
+    this.element.addEventListener("click", event => {
+      const slot = event.target instanceof Element ? event.target.closest(".slot[data-macro-id]") : null;
+      if (slot instanceof HTMLElement) game.macros.get(slot.dataset.macroId ?? "")?.execute();
+    });
+  }
+  async #onDrop(event) {
+    event.preventDefault();
+    const li = event.target instanceof Element ? event.target.closest(".slot") : null;
+    if (!(li instanceof HTMLElement)) return;
+    const slot = Number(li.dataset.slot);
+    const data = TextEditor.getDragEventData(event);
+    if (Hooks.call("hotbarDrop", this, data, slot) === false) return;
+    if (data.type === "Macro") {
+      const macro = await Macro.implementation.fromDropData(data);
+      if (macro) await game.user.assignHotbarMacro(macro, slot);
+    }
+  }
+}
+
+/**
+ * foundry.applications.ux.DragDrop (client/applications/ux/drag-drop.d.mts): `bind(html)` makes the
+ * elements matching `dragSelector` draggable and calls back on dragstart, and on dragover and drop
+ * over `dropSelector` (or the whole element); each permission is asked first. Its handlers are
+ * bound once, so binding again after a render adds no second listener.
+ */
+class DragDrop {
+  static get implementation() { return DragDrop; }
+  constructor({ dragSelector = null, dropSelector = null, permissions = {}, callbacks = {} } = {}) {
+    Object.assign(this, { dragSelector, dropSelector, permissions, callbacks });
+    this._handleDragStart = this._handleDragStart.bind(this);
+    this._handleDragOver = this._handleDragOver.bind(this);
+    this._handleDrop = this._handleDrop.bind(this);
+  }
+  bind(html) {
+    if (this.dragSelector && this.can("dragstart", this.dragSelector)) {
+      for (const element of html.querySelectorAll(this.dragSelector)) {
+        element.setAttribute("draggable", "true");
+        element.addEventListener("dragstart", this._handleDragStart);
+      }
+    }
+    if (this.can("drop", this.dropSelector)) {
+      const targets = this.dropSelector ? html.querySelectorAll(this.dropSelector) : [html];
+      for (const element of targets) {
+        element.addEventListener("dragover", this._handleDragOver);
+        element.addEventListener("drop", this._handleDrop);
+      }
+    }
+    return this;
+  }
+  can(action, selector) { return this.permissions[action] ? this.permissions[action](selector) : true; }
+  callback(event, action) { return this.callbacks[action]?.(event); }
+  async _handleDragStart(event) {
+    await this.callback(event, "dragstart");
+    if (event.dataTransfer?.items.length) event.stopPropagation();
+  }
+  _handleDragOver(event) {
+    event.preventDefault();
+    this.callback(event, "dragover");
+    return false;
+  }
+  _handleDrop(event) {
+    event.preventDefault();
+    return this.callback(event, "drop");
+  }
+}
+
+/**
+ * foundry.utils.performIntegerSort (client/utils/helpers.d.mts): `source` put before or after
+ * `target` among `siblings` (after it when dragged down, before it when dragged up), every one
+ * given a sort of (place × CONST.SORT_INTEGER_DENSITY).
+ * @type {typeof foundry.utils.performIntegerSort} */
+const performIntegerSort = (source, { target = null, siblings = [], sortKey = /** @type {never} */ ("sort"), sortBefore } = {}) => {
+  const fields = (/** @type {unknown} */ value) => /** @type {{id?: unknown} & Record<string, unknown>} */ (value);
+  const same = (/** @type {unknown} */ a, /** @type {unknown} */ b) => a === b || (fields(a).id !== undefined && fields(a).id === fields(b).id);
+  const order = (/** @type {unknown} */ v) => Number(fields(v)[sortKey] ?? 0);
+  const sorted = siblings.filter(s => !same(s, source)).sort((a, b) => order(a) - order(b));
+  const before = sortBefore ?? (target ? order(source) > order(target) : true);
+  let index = target ? sorted.findIndex(s => same(s, target)) : before ? 0 : sorted.length;
+  if (index < 0) index = sorted.length;
+  else if (target && !before) index += 1;
+  sorted.splice(index, 0, source);
+  return sorted.map((s, i) => ({ target: s, update: /** @type {never} */ ({ [sortKey]: (i + 1) * CONST.SORT_INTEGER_DENSITY }) }));
+};
+
+/** foundry.utils.getRoute (client/utils/helpers.d.mts): a path under the server's route prefix (none here). */
+function getRoute(path, { prefix } = {}) {
+  const clean = String(path).replace(/^\/+/, "");
+  return `/${prefix ? `${prefix}/` : ""}${clean}`;
+}
+
 /** DialogV2 (client/applications/api/dialog.d.mts): answers as the user pressing the default button would. */
 class DialogV2 extends ApplicationV2 {
   static DEFAULT_OPTIONS = { tag: "dialog", classes: ["dialog"], window: { minimizable: false } };
@@ -1937,6 +2552,14 @@ class ItemSheet {}
  */
 class TextEditor {
   static get implementation() { return TextEditor; }
+  /** v13's: the JSON a drag carries as text/plain, or an empty object. */
+  static getDragEventData(event) {
+    try {
+      return JSON.parse(event.dataTransfer?.getData("text/plain") ?? "") ?? {};
+    } catch {
+      return {};
+    }
+  }
   /** v13's content link: `@UUID[uuid#hash]{label}`. */
   static #contentLinkPattern = /@(UUID)\[([^#\]]+)(?:#([^\]]+))?](?:{([^}]+)})?/g;
   static async #createContentLink(match) {
@@ -2272,6 +2895,7 @@ function fromUuidSync(uuid) {
   for (let i = 0; i < parts.length; i += 2) {
     const [name, id] = [parts[i], parts[i + 1]];
     if (!doc) doc = game[CONFIG[name]?.documentClass?.collectionName]?.get(id) ?? null;
+    else if (doc instanceof TokenDocument && name === "Actor") doc = doc.actor?.id === id ? doc.actor : null;
     else {
       const field = doc.constructor.getCollectionName(name);
       doc = field ? doc[field].get(id) ?? null : null;
@@ -2295,9 +2919,27 @@ class CompendiumCollection extends Collection {
   get documentName() { return this.metadata.type; }
   get documentClass() { return CONFIG[this.documentName].documentClass; }
   get title() { return this.metadata.label; }
-  get index() { return new Collection(this.contents.map(doc => [doc.id, { _id: doc.id, name: doc.name, uuid: doc.uuid }])); }
+  get index() { return new Collection(this.contents.map(doc => [doc.id, { _id: doc.id, name: doc.name, uuid: doc.uuid, type: doc.type, img: doc.img }])); }
+  /** v13's: the index, with the fields asked for read from each document's source. */
+  async getIndex({ fields = [] } = {}) {
+    return new Collection(this.contents.map(doc => {
+      const entry = { _id: doc.id, name: doc.name, uuid: doc.uuid, type: doc.type, img: doc.img };
+      for (const field of fields) setProperty(entry, field, deepClone(getProperty(doc._source, field)));
+      return [doc.id, entry];
+    }));
+  }
   async getDocuments() { return this.contents; }
   async getDocument(id) { return this.get(id); }
+  /** v13's: a new world compendium (its name must be free), in `game.packs`. */
+  static async createCompendium(metadata) {
+    const name = String(metadata.name ?? "");
+    if (!/^[a-z0-9-]+$/i.test(name)) throw new Error(`Invalid compendium name "${name}"`);
+    const id = `world.${name}`;
+    if (game.packs.has(id)) throw new Error(`A compendium pack with the name "${name}" already exists`);
+    const pack = new CompendiumCollection({ ...metadata, id, name, packageType: "world", packageName: "world", system: game.system.id });
+    game.packs.set(id, pack);
+    return pack;
+  }
   /** The pack's ownership by role (system.json `ownership`); a GM owns every pack. */
   getUserLevel(user = game.user) {
     if (user?.isGM) return OWNERSHIP.OWNER;
@@ -2362,7 +3004,7 @@ export function installPack(metadata, sources) {
 }
 
 /** The world's stored documents by collection (Foundry's `game.data`), for {@link startGame}. */
-const WORLD_COLLECTIONS = /** @type {const} */ (["actors", "items", "scenes", "combats", "messages"]);
+const WORLD_COLLECTIONS = /** @type {const} */ (["actors", "items", "scenes", "combats", "messages", "macros"]);
 
 /**
  * The world's documents built from `game.data`, as v13's WorldCollection does it: one its
@@ -2406,6 +3048,8 @@ export async function startGame() {
   ui.chat = new ChatLog();
   ui.combat = new CONFIG.ui.combat();
   await ui.combat.render({ force: true });
+  ui.hotbar = new Hotbar();
+  await ui.hotbar.render({ force: true });
   game.ready = true;
   Hooks.callAll("ready");
 }
@@ -2423,7 +3067,10 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     DOCUMENT_OWNERSHIP_LEVELS: OWNERSHIP,
     USER_ROLES: { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 },
     DICE_ROLL_MODES: { PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" },
-    DEFAULT_TOKEN: "icons/svg/mystery-man.svg"
+    DEFAULT_TOKEN: "icons/svg/mystery-man.svg",
+    GRID_TYPES: { GRIDLESS: 0, SQUARE: 1, HEXODDR: 2, HEXEVENR: 3, HEXODDQ: 4, HEXEVENQ: 5 },
+    GRID_DIAGONALS: { EQUIDISTANT: 0, EXACT: 1, APPROXIMATE: 2, RECTILINEAR: 3, ALTERNATING_1: 4, ALTERNATING_2: 5, ILLEGAL: 6 },
+    SORT_INTEGER_DENSITY: 100000
   });
   const CONFIG = {
     Actor: { documentClass: Actor, dataModels: {}, sheetClasses: {} },
@@ -2434,7 +3081,9 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     Combatant: { documentClass: Combatant, dataModels: {}, sheetClasses: {} },
     User: { documentClass: User, sheetClasses: {} },
     Scene: { documentClass: Scene, sheetClasses: {} },
-    Token: { documentClass: TokenDocument, sheetClasses: {} },
+    Token: { documentClass: TokenDocument, objectClass: Token, sheetClasses: {} },
+    MeasuredTemplate: { documentClass: MeasuredTemplateDocument, objectClass: MeasuredTemplate, sheetClasses: {} },
+    Macro: { documentClass: Macro, sheetClasses: {} },
     JournalEntry: { documentClass: JournalEntry, sheetClasses: {}, sidebarIcon: "fa-solid fa-book-open" },
     JournalEntryPage: { documentClass: JournalEntryPage, dataModels: {}, sheetClasses: {}, sidebarIcon: "fa-solid fa-file-lines" },
     Folder: { documentClass: Folder, sheetClasses: {} },
@@ -2454,12 +3103,16 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     queries: {}
   };
   Object.assign(globalThis, {
-    Hooks, CONFIG, CONST, Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, JournalEntry, Folder,
+    Hooks, CONFIG, CONST, Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, JournalEntry, Folder, Macro,
+    MeasuredTemplateDocument,
+    // pixi.js 7, as far as the system draws with it
+    PIXI: { Polygon: PixiPolygon, Container: PixiContainer },
     // v13's blessed globals (client/client.d.mts), with Roll.
     Roll, fromUuid: async uuid => fromUuidSync(uuid), fromUuidSync,
-    // No scene is viewed: the canvas exists but has not drawn its layers.
-    canvas: { ready: false }
+    // No scene is viewed until one is (Scene#view): the canvas exists but has not drawn its layers.
+    canvas: new Canvas()
   });
+  listenToBoard(globalThis.canvas);
   // The user interface is made by startGame, after `setup`.
   globalThis.ui = /** @type {typeof ui} */ ({});
   const users = new Collection();
@@ -2475,6 +3128,7 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     users,
     actors: new WorldCollection(Actor),
     items: new WorldCollection(Item),
+    macros: new WorldCollection(Macro),
     messages: new WorldCollection(ChatMessage),
     scenes: new WorldCollection(Scene),
     combats: new CombatEncounters(Combat),
@@ -2484,7 +3138,7 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     modules: new Collection(modules.map(id => [id, { id, active: true }])),
     settings: new ClientSettings(),
     release: { generation: 13, build: 345, version: "13.345" },
-    system: { id: "icon-engine" },
+    system: { id: "icon-engine", grid: { type: 1, distance: 1, units: "", diagonals: 0 } },
     data: { ...Object.fromEntries(WORLD_COLLECTIONS.map(name => [name, []])), ...deepClone(data) },
     ready: false,
     // socket.io's on/emit return the socket, for chaining.
@@ -2496,16 +3150,21 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
   // Game#combat: the combat the tracker shows.
   Object.defineProperty(game, "combat", { get: () => game.combats.viewed, configurable: true });
   // Game#collections: the world collections by document name (the migration runner reads them)
-  game.collections = new Collection([game.actors, game.items, game.messages, game.combats, game.scenes].map(c => [c.documentName, c]));
+  game.collections = new Collection([game.actors, game.items, game.messages, game.combats, game.scenes, game.macros].map(c => [c.documentName, c]));
   game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
   // Dice Configuration: the fulfilment method per denomination (none: Foundry's generator).
   game.settings.register("core", "diceConfiguration", { scope: "client", config: false, type: Object, default: {} });
+  // Square Grid Diagonals: the world's rule, its default the system's (system.json grid.diagonals).
+  game.settings.register("core", "gridDiagonals", { scope: "world", config: true, type: Number, default: game.system.grid.diagonals });
   Object.assign(globalThis.foundry, {
     utils: { deepClone, getProperty, setProperty, expandObject, flattenObject, mergeObject, randomID, Collection, fromUuidSync, cleanHTML,
-      escapeHTML, logCompatibilityWarning },
+      escapeHTML, logCompatibilityWarning, performIntegerSort, getRoute },
     abstract: { DataModel, TypeDataModel },
     data: { fields: { DataField, NumberField, StringField, HTMLField, BooleanField, ObjectField, ArrayField, SchemaField } },
-    documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, TokenDocument, collections: { CombatEncounters, CompendiumCollection } },
+    documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, TokenDocument, MeasuredTemplateDocument, Macro,
+      collections: { CombatEncounters, CompendiumCollection } },
+    canvas: { placeables: { PlaceableObject, Token, MeasuredTemplate }, layers: { TokenLayer, TemplateLayer } },
+    grid: { SquareGrid },
     dice: { Roll, terms: { RollTerm, Die, NumericTerm, OperatorTerm } },
     appv1: { sheets: { ActorSheet, ItemSheet } }
   });
@@ -2514,7 +3173,8 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2, DialogV2 },
     sheets: { ActorSheetV2, ItemSheetV2, journal: { JournalEntrySheet } },
     apps: { DocumentSheetConfig, FilePicker },
-    ux: { TextEditor, FormDataExtended },
+    ux: { TextEditor, FormDataExtended, DragDrop },
+    ui: { Hotbar },
     sidebar: { AbstractSidebarTab, tabs: { CombatTracker } },
     dice: { RollResolver },
     instances: new Map()

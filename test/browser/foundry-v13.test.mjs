@@ -154,7 +154,8 @@ describe("1. the combat tracker in v13's CombatTracker", () => {
     }));
     assert.deepEqual(offered, {
       Actor: { character: ["icon-engine.CharacterSheet"], foe: ["icon-engine.FoeSheet"], hero: ["icon-engine.HeroSheet"], base: [] },
-      Item: { ability: ["icon-engine.AbilitySheet"], relic: ["icon-engine.IconItemSheet"], trait: ["icon-engine.IconItemSheet"], base: [] }
+      Item: { ability: ["icon-engine.AbilitySheet"], relic: ["icon-engine.IconItemSheet"], trait: ["icon-engine.IconItemSheet"],
+        class: ["icon-engine.GrantSheet"], job: ["icon-engine.GrantSheet"], foeTemplate: ["icon-engine.GrantSheet"], base: [] }
     });
   });
 
@@ -198,7 +199,7 @@ describe("2. the core loading after the world: 500 actors prepared again, no she
       return { loaded: isCoreLoaded(), derived: game.actors.contents.filter(a => a.system.derived).length, renders: globalThis.sheetRenders,
         windows: foundry.applications.instances.size };
     });
-    assert.deepEqual(before, { loaded: false, derived: 0, renders: 1, windows: 2 }, "the world is up, the core not yet");
+    assert.deepEqual(before, { loaded: false, derived: 0, renders: 1, windows: 3 }, "the world is up, the core not yet");
     release();
     const after = await open.page.evaluate(async UNTIL => {
       eval(UNTIL);
@@ -216,7 +217,7 @@ describe("2. the core loading after the world: 500 actors prepared again, no she
     }, UNTIL);
     assert.deepEqual(after.sheetsMade, ["Actor 25"], "Actor#sheet makes an application: only the opened actor has one");
     assert.deepEqual(after.tokenActors, Array.from({ length: 20 }, (_, i) => 10 + i), "each token its own synthetic actor");
-    assert.equal(after.windows, 2, "the tracker and the open sheet");
+    assert.equal(after.windows, 3, "the tracker, the hotbar and the open sheet");
     assert.equal(after.renders, 2);
     assert.deepEqual(open.browser.errors, []);
   });

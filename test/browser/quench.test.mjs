@@ -109,8 +109,8 @@ describe("the Quench batch against the shim", () => {
       messages: game.messages.size,
       windows: [...foundry.applications.instances.keys()]
     }));
-    // The sidebar's combat tracker stays, as in Foundry.
-    assert.deepEqual(left, { actors: [], items: [], journal: [], messages: 0, windows: ["combat"] });
+    // The sidebar's combat tracker and the hotbar stay, as in Foundry.
+    assert.deepEqual(left, { actors: [], items: [], journal: [], messages: 0, windows: ["combat", "hotbar"] });
   });
 
   test("no page errors", () => {

@@ -50,7 +50,14 @@ describe("ICON sheets in the browser", () => {
         actions: Object.fromEntries(ACTIONS.map(a => [a, 0])), strain: { value: 0, max: 5 }, effort: 0, burdens: [],
         bonds: "<p>My sister.</p>", ideals: "", ambitions: ""
       });
-      globalThis.sheetTest = { ICONENGINE, context, render, derive, tabs, blankCharacter };
+      // An ability's system source as its data model stores it (module/data/ability-data.mjs).
+      const blankAbility = (more = {}) => ({
+        description: "", combo: "", actions: "1", interrupt: 1, trigger: "", tags: [], resolveCost: 0, range: { kind: "", value: 0 },
+        area: { shape: "", size: 1 }, roll: { boons: 0, curses: 0, hitDice: 1, frayOnMiss: true, bonusDice: 0, pierce: false, divine: false, saveForHalf: false },
+        attack: { trueStrike: false, autoHit: false, unerring: false, floor: false, critAgain: false, mark: "" },
+        save: { enabled: false, boons: 0, curses: 0 }, effects: [], charges: { value: 0, max: 0, recharge: "" }, limit: { per: "", used: 0 }, ...more
+      });
+      globalThis.sheetTest = { ICONENGINE, context, render, derive, tabs, blankCharacter, blankAbility };
     });
   });
 
@@ -178,9 +185,13 @@ describe("ICON sheets in the browser", () => {
   test("ability and item sheets; the limited view", async () => {
     const { page } = browser;
     await page.evaluate(async () => {
-      const { ICONENGINE, context, render } = globalThis.sheetTest;
-      const system = { description: "<p>Shove 1. <strong>Exceed:</strong> +[D].</p>", actions: "interrupt", interrupt: 2,
-        tags: ["attack", "limitBreak"], resolveCost: 3, range: "Melee", roll: { hitDice: 2, frayOnMiss: true, bonusDice: 1, pierce: true, divine: false, saveForHalf: true } };
+      const { ICONENGINE, context, render, blankAbility } = globalThis.sheetTest;
+      const system = blankAbility({ description: "<p>Shove 1. <strong>Exceed:</strong> +[D].</p>", actions: "interrupt", interrupt: 2,
+        trigger: "When a foe moves next to you", tags: ["attack", "limitBreak"], resolveCost: 3, range: { kind: "melee", value: 1 },
+        area: { shape: "cross", size: 2 },
+        roll: { boons: 1, curses: 0, hitDice: 2, frayOnMiss: true, bonusDice: 1, pierce: true, divine: false, saveForHalf: true },
+        effects: [{ trigger: "hit", status: "dazed", duration: "turn", mark: "", movement: "Shove 1", text: "" }],
+        charges: { value: 1, max: 2, recharge: "combat" }, limit: { per: "round", used: 0 } });
       document.querySelector("#sheet").innerHTML = await render(ICONENGINE.sheets.ability, {
         item: { name: "Heaven's Hammer", img: "/assets/icons/statuses/counter.svg" }, system, source: system,
         enriched: { description: system.description }, ...context.abilityContext(system)
@@ -193,6 +204,17 @@ describe("ICON sheets in the browser", () => {
     // issue 17: the ability's save for half is on its sheet (the attack dialog starts from it)
     assert.equal(await page.locator('input[name="system.roll.saveForHalf"]').isChecked(), true);
     assert.equal(await page.locator('input[name="system.roll.divine"]').isChecked(), false);
+    // issue 28: cost with the interrupt's trigger, reach with the area, the effects and the charges
+    assert.equal(await page.locator('input[name="system.trigger"]').inputValue(), "When a foe moves next to you");
+    assert.equal(await page.locator('select[name="system.range.kind"]').inputValue(), "melee");
+    assert.equal(await page.locator('select[name="system.area.shape"]').inputValue(), "cross");
+    assert.equal(await page.locator('input[name="system.area.size"]').inputValue(), "2");
+    assert.equal(await page.locator('select[name="system.effects.0.status"]').inputValue(), "dazed");
+    assert.equal(await page.locator('select[name="system.effects.0.duration"]').inputValue(), "turn");
+    assert.equal(await page.locator('input[name="system.effects.0.movement"]').inputValue(), "Shove 1");
+    assert.equal(await page.locator('input[name="system.charges.max"]').inputValue(), "2");
+    assert.equal(await page.locator('select[name="system.charges.recharge"]').inputValue(), "combat");
+    assert.equal(await page.locator('select[name="system.limit.per"]').inputValue(), "round");
     await page.locator("#sheet").screenshot({ path: `${results}ability-sheet.png` });
 
     const texts = await page.evaluate(async () => {
@@ -232,14 +254,14 @@ describe("ICON sheets in the browser", () => {
       narrator: { skills: [{ name: "Climb", rank: 10, dice: "3d6", baseDamage: 0 }] },
       mns: { special: true, characteristics: Object.fromEntries(MNS_CHARACTERISTICS.map(c => [c, 12])), height: 1.8,
         targets: [{ name: "Move", target: 14, bonus: 0 }], knowledge: [{ name: "Chemistry", score: 20 }] } };
-    const ability = { description: "", actions: "1", interrupt: 1, tags: ["attack"], resolveCost: 0, range: "", roll: { hitDice: 1, frayOnMiss: false, bonusDice: 0, pierce: false, divine: false } };
+    const ability = globalThis.sheetTest.blankAbility({ tags: ["attack"], effects: [{ trigger: "use", status: "", duration: "save", mark: "", movement: "", text: "" }] });
     const sheets = {
       character: [["characterHeader", "tabs", "characterCombat", "characterNarrative", "characterAbilities", "characterBio"].map(part => ICONENGINE.sheets[part]),
         { actor, system: character, source: character, enriched: {}, tabs: tabs("combat"), tab: tabs("combat").combat,
           bioFields: context.htmlFieldsContext(["biography"], character, {}), ...context.characterContext(character, items),
           tactical: { attacks: items, healingOptions: [], statusIcons: [{ id: "dazed", label: "x", hint: "y", img: "", canSave: true }] } }],
       foe: [[ICONENGINE.sheets.foe], { actor, system: foe, source: foe, enriched: {}, ...context.foeContext(foe, items) }],
-      ability: [[ICONENGINE.sheets.ability], { item: actor, system: ability, source: ability, enriched: {}, ...context.abilityContext(ability), canAttack: true }],
+      ability: [[ICONENGINE.sheets.ability], { item: actor, system: ability, source: ability, enriched: {}, ...context.abilityContext(ability), canUse: true }],
       item: [[ICONENGINE.sheets.item], { item: actor, source: { description: "" }, enriched: {} }]
     };
     for (const ruleset of ["icons", "tribute", "narrator", "mns"]) {

@@ -334,7 +334,7 @@ function standIns() {
   };
   globalThis.Combat = class { get started() { return false; } };
   globalThis.Combatant = class {};
-  globalThis.Hooks = { callAll: (name, ...args) => calls.push(`hook:${name}`), on: () => {} };
+  globalThis.Hooks = { callAll: (name, ...args) => calls.push(`hook:${name}`), call: (name, ...args) => { calls.push(`hook:${name}`); return true; }, on: () => {} };
   globalThis.ui = { notifications: { warn: m => calls.push(`warn:${m}`), info: () => {} } };
   globalThis.CONST = { DEFAULT_TOKEN: "icons/svg/mystery-man.svg" };
   globalThis.game.user = { isGM: true, isActiveGM: true };

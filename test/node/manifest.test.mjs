@@ -37,7 +37,7 @@ describe("system.json", () => {
 
   test("document types", () => {
     assert.deepEqual(Object.keys(manifest.documentTypes.Actor).sort(), ["character", "foe", "hero"]);
-    assert.deepEqual(Object.keys(manifest.documentTypes.Item).sort(), ["ability", "relic", "trait"]);
+    assert.deepEqual(Object.keys(manifest.documentTypes.Item).sort(), ["ability", "class", "foeTemplate", "job", "relic", "trait"]);
   });
 });
 

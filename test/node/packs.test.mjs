@@ -28,7 +28,7 @@ test("the compiled rules reference holds 2 entries and 17 pages in order, with t
   }
   const manifest = JSON.parse(readFileSync(new URL("system.json", root), "utf8"));
   assert.deepEqual(manifest.packs.map(p => [p.name, p.type, p.path]), [["rules-reference", "JournalEntry", "packs/rules-reference"],
-    ["guide", "JournalEntry", "packs/guide"]]);
+    ["guide", "JournalEntry", "packs/guide"], ["example-items", "Item", "packs/example-items"], ["example-foes", "Actor", "packs/example-foes"]]);
   if (!existsSync(seed)) return;
   const { documents } = core.importPack(readFileSync(seed, "utf8"));
   for (const entry of entries) {

@@ -126,7 +126,13 @@ describe("foundry-shim conformance to foundry-vtt-types", () => {
     assert.deepEqual([...new Set(report.unchecked.map(line => line.replace(/^foundry-shim line \d+: (\w+: )?/, "")))], [
       "the page's ready flag for the tests, not Foundry API",
       "Foundry types the parent per document class (an Actor's TokenDocument, an Item's Actor); the shim's one base keeps the parent its collection gave",
-      "what was shown, for the tests to read (Foundry's queue holds only what waits to be shown)"
+      "v13's is `{type: documentName, uuid}`; foundry-vtt-types 13.345's DropData leaves `type` out",
+      "test plumbing: Foundry's placeables follow their documents by themselves",
+      "test plumbing: stands in for PIXI's rendering, for screenshots",
+      "test plumbing: PIXI's event system, from the DOM",
+      "what was shown, for the tests to read (Foundry's queue holds only what waits to be shown)",
+      "Foundry types the document it resolves per document class; the shim's one base resolves the UUID for all",
+      "Foundry types the return by its `document` argument (a conditional type)"
     ]);
   });
 

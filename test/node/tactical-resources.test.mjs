@@ -98,7 +98,7 @@ globalThis.ChatMessage = { implementation: {
   create: async data => new StandInMessage(data)
 } };
 globalThis.ui = { notifications: { warn: message => warnings.push(message), error: message => warnings.push(message), info: () => {} } };
-globalThis.Hooks = { on: () => {}, callAll: () => {} };
+globalThis.Hooks = { on: () => {}, callAll: () => true, call: () => true };
 globalThis.fromUuid = async uuid => registry.get(uuid) ?? null;
 /** World settings (the GM's records of applied damage among them). */
 const settings = new Map([["rollMode", "publicroll"]]);

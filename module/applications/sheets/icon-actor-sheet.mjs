@@ -1,4 +1,4 @@
-import { applyPresets, htmlFieldsContext } from "./sheet-context.mjs";
+import { applyPresets, htmlFieldsContext, itemRow, sortedItems } from "./sheet-context.mjs";
 import { getCore, isCoreLoaded } from "../../core.mjs";
 import AttackDialog from "../attack-dialog.mjs";
 import TacticalRolls from "../../dice/tactical-rolls.mjs";
@@ -32,6 +32,7 @@ export default class IconActorSheet extends HandlebarsActorSheet {
       createItem: editableAction(IconActorSheet.#createItem),
       editItem: IconActorSheet.#editItem,
       deleteItem: editableAction(IconActorSheet.#deleteItem),
+      useItem: editableAction(IconActorSheet.#useItem),
       rollAttack: editableAction(IconActorSheet.#rollAttack),
       rollSave: editableAction(IconActorSheet.#rollSave),
       heal: editableAction(IconActorSheet.#heal),
@@ -78,10 +79,13 @@ export default class IconActorSheet extends HandlebarsActorSheet {
     for (const field of ctor.HTML_FIELDS) {
       enriched[field] = await TextEditor.enrichHTML(html[field] ?? "", { relativeTo: actor, secrets: actor.isOwner });
     }
+    const format = (/** @type {string} */ key, /** @type {Record<string, string> | undefined} */ data) =>
+      (data ? game.i18n?.format(key, data) : game.i18n?.localize(key)) ?? key;
     /** @type {import("./sheet-context.mjs").ItemLike[]} */
-    const items = actor.items.contents.map(item => ({ id: item.id ?? "", name: item.name, img: item.img ?? "", type: item.type,
+    const items = sortedItems(actor.items.contents).map(item => ({ id: item.id ?? "", name: item.name, img: item.img ?? "", type: item.type,
       // Only an ability's tags are read; the other item types have none.
-      system: /** @type {{tags?: readonly string[]}} */ (item.system) }));
+      system: /** @type {{tags?: readonly string[]}} */ (item.system),
+      row: itemRow({ type: item.type, system: /** @type {import("../../data/ability-rules.mjs").AbilityLike} */ (item.system) }, format) }));
     return Object.assign(context, {
       actor,
       system,
@@ -256,7 +260,106 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    */
   static async #rollAttack(event, target) {
     const ability = target.dataset.itemId ? this.document.items.get(target.dataset.itemId) ?? null : null;
-    await AttackDialog.open(this.document, { ability, heavy: target.dataset.heavy === "true" });
+    // An ability's attack is a use of it: its area, charges and limits first (item-use.mjs).
+    if (ability) await /** @type {import("../../documents/icon-item.mjs").default} */ (/** @type {unknown} */ (ability)).use();
+    else await AttackDialog.open(this.document, { heavy: target.dataset.heavy === "true" });
+  }
+
+  /**
+   * Use the row's item: an attack opens its dialog, a save calls for saves, anything else posts its card.
+   * @this {IconActorSheet}
+   * @param {PointerEvent} event
+   * @param {HTMLElement} target
+   */
+  static async #useItem(event, target) {
+    const id = target.closest("[data-item-id]")?.getAttribute("data-item-id") ?? "";
+    const item = this.document.items.get(id);
+    if (item) await /** @type {import("../../documents/icon-item.mjs").default} */ (/** @type {unknown} */ (item)).use();
+  }
+
+  /* -------------------------------------------- */
+  /*  Drag and drop                               */
+  /* -------------------------------------------- */
+
+  /**
+   * Item rows drag (to sort them, to another sheet, to the hotbar); items dropped on the sheet are
+   * added (abilities, relics, traits), sorted (the actor's own), or picked (a class, job or foe
+   * template sets the actor's, and grants its items: module/documents/item-grants.mjs).
+   */
+  #dragDrop = new foundry.applications.ux.DragDrop.implementation({
+    dragSelector: ".icon-items [data-item-id]",
+    dropSelector: null,
+    permissions: { dragstart: () => true, drop: () => this.isEditable },
+    callbacks: { dragstart: event => this.#onDragStart(/** @type {DragEvent} */ (event)), drop: event => this.#onDrop(/** @type {DragEvent} */ (event)) }
+  });
+
+  /**
+   * @inheritdoc
+   * @param {import("../../types/sheets.js").ApplicationRenderContext} context
+   * @param {import("../../types/sheets.js").ApplicationRenderOptions} options
+   */
+  async _onRender(context, options) {
+    await super._onRender(context, options);
+    this.#dragDrop.bind(this.element);
+  }
+
+  /**
+   * A row's item as Foundry's drag data (`{type: "Item", uuid}`).
+   * @param {DragEvent} event
+   */
+  #onDragStart(event) {
+    const row = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (event.currentTarget).closest("[data-item-id]"));
+    const item = row ? this.document.items.get(row.dataset.itemId ?? "") : undefined;
+    if (!item || !event.dataTransfer) return;
+    event.dataTransfer.setData("text/plain", JSON.stringify(item.toDragData()));
+  }
+
+  /** @param {DragEvent} event */
+  async #onDrop(event) {
+    const data = /** @type {{type?: string}} */ (foundry.applications.ux.TextEditor.implementation.getDragEventData(event));
+    if (data.type !== "Item" || !this.isEditable) return;
+    const item = /** @type {Item.Implementation | null | undefined} */ (await Item.implementation.fromDropData(/** @type {Item.DropData} */ (data)));
+    if (!item) return;
+    try {
+      await IconActorSheet.#noticeErrors(() => this._onDropItem(event, item));
+    } finally {
+      this.render();
+    }
+  }
+
+  /**
+   * A dropped item: the actor's own is sorted among its siblings; an ability, relic or trait is
+   * added (a copy, remembering where it came from); a class, job or foe template is picked.
+   * @param {DragEvent} event
+   * @param {Item.Implementation} item
+   * @returns {Promise<unknown>}
+   */
+  async _onDropItem(event, item) {
+    const actor = this.document;
+    if (item.parent === actor) return this.#sortItem(event, item);
+    if (["class", "job", "foeTemplate"].includes(item.type)) {
+      const { default: ItemGrants } = await import("../../documents/item-grants.mjs");
+      return ItemGrants.pick(actor, item);
+    }
+    if (!["ability", "relic", "trait"].includes(item.type)) return null;
+    const data = item.pack ? game.items?.fromCompendium(/** @type {never} */ (item)) : item.toObject();
+    return actor.createEmbeddedDocuments("Item", [/** @type {Item.CreateData} */ (data)]);
+  }
+
+  /**
+   * Sort an item of the actor's before or after the row it was dropped on (Foundry's integer sort).
+   * @param {DragEvent} event
+   * @param {Item.Implementation} item
+   */
+  async #sortItem(event, item) {
+    const row = /** @type {HTMLElement | null} */ (/** @type {HTMLElement} */ (event.target).closest?.("[data-item-id]") ?? null);
+    const target = row ? this.document.items.get(row.dataset.itemId ?? "") : undefined;
+    if (!row || !target || target.id === item.id) return null;
+    const siblings = [...(row.parentElement?.children ?? [])].map(el => this.document.items.get(/** @type {HTMLElement} */ (el).dataset.itemId ?? ""))
+      .filter(sibling => !!sibling && sibling.id !== item.id);
+    const updates = foundry.utils.performIntegerSort(item, { target, siblings: /** @type {Item.Implementation[]} */ (siblings) })
+      .map(u => ({ _id: u.target.id ?? "", ...u.update }));
+    return this.document.updateEmbeddedDocuments("Item", updates);
   }
 
   /**

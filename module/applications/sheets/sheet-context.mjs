@@ -5,6 +5,9 @@
  */
 import { ABILITY_ACTIONS, ABILITY_TAGS, ACTIONS, BURDEN_CLOCKS, CLASSES, DAMAGE_DICE, FOE_CLASSES, FOE_TEMPLATES,
   LIMITS, chapterOfLevel, classPresetUpdate, foePresetUpdate, foeTurns } from "../../data/rules.mjs";
+import { AREA_SHAPES, EFFECT_DURATIONS, EFFECT_TRIGGERS, LIMITS as ITEM_LIMITS, RANGE_KINDS, RECHARGES, abilitySummary } from
+  "../../data/ability-rules.mjs";
+import { ICONENGINE } from "../../config.mjs";
 
 /**
  * @typedef {{value: string|number, label: string, selected: boolean}} Option
@@ -94,9 +97,47 @@ function healthContext(system) {
 }
 
 /**
- * An item as the sheets list it; `system` is read only for an ability's tags.
- * @typedef {{id: string, name: string, img: string, type: string, system?: {tags?: readonly string[]}}} ItemLike
+ * An item as the sheets list it; `system` is read only for an ability's tags; `row` is what its
+ * inline card shows ({@link itemRow}).
+ * @typedef {{id: string, name: string, img: string, type: string, system?: {tags?: readonly string[]}, row?: ItemRow}} ItemLike
  */
+
+/**
+ * @typedef {object} ItemRow  An item's inline card on an actor's sheet.
+ * @property {string[]} chips   Its cost, reach, area, once-per limit and charges, as text.
+ * @property {string[]} tags    Its tags, as text.
+ * @property {boolean} usable   It can be used (abilities, relics, traits).
+ * @property {boolean} spent    It has no charge left.
+ */
+
+/**
+ * What an item's inline card shows.
+ * @param {{type: string, system: import("../../data/ability-rules.mjs").AbilityLike & {resolveCost?: number}}} item
+ * @param {(key: string, data?: Record<string, string>) => string} format  i18n.
+ * @returns {ItemRow}
+ */
+export function itemRow(item, format) {
+  const summary = abilitySummary(item.type === "ability" ? item.system : { charges: item.system.charges, limit: item.system.limit });
+  const say = (/** @type {{key: string, data: Record<string, string>} | null} */ e) => (e ? format(e.key, e.data) : "");
+  const chips = [say(summary.cost), say(summary.range), say(summary.area), say(summary.limit)].filter(Boolean);
+  if (summary.charges) chips.push(format("ICONENGINE.Use.Charges", { value: String(summary.charges.value), max: String(summary.charges.max) }));
+  return {
+    chips,
+    tags: summary.tags.map(tag => format(`ICONENGINE.Tag.${tag}`)),
+    usable: ["ability", "relic", "trait"].includes(item.type),
+    spent: !!summary.charges && summary.charges.value <= 0
+  };
+}
+
+/**
+ * Items in the order their owner sorted them (Foundry's `sort`), then by name.
+ * @template {{sort?: number, name: string}} T
+ * @param {T[]} items
+ * @returns {T[]}
+ */
+export function sortedItems(items) {
+  return [...items].sort((a, b) => (a.sort ?? 0) - (b.sort ?? 0) || a.name.localeCompare(b.name));
+}
 
 /**
  * Context of the character sheet.
@@ -146,15 +187,62 @@ export function foeContext(system, items = []) {
 }
 
 /**
- * Context of the ability sheet.
+ * Context of the ability sheet: every field's choices, as the template's selects and toggles show
+ * them.
  * @param {AbilitySource} system
  */
 export function abilityContext(system) {
+  const statusIds = Object.values(ICONENGINE.statuses).flat();
   return {
     actionOptions: options(ABILITY_ACTIONS, system.actions, a => `ICONENGINE.AbilityActions.${a}`),
     isInterrupt: system.actions === "interrupt",
     isLimitBreak: system.tags.includes("limitBreak"),
-    tagChoices: ABILITY_TAGS.map(tag => ({ tag, label: `ICONENGINE.Tag.${tag}`, checked: system.tags.includes(tag) }))
+    isAttack: system.tags.includes("attack"),
+    isCombo: system.tags.includes("combo"),
+    tagChoices: ABILITY_TAGS.map(tag => ({ tag, label: `ICONENGINE.Tag.${tag}`, checked: system.tags.includes(tag) })),
+    rangeOptions: options(RANGE_KINDS, system.range.kind, k => `ICONENGINE.ItemSheet.RangeKind.${k || "none"}`),
+    hasRangeValue: system.range.kind === "range" || system.range.kind === "melee",
+    areaOptions: options(["", ...AREA_SHAPES], system.area.shape, s => `ICONENGINE.Area.Shape.${s || "none"}`),
+    hasArea: !!system.area.shape,
+    ...usesContext(system),
+    effects: system.effects.map((effect, index) => ({
+      ...effect,
+      index,
+      triggerOptions: options(EFFECT_TRIGGERS, effect.trigger, t => `ICONENGINE.ItemSheet.Trigger.${t}`),
+      statusOptions: options(["", ...statusIds], effect.status, id => (id ? `ICONENGINE.Status.${id}.name` : "ICONENGINE.ItemSheet.noStatus")),
+      durationOptions: options(EFFECT_DURATIONS, effect.duration, d => `ICONENGINE.ItemSheet.Duration.${d}`)
+    }))
+  };
+}
+
+/**
+ * The charges and once-per limit of an ability or relic, as its sheet edits them.
+ * @param {{charges: {recharge: string}, limit: {per: string}}} system
+ */
+export function usesContext(system) {
+  return {
+    rechargeOptions: options(RECHARGES, system.charges.recharge, r => `ICONENGINE.ItemSheet.Recharge.${r || "none"}`),
+    limitOptions: options(ITEM_LIMITS, system.limit.per, l => `ICONENGINE.ItemSheet.Limit.${l || "none"}`)
+  };
+}
+
+/**
+ * Context of a class, job or foe template item's sheet: its key, its class or template, and the
+ * items it grants as rows (a UUID that no longer resolves shows as missing).
+ * @param {{type: string, system: {key: string, grants: readonly string[], class?: string, template?: string}}} item
+ * @param {(uuid: string) => {name: string, img: string, type: string} | null} resolve  `fromUuidSync`, as rows need it.
+ */
+export function grantContext(item, resolve) {
+  const system = item.system;
+  return {
+    isJob: item.type === "job",
+    isFoeTemplate: item.type === "foeTemplate",
+    classOptions: options(Object.keys(CLASSES), system.class ?? "", c => `ICONENGINE.Class.${c}`),
+    templateOptions: options(FOE_TEMPLATES, system.template ?? "", t => `ICONENGINE.FoeTemplate.${t || "none"}`),
+    grants: system.grants.map((uuid, index) => {
+      const found = resolve(uuid);
+      return { uuid, index, name: found?.name ?? "", img: found?.img ?? "", missing: !found, typeLabel: found ? `TYPES.Item.${found.type}` : "" };
+    })
   };
 }
 

@@ -1,0 +1,156 @@
+import { ICONENGINE } from "../config.mjs";
+import { EXAMPLE_PACK_PATH, worldPacks } from "../packs/content-pack.mjs";
+import ContentPackImporter from "../packs/content-import.mjs";
+
+const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
+
+/** @param {string} key @param {Record<string, string>} [data] */
+const format = (key, data) => (data ? game.i18n?.format(key, data) : game.i18n?.localize(key)) ?? key;
+
+/**
+ * "Import content pack" (GMs, in the Items, Actors and Compendium sidebars): choose a content
+ * pack's JSON (or the system's example pack), see its report (every record counted, the ones that
+ * cannot be imported named with the field and why) before confirming, then import it into world
+ * compendiums with a progress notice (module/packs/content-import.mjs).
+ */
+export default class ContentPackDialog extends HandlebarsApplicationMixin(ApplicationV2) {
+  /** @override */
+  static DEFAULT_OPTIONS = {
+    id: "icon-engine-content-pack",
+    tag: "form",
+    classes: ["icon-engine", "content-pack-dialog"],
+    window: { title: "ICONENGINE.ContentPack.Title", icon: "fa-solid fa-boxes-stacked" },
+    position: { width: 520 },
+    actions: {
+      example: ContentPackDialog.#onExample,
+      import: ContentPackDialog.#onImport
+    }
+  };
+
+  /** @override */
+  static PARTS = {
+    form: { template: ICONENGINE.templates.contentPack }
+  };
+
+  /** At most this many bad records and warnings are listed (the counts say how many there are). */
+  static SHOWN = 100;
+
+  /** The pack's text, once read. @type {string | null} */
+  #text = null;
+
+  /** @type {ReturnType<typeof ContentPackImporter.plan> | null} */
+  #plan = null;
+
+  /** @type {string | null} */
+  #error = null;
+
+  /** The buttons in the Items, Actors and Compendium sidebars. */
+  static registerButtons() {
+    Hooks.on("renderItemDirectory", (app, element) => ContentPackDialog.#addButton(/** @type {HTMLElement} */ (element)));
+    Hooks.on("renderActorDirectory", (app, element) => ContentPackDialog.#addButton(/** @type {HTMLElement} */ (element)));
+    Hooks.on("renderCompendiumDirectory", (app, element) => ContentPackDialog.#addButton(/** @type {HTMLElement} */ (element)));
+  }
+
+  /** @param {HTMLElement} element */
+  static #addButton(element) {
+    if (!game.user?.isGM || element.querySelector(".icon-content-pack")) return;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.classList.add("icon-content-pack");
+    const icon = document.createElement("i");
+    icon.classList.add("fa-solid", "fa-boxes-stacked");
+    icon.inert = true;
+    button.append(icon, " ", format("ICONENGINE.ContentPack.Button"));
+    button.addEventListener("click", () => new ContentPackDialog().render({ force: true }));
+    (element.querySelector(".header-actions") ?? element).append(button);
+  }
+
+  /**
+   * @override
+   * @param {import("../types/sheets.js").ApplicationContextOptions} options
+   * @returns {Promise<import("../types/sheets.js").ApplicationContext>}
+   */
+  async _prepareContext(options) {
+    const report = this.#plan?.report ?? null;
+    const shown = ContentPackDialog.SHOWN;
+    const packs = report ? worldPacks(report.id) : null;
+    return {
+      error: this.#error,
+      report,
+      kinds: report?.kinds ?? null,
+      items: this.#plan?.items.length ?? 0,
+      actors: this.#plan?.actors.length ?? 0,
+      bad: (report?.bad ?? []).slice(0, shown).map(b => ({ ...b, where: b.index >= 0 ? `#${b.index + 1}` : "" })),
+      badMore: Math.max(0, (report?.bad.length ?? 0) - shown),
+      warnings: (report?.warnings ?? []).slice(0, shown),
+      warningsMore: Math.max(0, (report?.warnings.length ?? 0) - shown),
+      itemPack: packs?.items.replace(/^world\./, "") ?? "",
+      actorPack: packs?.actors.replace(/^world\./, "") ?? "",
+      canImport: !!(this.#plan?.items.length || this.#plan?.actors.length)
+    };
+  }
+
+  /**
+   * @override
+   * @param {import("../types/sheets.js").ApplicationRenderContext} context
+   * @param {import("../types/sheets.js").ApplicationRenderOptions} options
+   */
+  async _onRender(context, options) {
+    await super._onRender(context, options);
+    const input = /** @type {HTMLInputElement | null} */ (this.element.querySelector("input[name=file]"));
+    input?.addEventListener("change", async () => {
+      const file = input.files?.[0];
+      if (file) await this.read(await file.text());
+    });
+  }
+
+  /**
+   * Read a pack's text and show its report.
+   * @param {string} text
+   */
+  async read(text) {
+    this.#text = text;
+    try {
+      this.#plan = ContentPackImporter.plan(text);
+      this.#error = null;
+    } catch (error) {
+      this.#plan = null;
+      this.#error = format("ICONENGINE.ContentPack.Refused", { message: error instanceof Error ? error.message : String(error) });
+    }
+    await this.render();
+  }
+
+  /**
+   * Read the system's example pack.
+   * @this {ContentPackDialog}
+   */
+  static async #onExample() {
+    const response = await fetch(foundry.utils.getRoute(EXAMPLE_PACK_PATH));
+    await this.read(await response.text());
+  }
+
+  /**
+   * Import the pack read into the compendiums named.
+   * @this {ContentPackDialog}
+   */
+  static async #onImport() {
+    if (!this.#text || !this.#plan) return;
+    const data = new foundry.applications.ux.FormDataExtended(/** @type {HTMLFormElement} */ (this.element)).object;
+    const names = { items: String(data.itemPack || "").trim() || undefined, actors: String(data.actorPack || "").trim() || undefined };
+    // v13 progress notifications: `update({pct, message})` moves the bar and says where it is.
+    const notice = /** @type {{update?: (data: {pct: number, message?: string}) => void} | undefined} */ (/** @type {unknown} */ (
+      ui.notifications?.info(format("ICONENGINE.ContentPack.Progress"), { progress: true })));
+    try {
+      const outcome = await ContentPackImporter.import(this.#text, { names,
+        progress: share => notice?.update?.({ pct: share }) });
+      const text = format("ICONENGINE.ContentPack.Done", { pack: outcome.report.name, created: String(outcome.created), updated: String(outcome.updated),
+        packs: [outcome.packs.items, outcome.packs.actors].join(", ") });
+      notice?.update?.({ pct: 1, message: text });
+      ui.notifications?.info(text);
+      await this.close();
+    } catch (error) {
+      notice?.update?.({ pct: 1 });
+      ui.notifications?.error(error instanceof Error ? error.message : String(error));
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import { SYSTEM_ID } from "../config.mjs";
+import { recharge } from "../data/ability-rules.mjs";
+import { HOOKS, callAfter } from "../hooks.mjs";
+
+/**
+ * @import { Moment } from "../data/ability-rules.mjs"
+ */
+
+/**
+ * Give an actor's items back what a moment gives them (ability-rules.mjs `recharge`): their
+ * charges when they recharge then, and their once-per marks. One update for all of them;
+ * `icon-engine.recharge` (actor, moment, updates) follows when anything changed.
+ * @param {Actor.Implementation} actor
+ * @param {Moment} moment
+ * @param {{own?: boolean}} [context]  For a turn's end: whether it is this actor's turn.
+ * @returns {Promise<object[]>}  The updates made.
+ */
+export async function rechargeItems(actor, moment, { own = false } = {}) {
+  /** @type {Record<string, unknown>[]} */
+  const updates = [];
+  for (const item of actor.items ?? []) {
+    const change = recharge(/** @type {import("../data/ability-rules.mjs").AbilityLike} */ (item.system), moment, { own });
+    if (Object.keys(change).length) updates.push({ _id: item.id, ...change });
+  }
+  if (!updates.length) return updates;
+  // Dotted `system.*` keys, which Foundry's update expands.
+  await actor.updateEmbeddedDocuments("Item", /** @type {Item.UpdateData[]} */ (/** @type {unknown} */ (updates)));
+  callAfter(HOOKS.recharge, actor, moment, updates);
+  return updates;
+}
+
+/**
+ * The turn order's moments, as the reducer's effects say them (module/documents/combat-effects.mjs
+ * awaits this for each one, on the active GM): a turn's end recharges its owner's `turn` charges,
+ * clears every once-per-turn mark and ends the statuses that last to the end of its owner's turn;
+ * a round's start and the combat's end recharge and clear theirs.
+ * @param {Combat.Implementation} combat
+ * @param {{type: string, id?: string}} effect  A reducer effect.
+ */
+export async function runMoment(combat, effect) {
+  const moment = effect.type === "turnEnded" ? "turnEnd" : effect.type === "roundStarted" ? "roundStart"
+    : effect.type === "combatEnded" ? "combatEnd" : null;
+  if (!moment) return;
+  /** @type {Map<string, {actor: Actor.Implementation, ids: Set<string>}>} */
+  const found = new Map();
+  for (const c of combat.combatants) {
+    const actor = c.actor;
+    if (!actor) continue;
+    const entry = found.get(actor.uuid) ?? { actor, ids: new Set() };
+    entry.ids.add(c.id ?? "");
+    found.set(actor.uuid, entry);
+  }
+  for (const { actor, ids } of found.values()) {
+    const own = !!effect.id && ids.has(effect.id);
+    await rechargeItems(actor, moment, { own });
+    if (own && moment === "turnEnd") await endTurnEffects(actor);
+  }
+}
+
+/**
+ * Statuses an ability inflicted "to the end of the affected character's next turn"
+ * (`flags.icon-engine.endsAtTurnEnd`, module/applications/item-use.mjs) end with its turn.
+ * @param {Actor.Implementation} actor
+ */
+async function endTurnEffects(actor) {
+  const ids = actor.effects.filter(e => !!/** @type {Record<string, {endsAtTurnEnd?: boolean} | undefined>} */ (e.flags ?? {})[SYSTEM_ID]?.endsAtTurnEnd)
+    .map(e => e.id ?? "");
+  if (ids.length) await actor.deleteEmbeddedDocuments("ActiveEffect", ids);
+}
