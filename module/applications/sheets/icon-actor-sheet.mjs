@@ -145,6 +145,7 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    */
   async _onRender(context, options) {
     await super._onRender(context, options);
+    this.#dragDrop.bind(this.element);
     if (!this.#refocus) return;
     /** @type {HTMLElement | null} */ (this.element.querySelector(this.#refocus))?.focus();
     this.#refocus = null;
@@ -292,16 +293,6 @@ export default class IconActorSheet extends HandlebarsActorSheet {
     permissions: { dragstart: () => true, drop: () => this.isEditable },
     callbacks: { dragstart: event => this.#onDragStart(/** @type {DragEvent} */ (event)), drop: event => this.#onDrop(/** @type {DragEvent} */ (event)) }
   });
-
-  /**
-   * @inheritdoc
-   * @param {import("../../types/sheets.js").ApplicationRenderContext} context
-   * @param {import("../../types/sheets.js").ApplicationRenderOptions} options
-   */
-  async _onRender(context, options) {
-    await super._onRender(context, options);
-    this.#dragDrop.bind(this.element);
-  }
 
   /**
    * A row's item as Foundry's drag data (`{type: "Item", uuid}`).
