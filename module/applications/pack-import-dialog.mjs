@@ -19,6 +19,7 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
   static DEFAULT_OPTIONS = {
     id: "icon-engine-pack-import",
     tag: "form",
+    classes: ["icon-engine", "pack-import-dialog"],
     window: { title: "ICONENGINE.Import.Title", icon: "fa-solid fa-file-import" },
     position: { width: 480 },
     actions: {

@@ -38,13 +38,11 @@ describe("issue 28: abilities at the table, from an empty world", () => {
     await browser.page.setViewportSize({ width: 1280, height: 1000 });
     await browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
     await browser.page.waitForFunction(() => globalThis.shimReady === true);
-    await browser.page.addStyleTag({ url: "/styles/abilities.css" });
-    // The harness has no window chrome: a light page under each application, for legible screenshots.
-    await browser.page.addStyleTag({ content: ".application:not(#hotbar) { background: #f0efe7; color: #191813; padding: 8px; margin: 8px 0; max-width: 720px; }" });
     await browser.page.evaluate(async UNTIL => {
       eval(UNTIL);
       const { bootSystem } = await import("../support/boot-system.mjs");
       await bootSystem({ as: "gm" });
+      (await import("../support/window-size.mjs")).sizeWindows();
     }, UNTIL);
   });
 
@@ -118,6 +116,8 @@ describe("issue 28: abilities at the table, from an empty world", () => {
     assert.deepEqual(await hail.locator(".ability-chips li").allTextContents(), ["2 actions", "Range 6", "Blast 2", "Charges 2/2"]);
     assert.deepEqual(await hail.locator(".ability-card-tags li").allTextContents(), ["Attack", "Area"]);
     assert.equal(await hail.locator("button.use-item").getAttribute("aria-label"), "Use Hail Square");
+    // The pointer off the sheet, so the shot shows no hovered control.
+    await page.mouse.move(0, 0);
     await shot(3, "job-abilities", sheet);
   });
 

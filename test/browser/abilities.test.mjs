@@ -50,12 +50,11 @@ function world({ as = "gm", data = {}, beforeInit = "" } = {}) {
     await open.page.setViewportSize({ width: 1280, height: 1000 });
     await open.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
     await open.page.waitForFunction(() => globalThis.shimReady === true);
-    await open.page.addStyleTag({ url: "/styles/abilities.css" });
-    await open.page.addStyleTag({ content: ".application:not(#hotbar) { background: #f0efe7; color: #191813; padding: 8px; margin: 8px 0; max-width: 720px; }" });
     await open.page.evaluate(async ({ as, data, beforeInit, UNTIL }) => {
       eval(UNTIL);
       const { bootSystem } = await import("../support/boot-system.mjs");
       await bootSystem({ as, data, beforeInit: beforeInit ? shim => eval(beforeInit)(shim) : undefined });
+      (await import("../support/window-size.mjs")).sizeWindows();
     }, { as, data, beforeInit, UNTIL });
   });
   after(async () => {

@@ -487,6 +487,8 @@ class TypeDataModel extends DataModel {
 /* ---- Documents (client/documents/*.d.mts) ---- */
 
 const OWNERSHIP = Object.freeze({ INHERIT: -1, NONE: 0, LIMITED: 1, OBSERVER: 2, OWNER: 3 });
+/** `CONST.DEFAULT_TOKEN` (common/constants.d.mts): actors' and tokens' default image. */
+const DEFAULT_TOKEN = "icons/svg/mystery-man.svg";
 
 /**
  * What every client document here shares: a source, `_id`, typed `system`, flags, ownership,
@@ -850,10 +852,14 @@ class ActiveEffect extends documentClass(Object.freeze(/** @type {const} */ ({ n
 
 /** Item (client/documents/item.d.mts). */
 class Item extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Item", collection: "items", embedded: { ActiveEffect: "effects" } }))) {
+  /** BaseItem.DEFAULT_ICON (common/documents/item.d.mts). */
+  static DEFAULT_ICON = "icons/svg/item-bag.svg";
+  /** BaseItem.getDefaultArtwork: the `img` field's initial value. */
+  static getDefaultArtwork(itemData = {}) { return { img: this.DEFAULT_ICON }; }
   static cleanData(data) {
     const source = super.cleanData(data);
     source.sort ??= 0;
-    source.img ??= "icons/svg/item-bag.svg";
+    source.img ??= this.getDefaultArtwork(source).img;
     return source;
   }
   get actor() { return this.parent instanceof Actor ? this.parent : null; }
@@ -866,6 +872,15 @@ class Item extends documentClass(Object.freeze(/** @type {const} */ ({ name: "It
 
 /** Actor (client/documents/actor.d.mts). */
 class Actor extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Actor", collection: "actors", embedded: { ActiveEffect: "effects", Item: "items" } }))) {
+  /** BaseActor.DEFAULT_ICON (common/documents/actor.d.mts): `CONST.DEFAULT_TOKEN`. */
+  static DEFAULT_ICON = DEFAULT_TOKEN;
+  /** BaseActor.getDefaultArtwork: the `img` field's initial value, and its prototype token's texture. */
+  static getDefaultArtwork(actorData = {}) { return { img: this.DEFAULT_ICON, texture: { src: this.DEFAULT_ICON } }; }
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    source.img ??= this.getDefaultArtwork(source).img;
+    return source;
+  }
   /** The statuses of the actor's applied effects. */
   get statuses() { return new Set(this.appliedEffects.flatMap(effect => [...effect.statuses])); }
   get appliedEffects() { return this.effects.filter(effect => effect.active); }
@@ -1320,12 +1335,14 @@ class MeasuredTemplateDocument extends documentClass(Object.freeze(/** @type {co
 
 /** Macro (client/documents/macro.d.mts): a script macro runs its command as an async function, as v13's `execute`. */
 class Macro extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Macro", collection: "macros", embedded: {} }))) {
+  /** BaseMacro.DEFAULT_ICON (common/documents/macro.d.mts). */
+  static DEFAULT_ICON = "icons/svg/dice-target.svg";
   static cleanData(data) {
     const source = super.cleanData(data);
     source.type ??= "chat";
     source.command ??= "";
     source.author ??= game.user?.id ?? null;
-    source.img ??= "icons/svg/dice-target.svg";
+    source.img ??= this.DEFAULT_ICON;
     return source;
   }
   get author() { return game.users.get(this._source.author) ?? null; }
@@ -3067,7 +3084,7 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     DOCUMENT_OWNERSHIP_LEVELS: OWNERSHIP,
     USER_ROLES: { NONE: 0, PLAYER: 1, TRUSTED: 2, ASSISTANT: 3, GAMEMASTER: 4 },
     DICE_ROLL_MODES: { PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" },
-    DEFAULT_TOKEN: "icons/svg/mystery-man.svg",
+    DEFAULT_TOKEN,
     GRID_TYPES: { GRIDLESS: 0, SQUARE: 1, HEXODDR: 2, HEXEVENR: 3, HEXODDQ: 4, HEXEVENQ: 5 },
     GRID_DIAGONALS: { EQUIDISTANT: 0, EXACT: 1, APPROXIMATE: 2, RECTILINEAR: 3, ALTERNATING_1: 4, ALTERNATING_2: 5, ILLEGAL: 6 },
     SORT_INTEGER_DENSITY: 100000

@@ -19,6 +19,8 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { openPage } from "../support/browser.mjs";
 import { startServer } from "../support/static-server.mjs";
 
@@ -319,6 +321,39 @@ describe("what v13's ChatMessage, sheets and world load do besides", () => {
     assert.deepEqual(loaded, { actors: ["Valid"], invalid: ["actBroken0000002"], stored: ["Valid", "Broken"] });
     assert.deepEqual(open.browser.errors.filter(e => !/Failed to initialize Actor \[actBroken0000002\]/.test(e)), []);
     open.browser.errors.length = 0;
+  });
+
+  test("new documents get v13's default images (Actor.DEFAULT_ICON, Item.DEFAULT_ICON, Macro.DEFAULT_ICON), and the harness shows them", async () => {
+    // What the declarations say v13's defaults are.
+    const types = "../../node_modules/@league-of-foundry-developers/foundry-vtt-types/src/foundry/common/";
+    const read = path => readFile(fileURLToPath(new URL(types + path, import.meta.url)), "utf8");
+    const declared = {
+      token: (await read("constants.d.mts")).match(/DEFAULT_TOKEN: "([^"]+)"/)?.[1],
+      item: (await read("documents/item.d.mts")).match(/@defaultValue `"([^"]+)"`\s*\*\/\s*static DEFAULT_ICON/)?.[1],
+      macro: (await read("documents/macro.d.mts")).match(/@defaultValue `"([^"]+)"`\s*\*\/\s*static DEFAULT_ICON/)?.[1]
+    };
+    assert.ok(declared.token && declared.item && declared.macro, JSON.stringify(declared));
+    assert.match(await read("documents/actor.d.mts"), /@defaultValue `CONST\.DEFAULT_TOKEN`\s*\*\/\s*static DEFAULT_ICON/, "an actor's default is the token's");
+    const shown = await open.page.evaluate(async () => {
+      const actor = await Actor.implementation.create({ name: "New hero", type: "character" });
+      const [item] = await actor.createEmbeddedDocuments("Item", [{ name: "New ability", type: "ability" }]);
+      const macro = await Macro.implementation.create({ name: "New macro", type: "script" });
+      // each image as a sheet shows it, from the harness page (Foundry serves its core icons at the same relative paths)
+      const loads = await Promise.all([actor.img, item.img, macro.img].map(src => new Promise(resolve => {
+        const image = new Image();
+        image.onload = () => resolve(image.naturalWidth > 0);
+        image.onerror = () => resolve(false);
+        image.src = src;
+      })));
+      const out = { token: CONST.DEFAULT_TOKEN, actor: [Actor.DEFAULT_ICON, Actor.implementation.getDefaultArtwork().texture.src, actor.img],
+        item: [Item.DEFAULT_ICON, item.img], macro: [Macro.DEFAULT_ICON, macro.img], loads };
+      await actor.delete();
+      await macro.delete();
+      return out;
+    });
+    assert.deepEqual(shown, { token: declared.token, actor: [declared.token, declared.token, declared.token], item: [declared.item, declared.item],
+      macro: [declared.macro, declared.macro], loads: [true, true, true] });
+    assert.deepEqual(open.browser.errors, []);
   });
 
   test("a roll posted public by a user whose chat mode is private stays public (ChatMessage#_preCreate)", async () => {

@@ -47,6 +47,29 @@ describe("the look, in v13's light and dark themes", () => {
       // Item art: the system's own status pictograms stand in for a world's icons.
       const art = name => `systems/icon-engine/assets/icons/statuses/${name}.svg`;
 
+      const until = async (find, what) => {
+        for (let waited = 0; waited < 5000; waited += 20) {
+          const found = find();
+          if (found) return found;
+          await new Promise(resolve => setTimeout(resolve, 20));
+        }
+        throw new Error(`timed out waiting for ${what}`);
+      };
+      // World items: what a class, a job and a foe template grant (the job's last grant no longer exists).
+      const [shieldWall, oathTrait, eliteTrait] = await Item.implementation.createDocuments([
+        { name: "Shield Wall", type: "ability", img: art("sturdy"), system: { actions: "1", tags: ["stance"], description: "<p>Allies behind you gain cover.</p>" } },
+        { name: "Oath of the Wall", type: "trait", img: art("defiance"), system: { description: "<p>You do not give ground.</p>" } },
+        { name: "Elite's Resolve", type: "trait", img: art("unstoppable") }
+      ]);
+      const grants = {
+        class: await Item.implementation.create({ name: "Stalwart", type: "class", img: art("defiance"),
+          system: { key: "stalwart", grants: [oathTrait.uuid], description: "<p>Holds the line.</p>" } }),
+        job: await Item.implementation.create({ name: "Bastion", type: "job", img: art("sturdy"),
+          system: { key: "bastion", class: "stalwart", grants: [shieldWall.uuid, "Item.gone000000000001"], description: "<p>Stands in front.</p>" } }),
+        foeTemplate: await Item.implementation.create({ name: "Elite", type: "foeTemplate", img: art("unstoppable"),
+          system: { key: "elite", template: "elite", grants: [eliteTrait.uuid], description: "<p>Two turns a round.</p>" } })
+      };
+
       const character = await Actor.implementation.create({ name: "Ysolde Varn", type: "character", img: portrait("knight"),
         system: { level: 3, vigilance: 2,
           actions: { smash: 3, study: 2, sense: 1, charm: 2, traverse: 1, tinker: 0, sneak: 1, hunt: 2, endure: 3, command: 1 },
@@ -57,14 +80,28 @@ describe("the look, in v13's light and dark themes", () => {
           ambitions: "<p>Reforge the broken oath-blade.</p>",
           biography: "<p>Born in the last winter of the siege; raised by the wall's wardens.</p>" },
         items: [
-          { name: "Hammer Blow", type: "ability", img: art("stunned"), system: { actions: "1", tags: ["attack"], range: "Melee", roll: { hitDice: 2 },
-            description: "<p>Shove 1. <strong>Exceed:</strong> +[D].</p>" } },
-          { name: "Bulwark", type: "ability", img: art("sturdy"), system: { actions: "interrupt", interrupt: 1, tags: [], range: "Range 3",
-            description: "<p>An ally in range gains Sturdy.</p>" } },
+          { name: "Hammer Blow", type: "ability", img: art("stunned"), system: { actions: "1", tags: ["attack"], range: { kind: "melee", value: 1 },
+            roll: { hitDice: 2 }, charges: { value: 2, max: 3, recharge: "rest" }, description: "<p>Shove 1. <strong>Exceed:</strong> +[D].</p>" } },
+          // No charge left, and an area: the spent card.
+          { name: "Cinder Burst", type: "ability", img: art("hatred"), system: { actions: "2", tags: ["attack", "area"], range: { kind: "range", value: 4 },
+            area: { shape: "blast", size: 2 }, roll: { hitDice: 1 }, charges: { value: 0, max: 1, recharge: "combat" },
+            description: "<p>The ground in the blast burns.</p>" } },
+          { name: "Bulwark", type: "ability", img: art("sturdy"), system: { actions: "interrupt", interrupt: 1, trigger: "An ally in range is hit",
+            tags: ["stance"], range: { kind: "range", value: 3 }, limit: { per: "round" }, description: "<p>An ally in range gains Sturdy.</p>" } },
+          // A use card with an effect button per effect.
+          { name: "Static Veil", type: "ability", img: art("shattered"), system: { actions: "1", tags: ["mark"], range: { kind: "range", value: 3 },
+            area: { shape: "cross", size: 1 }, effects: [{ trigger: "use", status: "dazed", duration: "turn" }, { trigger: "use", mark: "Spark" },
+              { trigger: "use", movement: "Push 1" }], description: "<p>A veil of sparks.</p>" } },
+          // A use card that calls for saves; a failed save makes the target vulnerable.
+          { name: "Ember Hymn", type: "ability", img: art("regeneration"), system: { actions: "2", save: { enabled: true, curses: 1 },
+            effects: [{ trigger: "failedSave", status: "vulnerable", duration: "save" }], description: "<p>A hymn of embers.</p>" } },
           { name: "Armor 2", type: "trait", img: art("defiance"), system: { description: "<p>Reduce damage by 2.</p>" } },
-          { name: "Aether Lens", type: "relic", img: art("vigilance"), system: { description: "<p>It glows near the Blight.</p>" } }
+          { name: "Aether Lens", type: "relic", img: art("vigilance"), system: { charges: { value: 1, max: 2, recharge: "rest" },
+            description: "<p>It glows near the Blight.</p>" } }
         ] });
+      // Picking the class and job grants what they give (the job's missing grant is named in a notice).
       await character.update(classPresetUpdate("stalwart", "bastion"));
+      await until(() => character.items.getName("Shield Wall") && character.items.getName("Oath of the Wall"), "the class's and the job's grants");
       await character.update({ "system.hp.value": 27, "system.vigor.value": 4, "system.wounds": 1 });
       await character.toggleStatusEffect("dazed", { active: true });
       await character.toggleStatusEffect("sturdy", { active: true });
@@ -74,6 +111,7 @@ describe("the look, in v13's light and dark themes", () => {
         items: [{ name: "Crushing Swing", type: "ability", img: art("dazed"), system: { actions: "1", tags: ["attack"], range: "Melee" } },
           { name: "Brute", type: "trait", img: art("unstoppable"), system: { description: "<p>Shrugs off the first hit each round.</p>" } }] });
       await foe.update(foePresetUpdate("heavy", "elite", 4));
+      await until(() => foe.items.getName("Elite's Resolve"), "the foe template's grant");
 
       const hero = await Actor.implementation.create({ name: "Captain Meridian", type: "hero", img: portrait("hero"),
         system: { hp: { value: 18, max: 24 }, vigor: { value: 3, max: 6 },
@@ -91,6 +129,14 @@ describe("the look, in v13's light and dark themes", () => {
         await dialog.render({ force: true });
         dialogs.push(dialog);
         return null;
+      };
+      // v13's confirm: Yes and No buttons.
+      DialogV2.confirm = async ({ yes, no, ...config } = {}) => {
+        const dialog = new DialogV2({ ...config, buttons: [{ action: "yes", label: "Yes", icon: "fa-solid fa-check", ...yes },
+          { action: "no", label: "No", icon: "fa-solid fa-xmark", default: true, ...no }] });
+        await dialog.render({ force: true });
+        dialogs.push(dialog);
+        return false;
       };
       /** Render an application as Foundry opens it, sized as its setPosition sizes it; its element's selector. */
       const size = app => {
@@ -110,15 +156,7 @@ describe("the look, in v13's light and dark themes", () => {
         await run();
         return [...foundry.applications.instances.values()].filter(app => !before.has(app.id));
       };
-      const until = async (find, what) => {
-        for (let waited = 0; waited < 5000; waited += 20) {
-          const found = find();
-          if (found) return found;
-          await new Promise(resolve => setTimeout(resolve, 20));
-        }
-        throw new Error(`timed out waiting for ${what}`);
-      };
-      globalThis.look = { character, foe, hero, dialogs, open, size, opened, until };
+      globalThis.look = { character, foe, hero, grants, dialogs, open, size, opened, until };
     });
     await page.evaluate(() => document.fonts.ready);
   });
@@ -190,18 +228,28 @@ describe("the look, in v13's light and dark themes", () => {
 
   test("every actor and item sheet, from its documents through its own class", async () => {
     const sheets = await page.evaluate(async () => {
-      const { character, foe, hero, open } = globalThis.look;
-      const items = Object.fromEntries(await Promise.all(character.items.contents.map(async item => [item.type + ":" + item.name, await open(item.sheet)])));
+      const { character, foe, hero, grants, open } = globalThis.look;
+      const items = Object.fromEntries(await Promise.all([...character.items.contents, ...Object.values(grants)]
+        .map(async item => [item.type + ":" + item.name, await open(item.sheet)])));
       return { character: await open(character.sheet), foe: await open(foe.sheet), hero: await open(hero.sheet), items };
     });
+    // Every item type's sheet is among them; these are shot.
+    assert.deepEqual([...new Set(Object.keys(sheets.items).map(key => key.split(":")[0]))].sort(), ["ability", "class", "foeTemplate", "job", "relic", "trait"]);
+    const itemShots = { "ability:Static Veil": "item-ability", "relic:Aether Lens": "item-relic", "job:Bastion": "item-job" };
     const tab = id => () => page.evaluate(id => globalThis.look.character.sheet.changeTab(id, "primary"), id);
+    /** The character sheet's height: "auto" (its content's), or "" (its position's, as opened). */
+    const tall = height => page.evaluate(({ selector, height }) => {
+      const { height: opened } = globalThis.look.character.sheet.position;
+      document.querySelector(selector).style.height = height || `${opened}px`;
+    }, { selector: sheets.character, height });
     const subjects = [
       { name: "character, combat", selector: sheets.character, shot: "character-combat", before: tab("combat") },
       { name: "character, narrative", selector: sheets.character, shot: "character-narrative", before: tab("narrative") },
-      { name: "character, abilities", selector: sheets.character, shot: "character-abilities", before: tab("abilities") },
-      { name: "character, bio", selector: sheets.character, before: tab("bio") },
+      // The abilities tab's shot shows every list: the window drawn taller, as a user would drag it.
+      { name: "character, abilities", selector: sheets.character, shot: "character-abilities", before: () => tab("abilities")().then(() => tall("auto")) },
+      { name: "character, bio", selector: sheets.character, before: () => tab("bio")().then(() => tall("")) },
       { name: "foe", selector: sheets.foe, shot: "foe" },
-      ...Object.entries(sheets.items).map(([name, selector]) => ({ name, selector, shot: name.startsWith("ability") ? "ability" : undefined }))
+      ...Object.entries(sheets.items).map(([name, selector]) => ({ name, selector, shot: itemShots[name] }))
     ];
     for (const ruleset of ["icons", "tribute", "narrator", "mns"]) {
       subjects.push({ name: `hero (${ruleset})`, selector: sheets.hero, shot: ruleset === "icons" ? "hero" : undefined,
@@ -224,6 +272,16 @@ describe("the look, in v13's light and dark themes", () => {
       };
     }, sheets.character);
     assert.deepEqual(shown, { heal: ["rescue", "regeneration", "endCombat", "rest", "camp"], hp: "27", meter: "68%", wounds: 1, frame: [true, true] });
+    // The abilities tab: a card per item, spent or not, with its chips, and labelled icon controls.
+    const cards = Object.fromEntries(await page.evaluate(selector => [...document.querySelectorAll(`${selector} .tab.abilities .ability-card`)].map(card => [
+      card.querySelector(".item-name").textContent.trim(),
+      { spent: card.classList.contains("spent"), chips: [...card.querySelectorAll(".ability-chips li")].map(li => li.textContent.trim()),
+        remove: [card.querySelector("button.delete")?.getAttribute("aria-label"), !!card.querySelector("button.delete i.fa-trash")] }
+    ]), sheets.character));
+    assert.deepEqual(Object.keys(cards).sort(), ["Aether Lens", "Armor 2", "Bulwark", "Cinder Burst", "Ember Hymn", "Hammer Blow", "Oath of the Wall", "Shield Wall", "Static Veil"]);
+    assert.deepEqual(cards["Cinder Burst"], { spent: true, chips: ["2 actions", "Range 4", "Blast 2", "Charges 0/1"], remove: ["Delete: Cinder Burst", true] });
+    assert.deepEqual(cards["Hammer Blow"], { spent: false, chips: ["1 action", "Melee", "Charges 2/3"], remove: ["Delete: Hammer Blow", true] });
+    assert.deepEqual(cards["Aether Lens"], { spent: false, chips: ["Charges 1/2"], remove: ["Delete: Aether Lens", true] });
     assert.deepEqual(found, {});
     await closeAll();
     assert.deepEqual(browser.errors, []);
@@ -278,10 +336,29 @@ describe("the look, in v13's light and dark themes", () => {
       await character.update({ "system.broken": true, "system.burdenPending": true });
       await NarrativeCards.promptBurden(character);
       found.burden = size(dialogs.at(-1));
+      // The content pack dialog with its report: the example pack, and one record it refuses.
+      const { default: ContentPackDialog } = await import("../../module/applications/content-pack-dialog.mjs");
+      const { EXAMPLE_PACK_PATH } = await import("../../module/packs/content-pack.mjs");
+      const pack = await (await fetch(EXAMPLE_PACK_PATH)).json();
+      pack.abilities.push({ id: "odd-cone", name: "Odd Cone", area: { shape: "cone", size: 2 } });
+      const contentPack = new ContentPackDialog();
+      await contentPack.render({ force: true });
+      await contentPack.read(JSON.stringify(pack));
+      found.contentPack = size(contentPack);
+      // Changing the job asks before removing what the old one gave.
+      const { default: ItemGrants } = await import("../../module/documents/item-grants.mjs");
+      await ItemGrants.revoke(character, "job", "bastion");
+      found.jobChange = size(dialogs.at(-1));
       return found;
     });
+    const report = await page.locator(`${selectors.contentPack} .icon-import-report`).evaluate(r =>
+      ({ counts: r.querySelector(".counts").textContent.trim(), bad: [...r.querySelectorAll(".bad li")].map(li => li.textContent.trim()) }));
+    assert.match(report.counts, /^20 of 21 records can be imported/);
+    assert.equal(report.bad.length, 1);
+    assert.match(report.bad[0], /odd-cone.*area\.shape/);
+    assert.match(await page.locator(selectors.jobChange).textContent(), /Ysolde Varn.*1.*Shield Wall/s);
     const found = await inBothThemes(Object.entries(selectors).map(([name, selector]) =>
-      ({ name, selector, shot: ["attack", "action", "clocks"].includes(name) ? `dialog-${name}` : undefined })));
+      ({ name, selector, shot: ["attack", "action", "clocks", "contentPack", "jobChange"].includes(name) ? `dialog-${name}` : undefined })));
     assert.deepEqual(found, {});
     await closeAll();
     assert.deepEqual(browser.errors, []);
@@ -350,6 +427,18 @@ describe("the look, in v13's light and dark themes", () => {
         await r.evaluate();
         ids[name] = (await r.toMessage({})).id;
       }
+      // An ability's use card (a button per effect), one that calls for saves, and the save card a target's roll posts.
+      const { default: ItemUse } = await import("../../module/applications/item-use.mjs");
+      game.user.targets.add({ actor: foe, name: foe.name, document: { texture: { src: foe.img }, getFlag: () => undefined } });
+      ids.use = (await character.items.getName("Static Veil").use({ placeArea: false })).message.id;
+      const hymn = (await character.items.getName("Ember Hymn").use()).message;
+      ids.useSaves = hymn.id;
+      game.user.targets.clear();
+      CONFIG.Dice.randomUniform = () => 0.001;
+      const saved = await ItemUse.rollSave(hymn, foe.uuid);
+      CONFIG.Dice.randomUniform = uniform;
+      if (saved !== false) throw new Error(`the ogre's save should fail: ${saved}`);
+      ids.useSaveRoll = game.messages.contents.at(-1).id;
       Hooks.call("chatMessage", ui.chat, "/icon help", { speaker: ChatMessage.implementation.getSpeaker(), user: game.user.id });
       const help = await until(() => game.messages.contents.find(m => m.content.includes("help-card")), "the help card");
       ids.help = help.id;
@@ -360,7 +449,7 @@ describe("the look, in v13's light and dark themes", () => {
     // axe reads the card (the header around it is Foundry's); the shot is the whole message.
     const subjects = Object.entries(cards).map(([name, id]) =>
       ({ name, selector: `#chat [data-message-id="${id}"] .message-content` }));
-    const shots = ["attack", "action", "odds"].map(name => ({ name: `${name} (shot)`, selector: `#chat [data-message-id="${cards[name]}"]`, shot: `card-${name}` }));
+    const shots = ["attack", "action", "odds", "use", "useSaves", "useSaveRoll"].map(name => ({ name: `${name} (shot)`, selector: `#chat [data-message-id="${cards[name]}"]`, shot: `card-${name}` }));
     subjects.push({ name: "vigilance dialog", selector: `#${vigilanceDialog}` });
     const found = await inBothThemes(subjects);
     for (const theme of THEMES) {
@@ -371,6 +460,14 @@ describe("the look, in v13's light and dark themes", () => {
     const header = await page.locator(`#chat [data-message-id="${posted.attack}"] .message-header`).evaluate(h =>
       [!!h.querySelector(".message-sender"), !!h.querySelector(".message-metadata .message-timestamp")]);
     assert.deepEqual(header, [true, true]);
+    // The ability's cards: a button per effect it can apply, a save button per target, and the save's own card.
+    const uses = await page.evaluate(({ use, useSaves, useSaveRoll }) => {
+      const card = id => document.querySelector(`#chat [data-message-id="${id}"] .message-content`);
+      return { apply: [...card(use).querySelectorAll("button[data-use-effect]")].map(b => b.textContent.trim()),
+        saves: [...card(useSaves).querySelectorAll("button[data-use-save]")].map(b => b.textContent.trim()),
+        saveRoll: !!card(useSaveRoll).querySelector(".icon-tactical") };
+    }, cards);
+    assert.deepEqual(uses, { apply: ["Apply: Dazed until the end of its next turn", "Apply: mark: Spark"], saves: ["Save: Ogre Chief"], saveRoll: true });
     assert.deepEqual(found, {});
     await closeAll();
     assert.deepEqual(browser.errors, []);

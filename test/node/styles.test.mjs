@@ -1,9 +1,9 @@
 /**
- * The system's stylesheet keeps every colour in a variable: a colour is written only in the
- * declaration of a custom property of a theme block (`:root, .theme-light` or `.theme-dark`), the
- * two theme blocks declare the same variables, and every `--icon-*` a rule reads is declared.
- * Templates carry no colour in their inline styles. The browser side (both themes rendered,
- * contrast, axe) is test/browser/look.test.mjs.
+ * The system's stylesheets (every one system.json lists) keep every colour in a variable: a colour
+ * is written only in the declaration of a custom property of a theme block (`:root, .theme-light`
+ * or `.theme-dark`), the two theme blocks declare the same variables, and every `--icon-*` a rule
+ * of any stylesheet reads is declared. Templates carry no colour in their inline styles. The
+ * browser side (both themes rendered, contrast, axe) is test/browser/look.test.mjs.
  */
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -12,7 +12,12 @@ import { fileURLToPath } from "node:url";
 import { join } from "node:path";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
-const CSS = await readFile(join(ROOT, "styles/icon-engine.css"), "utf8");
+/** @type {string[]} */
+const STYLES = JSON.parse(await readFile(join(ROOT, "system.json"), "utf8")).styles;
+/** Each stylesheet's text, by its path in system.json. */
+const SHEETS = Object.fromEntries(await Promise.all(STYLES.map(async path => [path, await readFile(join(ROOT, path), "utf8")])));
+/** The stylesheet that declares the theme variables. */
+const THEME_SHEET = "styles/icon-engine.css";
 /** Every template's text. */
 const TEMPLATES = await Promise.all((await readdir(join(ROOT, "templates"), { withFileTypes: true, recursive: true }))
   .filter(e => e.isFile() && e.name.endsWith(".hbs")).map(e => readFile(join(e.parentPath, e.name), "utf8")));
@@ -60,23 +65,42 @@ function rules(css) {
 }
 
 const THEMES = { light: ":root, .theme-light", dark: ".theme-dark" };
-const all = rules(CSS);
+const all = rules(SHEETS[THEME_SHEET]);
 
-test("the stylesheet parses into rules, with a light and a dark theme block", () => {
-  assert.ok(all.length > 100, `${all.length} rules`);
-  for (const selector of Object.values(THEMES)) assert.equal(all.filter(r => r.selector === selector).length, 1, selector);
-});
-
-test("no rule writes a colour: only the theme blocks' variables hold one", () => {
-  const offenders = [];
-  for (const { selector, declarations } of all) {
+/**
+ * The declarations of a stylesheet that write a colour outside a theme block's variables.
+ * @param {string} css
+ * @returns {string[]}
+ */
+function offenders(css) {
+  const found = [];
+  for (const { selector, declarations } of rules(css)) {
     const isTheme = Object.values(THEMES).includes(selector);
     for (const [property, value] of declarations) {
       if (isTheme && property.startsWith("--")) continue;
-      if (COLOUR.test(value)) offenders.push(`${selector} { ${property}: ${value} }`);
+      if (COLOUR.test(value)) found.push(`${selector} { ${property}: ${value} }`);
     }
   }
-  assert.deepEqual(offenders, []);
+  return found;
+}
+
+test("system.json lists the system's stylesheets, the theme variables' first", () => {
+  assert.equal(STYLES[0], THEME_SHEET);
+  assert.ok(STYLES.includes("styles/abilities.css"), STYLES.join(", "));
+});
+
+test("the theme stylesheet parses into rules, with a light and a dark theme block; the others declare no theme of their own", () => {
+  assert.ok(all.length > 100, `${all.length} rules`);
+  for (const selector of Object.values(THEMES)) assert.equal(all.filter(r => r.selector === selector).length, 1, selector);
+  for (const [path, css] of Object.entries(SHEETS)) {
+    if (path === THEME_SHEET) continue;
+    assert.ok(rules(css).length > 10, `${path} parses`);
+    assert.deepEqual(rules(css).filter(r => Object.values(THEMES).includes(r.selector)).map(r => r.selector), [], path);
+  }
+});
+
+test("no rule of any stylesheet writes a colour: only the theme blocks' variables hold one", () => {
+  for (const [path, css] of Object.entries(SHEETS)) assert.deepEqual(offenders(css), [], path);
 });
 
 test("the check itself catches a colour in a rule (hex, rgb(), a named colour) and allows one in a theme variable", () => {
@@ -86,16 +110,28 @@ test("the check itself catches a colour in a rule (hex, rgb(), a named colour) a
   assert.deepEqual(caught, [".a", ".b", ".c"]);
 });
 
-test("both themes declare the same variables, and every --icon-* read is declared", () => {
+test("a colour planted in abilities.css is caught, whether written plainly or as a variable's fallback", () => {
+  const css = SHEETS["styles/abilities.css"];
+  const at = css.indexOf("{", css.indexOf(".ability-card .item-name")) + 1;
+  const plant = (/** @type {string} */ text) => css.slice(0, at) + text + css.slice(at);
+  assert.deepEqual(offenders(plant(" color: #a05a00;")), [`.icon-engine .ability-card .item-name { color: #a05a00 }`]);
+  assert.deepEqual(offenders(plant(" border-color: var(--color-border-light-tertiary, rgb(0 0 0 / 15%));")),
+    [`.icon-engine .ability-card .item-name { border-color: var(--color-border-light-tertiary, rgb(0 0 0 / 15%)) }`]);
+  assert.deepEqual(offenders(plant(" background: var(--icon-accent);")), [], "a variable is no colour");
+});
+
+test("both themes declare the same variables, and every --icon-* any stylesheet reads is declared", () => {
   const declared = Object.fromEntries(Object.entries(THEMES).map(([theme, selector]) =>
     [theme, all.find(r => r.selector === selector)?.declarations.map(([p]) => p).filter(p => p.startsWith("--")).sort()]));
   assert.deepEqual(declared.dark, declared.light);
   // Variables a rule sets for its own elements (a meter's colour and fill) count as declared.
-  const local = new Set(all.flatMap(r => r.declarations.map(([p]) => p)).filter(p => p.startsWith("--icon-")));
-  const read = new Set([...CSS.matchAll(/var\((--icon-[a-z0-9-]+)/g)].map(m => m[1]));
+  const local = new Set(Object.values(SHEETS).flatMap(css => rules(css).flatMap(r => r.declarations.map(([p]) => p))).filter(p => p.startsWith("--icon-")));
   for (const text of TEMPLATES) for (const m of text.matchAll(/(--icon-[a-z0-9-]+)\s*:/g)) local.add(m[1]);
-  const undeclared = [...read].filter(name => !declared.light?.includes(name) && !local.has(name));
-  assert.deepEqual(undeclared, []);
+  for (const [path, css] of Object.entries(SHEETS)) {
+    const read = new Set([...css.matchAll(/var\((--icon-[a-z0-9-]+)/g)].map(m => m[1]));
+    const undeclared = [...read].filter(name => !declared.light?.includes(name) && !local.has(name));
+    assert.deepEqual(undeclared, [], path);
+  }
 });
 
 test("templates' inline styles hold no colour", () => {

@@ -208,6 +208,7 @@ export function abilityContext(system) {
     effects: system.effects.map((effect, index) => ({
       ...effect,
       index,
+      number: index + 1,
       triggerOptions: options(EFFECT_TRIGGERS, effect.trigger, t => `ICONENGINE.ItemSheet.Trigger.${t}`),
       statusOptions: options(["", ...statusIds], effect.status, id => (id ? `ICONENGINE.Status.${id}.name` : "ICONENGINE.ItemSheet.noStatus")),
       durationOptions: options(EFFECT_DURATIONS, effect.duration, d => `ICONENGINE.ItemSheet.Duration.${d}`)
