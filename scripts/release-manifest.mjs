@@ -25,11 +25,12 @@ export const REPOSITORY_ENV = "ICON_ENGINE_REPOSITORY";
 export const ZIP_NAME = "icon-engine.zip";
 export const MANIFEST_NAME = "system.json";
 
-/** The three README screenshots, published as the manifest's media (docs/screenshots/). */
+/** The README's screenshots, published as the manifest's media (docs/screenshots/). */
 export const SCREENSHOTS = Object.freeze([
   { file: "character-sheet.png", caption: "The character sheet in Foundry's light theme (Combat tab: HP and vigor bars, wounds, stat block, attack and healing buttons) and dark theme (Narrative tab: action ratings, strain, a burden clock, bonds)" },
   { file: "attack-card.png", caption: "An attack in the light theme: the dialog with the target's exact odds to hit, crit and exceed before the roll, and the chat card the roll makes, its damage applied with Undo" },
-  { file: "combat-tracker.png", caption: "The combat tracker in the dark theme, mid-round: the party acting next, a character's turn under way, party resolve, Undo and End combat" }
+  { file: "combat-tracker.png", caption: "The combat tracker in the dark theme, mid-round: the party acting next, a character's turn under way, party resolve, Undo and End combat" },
+  { file: "abilities.png", caption: "A character's abilities, traits and relics as cards in the light theme (cost, reach, area, charges, tags, Use; one spent), and the use card an ability posts in the dark theme, a button per effect" }
 ]);
 
 /** The manifest fields derived from the repository base and the version (absent without a base). */

@@ -1,4 +1,4 @@
-// Makes the README's three screenshots (docs/screenshots/) from the PNGs the browser tests write
+// Makes the README's screenshots (docs/screenshots/) from the PNGs the browser tests write
 // to test-results/, in the headless Chromium the tests use (no image tools to install). They come
 // from test/browser/look.test.mjs: real documents in the shim world, each sheet rendered by its
 // own class inside v13's window frame, each card inside v13's chat message, in v13's light and
@@ -8,6 +8,8 @@
 //   attack-card.png      the attack dialog with the target's exact odds, beside the card the roll
 //                        made (hit, damage applied, Undo), both in the light theme
 //   combat-tracker.png   the tracker mid-round, in the dark theme (the sidebar's usual scheme)
+//   abilities.png        the character sheet's Abilities tab in the light theme (ability, trait and
+//                        relic cards, one spent), beside an ability's use card in the dark theme
 // And the in-game guide's images (assets/guide/*.webp, shipped in the system; docs/guide.md shows
 // them): GUIDE below names each one's sources, WebP-encoded by Chromium so they stay small.
 // scripts/screenshots.sh runs those tests first. Fails if a source is missing or a result is over
@@ -30,7 +32,8 @@ const GUIDE_MAX_BYTES = 40_000;
 const SOURCES = {
   "character-sheet.png": [["look-character-combat-light.png", "Light theme: the Combat tab"], ["look-character-narrative-dark.png", "Dark theme: the Narrative tab"]],
   "attack-card.png": [["look-dialog-attack-light.png", "Before the roll: the odds per target"], ["look-card-attack-light.png", "The roll: the core's verdict, applied"]],
-  "combat-tracker.png": [["look-tracker-dark.png", ""]]
+  "combat-tracker.png": [["look-tracker-dark.png", ""]],
+  "abilities.png": [["look-character-abilities-light.png", "Light theme: the Abilities tab"], ["look-card-use-dark.png", "Dark theme: an ability's use card"]]
 };
 
 /**
@@ -55,8 +58,8 @@ const GUIDE = {
   "pack-import.webp": [["pack-import.png", "", [16, 16, 300, 683]]],
   "hero-sheet.webp": [["look-hero-light.png", ""]],
   "help-card.webp": [["guide-help-card.png", ""]],
-  "ability-cards.webp": [["abilities-walkthrough-3-job-abilities.png", ""]],
-  "use-card.webp": [["abilities-use-card.png", ""]],
+  "ability-cards.webp": [["look-character-abilities-light.png", ""]],
+  "use-card.webp": [["look-card-use-light.png", ""]],
   "area-template.webp": [["abilities-walkthrough-6-preview.png", "The preview under the pointer"], ["abilities-walkthrough-7-board.png", "Placed: the covered tokens targeted"]],
   "content-pack.webp": [["abilities-walkthrough-1-content-pack.png", ""]]
 };

@@ -3,7 +3,11 @@
  * themes: every actor and item sheet rendered by its own ApplicationV2 class from real documents
  * (so through the sheet's own `_prepareContext`), every dialog, the chat cards the rolls post and
  * the combat tracker, each inside Foundry's markup (the window frame, the chat message header)
- * with Font Awesome and Signika loaded as Foundry loads them. For each:
+ * with Font Awesome and Signika loaded as Foundry loads them, and every stylesheet system.json
+ * lists. Abilities as issue 28 made them are among them: a character's abilities tab (ability,
+ * trait and relic cards, spent or not, with areas and charges), every item type's sheet, the use
+ * and save cards an ability posts, the content-pack dialog's report and the job-change question.
+ * For each:
  *   - an axe-core pass finds no serious or critical violation (contrast included);
  *   - the theme variables give text and controls enough contrast (WCAG AA: 4.5:1 for text,
  *     3:1 for controls and marks);
@@ -282,6 +286,17 @@ describe("the look, in v13's light and dark themes", () => {
     assert.deepEqual(cards["Cinder Burst"], { spent: true, chips: ["2 actions", "Range 4", "Blast 2", "Charges 0/1"], remove: ["Delete: Cinder Burst", true] });
     assert.deepEqual(cards["Hammer Blow"], { spent: false, chips: ["1 action", "Melee", "Charges 2/3"], remove: ["Delete: Hammer Blow", true] });
     assert.deepEqual(cards["Aether Lens"], { spent: false, chips: ["Charges 1/2"], remove: ["Delete: Aether Lens", true] });
+    // The ability sheet's controls: tag toggles say whether they are pressed, each effect's remove button names it; the
+    // grant sheet's remove buttons name the grant.
+    const controls = await page.evaluate(({ ability, job }) => ({
+      pressed: [...document.querySelectorAll(`${ability} .icon-tags button.tag[aria-pressed="true"]`)].map(b => b.textContent.trim()),
+      unpressed: document.querySelectorAll(`${ability} .icon-tags button.tag[aria-pressed="false"]`).length,
+      removeEffect: [...document.querySelectorAll(`${ability} button.remove-effect`)].map(b => [b.getAttribute("aria-label"), !!b.querySelector("i.fa-trash")]),
+      removeGrant: [...document.querySelectorAll(`${job} button[data-action="removeGrant"]`)].map(b => b.getAttribute("aria-label"))
+    }), { ability: sheets.items["ability:Static Veil"], job: sheets.items["job:Bastion"] });
+    assert.deepEqual(controls, { pressed: ["Mark"], unpressed: 10,
+      removeEffect: [["Remove effect 1", true], ["Remove effect 2", true], ["Remove effect 3", true]],
+      removeGrant: ["Remove from the list: Shield Wall", "Remove from the list: Item.gone000000000001"] });
     assert.deepEqual(found, {});
     await closeAll();
     assert.deepEqual(browser.errors, []);
@@ -492,7 +507,14 @@ describe("the look, in v13's light and dark themes", () => {
         ["--icon-slow", "--background", 4.5], ["--icon-die-text", "--icon-die-bg", 4.5], ["--icon-burden-die-text", "--icon-burden-die-bg", 4.5],
         ["--icon-tag-text", "--icon-tag-bg", 4.5], ["--icon-track-text", "--icon-hp", 4.5], ["--icon-track-text", "--icon-vigor", 4.5],
         ["--icon-track-text", "--icon-track", 4.5], ["--icon-control-border", "--background", 3], ["--icon-focus", "--background", 3],
-        ["--icon-hp", "--icon-track", 1.5]
+        ["--icon-hp", "--icon-track", 1.5],
+        // Abilities: chips and tags on a card, a spent card, the item sheets' panels (legends, labels,
+        // tag toggles pressed and not, hovered), failures on a panel. "a over b": a drawn on b, on the page.
+        ["--icon-chip-text", "--icon-chip-bg over --icon-surface", 4.5], ["--icon-chip-text", "--icon-chip-bg", 4.5],
+        ["--icon-text-muted", "--icon-surface-sunken over --icon-surface", 4.5], ["--icon-text", "--icon-surface-sunken", 4.5],
+        ["--icon-text-muted", "--icon-surface-sunken", 4.5], ["--icon-heading", "--icon-surface", 4.5], ["--icon-text-muted", "--icon-surface", 4.5],
+        ["--icon-text", "--icon-surface-strong over --icon-surface", 4.5], ["--icon-text", "--icon-accent-soft over --icon-surface", 4.5],
+        ["--icon-control-border", "--icon-surface", 3], ["--icon-fail", "--icon-surface", 4.5], ["--icon-accent", "--icon-surface", 3]
       ];
       const failures = [];
       for (const theme of ["light", "dark"]) {
@@ -507,7 +529,7 @@ describe("the look, in v13's light and dark themes", () => {
         };
         const page = parse(colour("--background"));
         for (const [fg, bg, min] of pairs) {
-          const back = bg === "--background" ? page : parse(colour(bg), page);
+          const back = bg.split(" over ").reverse().reduce((under, name) => (name === "--background" ? page : parse(colour(name), under)), page);
           const value = ratio(parse(colour(fg), back), back);
           if (value < min) failures.push(`${theme}: ${fg} on ${bg} is ${value.toFixed(2)}:1, under ${min}:1`);
         }

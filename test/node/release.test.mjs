@@ -108,7 +108,7 @@ describe("the repository base and the URLs derived from it", () => {
     assert.match(placeholder.reason, /placeholder \(\.invalid\)/);
   });
 
-  test("the manifest is the latest release's, the download this version's zip, media the three screenshots", () => {
+  test("the manifest is the latest release's, the download this version's zip, media the README's screenshots", () => {
     const fields = repositoryFields("https://github.com/acme/icon-engine", "1.2.3");
     assert.equal(fields.manifest, "https://github.com/acme/icon-engine/releases/latest/download/system.json");
     assert.equal(fields.download, "https://github.com/acme/icon-engine/releases/download/v1.2.3/icon-engine.zip");
@@ -116,7 +116,8 @@ describe("the repository base and the URLs derived from it", () => {
     assert.deepEqual(fields.media.map(m => [m.type, m.url.split("/").slice(-4).join("/")]), [
       ["screenshot", "v1.2.3/docs/screenshots/character-sheet.png"],
       ["screenshot", "v1.2.3/docs/screenshots/attack-card.png"],
-      ["screenshot", "v1.2.3/docs/screenshots/combat-tracker.png"]
+      ["screenshot", "v1.2.3/docs/screenshots/combat-tracker.png"],
+      ["screenshot", "v1.2.3/docs/screenshots/abilities.png"]
     ]);
     for (const m of fields.media) assert.ok(existsSync(join(ROOT, "docs/screenshots", m.url.split("/").pop() ?? "")), m.url);
   });
