@@ -302,7 +302,7 @@ describe("the look, in v13's light and dark themes", () => {
     assert.deepEqual(browser.errors, []);
   });
 
-  test("the keyboard reaches the tabs and the burden clock", async () => {
+  test("the keyboard reaches the tabs, the burden clock and an ability card's controls, their focus visible", async () => {
     const selector = await page.evaluate(() => globalThis.look.open(globalThis.look.character.sheet));
     await page.locator(`${selector} [role=tab][data-tab="combat"]`).focus();
     await page.keyboard.press("ArrowRight");
@@ -317,6 +317,20 @@ describe("the look, in v13's light and dark themes", () => {
     await page.keyboard.press("ArrowDown");
     await page.waitForFunction(() => globalThis.look.character.system.burdens[0].filled === 2);
     assert.equal(await page.locator(`${selector} .burden .clock`).first().getAttribute("aria-valuenow"), "2");
+    // An ability card's controls: Tab goes from the name to Use to the trash button, each with a visible focus ring.
+    await page.evaluate(() => globalThis.look.character.sheet.changeTab("abilities", "primary"));
+    const card = page.locator(`${selector} .ability-card`, { hasText: "Hammer Blow" });
+    await card.locator(".item-name").focus();
+    const ring = () => page.evaluate(() => {
+      const style = getComputedStyle(document.activeElement);
+      return [document.activeElement.getAttribute("aria-label"), style.outlineStyle, style.outlineWidth];
+    });
+    const rings = [];
+    for (let i = 0; i < 2; i++) {
+      await page.keyboard.press("Tab");
+      rings.push(await ring());
+    }
+    assert.deepEqual(rings, [["Use Hammer Blow", "solid", "2px"], ["Delete: Hammer Blow", "solid", "2px"]]);
     await closeAll();
     assert.deepEqual(browser.errors, []);
   });
