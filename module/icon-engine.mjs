@@ -134,17 +134,14 @@ Hooks.once("init", () => {
 // The Token HUD copies a status's description into the effect unlocalized; give it text.
 Hooks.once("i18nInit", () => data.localizeStatusDescriptions(CONFIG.statusEffects, key => game.i18n?.localize(key) ?? key));
 
-// Glossary tooltips: the terms come from the shipped rules reference, parsed by the core.
+// Glossary tooltips: the terms of the shipped rules reference, read from it by the pack importer
+// when the system was built (scripts/glossary.mjs), so no client loads the importer for them.
 Hooks.once("ready", async () => {
+  if (!game.packs?.get(`${SYSTEM_ID}.rules-reference`)) return;
   try {
-    const api = await coreLoaded;
-    const pack = game.packs?.get(`${SYSTEM_ID}.rules-reference`);
-    if (!pack) return;
-    const entries = /** @type {JournalEntry[]} */ (/** @type {unknown} */ (await pack.getDocuments()));
-    const glossary = entries.flatMap(entry => entry.pages.contents)
-      .filter(page => page.type === "text")
-      .flatMap(page => api.glossaryTerms(page.text.content ?? "", page.name ?? ""));
-    IconEnrichers.registerGlossary(glossary);
+    const response = await fetch(new URL("../packs/glossary.json", import.meta.url));
+    if (!response.ok) throw new Error(`packs/glossary.json: ${response.status} ${response.statusText}`);
+    IconEnrichers.registerGlossary(await response.json());
   } catch (error) {
     console.error(`${SYSTEM_ID} | the glossary could not be loaded`, error);
   }

@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// Every request the core understands, tagged by `kind`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(tag = "kind", deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(remote = "Self", deny_unknown_fields)]
 pub enum Request {
     /// A Foundry dice formula: `{"kind": "dice", "formula": "4d6kh3 + 2"}`.
     #[serde(rename = "dice")]
@@ -60,6 +60,8 @@ pub enum Request {
     #[serde(rename = "mns.dice")]
     MnsDice(mns::SpecialRoll),
 }
+
+crate::deserialize_tagged!(Request, "kind");
 
 /// Runs `$body` with `$rule` bound to the request's [`DiceRule`], and `$wrap` naming the matching
 /// [`Detail`] variant; `$dice` handles the plain formula. The one place that lists every rule.
@@ -196,10 +198,10 @@ impl Prepared {
         })
     }
     /// As [`Prepared::new`], parsing each distinct formula only once.
-    pub fn with_cache(request: &Request, cache: &mut FormulaCache) -> Result<Self> {
+    pub fn from_cache(request: Request, cache: &mut FormulaCache) -> Result<Self> {
         Ok(Self {
             formula: cache.get(&request.formula()?)?,
-            request: request.clone(),
+            request,
         })
     }
     pub fn request(&self) -> &Request {
@@ -207,10 +209,6 @@ impl Prepared {
     }
     pub fn formula(&self) -> &Formula {
         &self.formula
-    }
-    /// The parsed formula, shared (the dice handles of the wasm boundary keep it).
-    pub fn formula_rc(&self) -> Rc<Formula> {
-        self.formula.clone()
     }
 }
 
@@ -413,7 +411,7 @@ pub fn roll_with(request: &Prepared, rng: &mut DiceRng) -> Result<Done> {
 pub struct Scratch {
     /// The first round of dice, planned once, when every term rolls its fixed number (≥ 1) of
     /// dice once, in term order, with no modifier that asks for more: such a roll needs none of
-    /// resolution's rounds (what `FlatRoller` does for plain formulas).
+    /// resolution's rounds.
     simple: Option<Vec<DiceNeed>>,
     /// The faces of the last roll, one array per batch.
     pub faces: Vec<Vec<i64>>,
@@ -556,20 +554,16 @@ pub fn roll_formula(formula: &Formula, rng: &mut DiceRng) -> Result<(Evaluation,
 
 /// The exact probabilities of the request's totals and outcomes.
 pub fn odds(request: &Prepared) -> Result<OddsReport> {
-    odds_with(request, &odds_parts(request)?)
-}
-
-/// The distribution of a request's total and its labelled outcome probabilities.
-pub type OddsParts = (odds::Distribution, Vec<(&'static str, Prob)>);
-
-/// [`odds`] from the request's [`odds_parts`] (computed once, asked for again).
-pub fn odds_with(request: &Prepared, (d, outcomes): &OddsParts) -> Result<OddsReport> {
-    let mut report = report(request.formula.to_string(), d, outcomes);
+    let (d, outcomes) = odds_parts(request)?;
+    let mut report = report(request.formula.to_string(), &d, &outcomes);
     if let Request::TributeTest(t) = &request.request {
         report.profit_waste = Some(t.joint()?);
     }
     Ok(report)
 }
+
+/// The distribution of a request's total and its labelled outcome probabilities.
+pub type OddsParts = (odds::Distribution, Vec<(&'static str, Prob)>);
 
 /// The distribution of the request's total and its labelled outcome probabilities.
 pub fn odds_parts(request: &Prepared) -> Result<OddsParts> {

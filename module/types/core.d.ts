@@ -152,13 +152,33 @@ export interface CoreApi {
   clockTick(clock: { segments: number; filled: number }, ticks: number): { segments: number; filled: number; complete: boolean };
   sessionXp(checklist: { ideals?: number; challenged?: number; ambition?: number; burdenInvoked?: boolean }): number;
   iconDerived(target: object): { bloodied: boolean; bloodiedValue: number; healableMax: number; vigorCap: number; fallen: boolean };
-  importPack(text: string, options?: { format?: "auto" | "nedb" | "json"; force?: boolean }): { documents: object[]; report: ImportReport };
-  glossaryTerms(html: string, page: string): { term: string; key: string; definition: string; page: string }[];
-  glossary(text: string, options?: { format?: "auto" | "nedb" | "json"; force?: boolean }): { term: string; key: string; definition: string; page: string }[];
   iconSituation(situation: object): { boons: number; curses: number; cover: boolean };
   iconSaveable(statuses: string[]): string[];
   iconAfterAbility(statuses: string[]): string[];
   rulesetTables(): RulesetTables;
   mnsLookup(query: { table: string; [field: string]: unknown }): Record<string, unknown>;
   Rng: new (seed?: Seed) => Rng;
+}
+
+/** A glossary term: `key` is the lowercase term without its placeholder, for matching status ids. */
+export interface GlossaryTerm {
+  term: string;
+  key: string;
+  definition: string;
+  page: string;
+  /** The heading the term sits under on its page, if any. */
+  section: string | null;
+}
+
+export interface ImportOptions {
+  format?: "auto" | "nedb" | "json";
+  force?: boolean;
+}
+
+/** The pack importer's API: module/packs/importer.mjs (`loadImporter()`), a wasm module of its own. */
+export interface ImporterApi {
+  importPack(text: string, options?: ImportOptions): { documents: object[]; report: ImportReport };
+  glossaryTerms(html: string, page: string): GlossaryTerm[];
+  glossary(text: string, options?: ImportOptions): GlossaryTerm[];
+  version(): string;
 }

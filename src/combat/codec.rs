@@ -88,18 +88,16 @@ impl<T: Serialize> Serialize for ZeroOr<T> {
     }
 }
 
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for ZeroOr<T> {
+impl<'de, T: de::DeserializeOwned> Deserialize<'de> for ZeroOr<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Either<T> {
-            Zero(u8),
-            Some(T),
-        }
-        match Either::<T>::deserialize(d)? {
-            Either::Zero(0) => Ok(ZeroOr(None)),
-            Either::Zero(other) => Err(de::Error::custom(format!("0 or a value, not {other}"))),
-            Either::Some(v) => Ok(ZeroOr(Some(v))),
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::Number(n) if n.as_u64() == Some(0) => Ok(ZeroOr(None)),
+            serde_json::Value::Number(n) if n.is_u64() => {
+                Err(de::Error::custom(format!("0 or a value, not {n}")))
+            }
+            v => T::deserialize(&v)
+                .map(|v| ZeroOr(Some(v)))
+                .map_err(de::Error::custom),
         }
     }
 }

@@ -45,9 +45,9 @@ pub const MAX_COMBATANTS: usize = 10_000;
 pub const MAX_ID_BYTES: usize = 256;
 
 /// Things that happen in a fight.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(
-    tag = "type",
+    remote = "Self",
     rename_all = "camelCase",
     rename_all_fields = "camelCase"
 )]
@@ -87,6 +87,8 @@ pub enum Event {
     /// state stored before issue 18 is converted without waiting for the next event.
     Upgrade,
 }
+
+crate::deserialize_tagged!(Event, "type");
 
 /// `start`'s combatants, refused past [`MAX_COMBATANTS`] as they are read.
 fn at_most_max_combatants<'de, D: Deserializer<'de>>(

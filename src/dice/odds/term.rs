@@ -19,11 +19,10 @@ use super::num::{Num, View};
 use crate::dice::ast::*;
 use crate::dice::resolve::{apply_simple, DieResult};
 use crate::error::Error;
-use crate::fxhash::FxBuild;
 use std::collections::BTreeMap;
 
 /// Hash maps of die states and modifier indices: small keys, hashed often.
-type HashMap<K, V> = std::collections::HashMap<K, V, FxBuild>;
+type HashMap<K, V> = std::collections::HashMap<K, V, rustc_hash::FxBuildHasher>;
 use std::rc::Rc;
 
 /// The parts of a die result that modifiers read and write.
