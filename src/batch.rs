@@ -244,7 +244,7 @@ pub fn odds_arrays(request: &Prepared) -> Result<OddsArrays> {
         })
     });
     Ok(OddsArrays {
-        formula: request.formula().to_string(),
+        formula: request.text().to_string(),
         values: d.totals.iter().map(|(v, _)| *v as f64).collect(),
         p: d.totals.iter().map(|(_, p)| *p).collect(),
         mean: d.mean(),

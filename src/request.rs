@@ -182,27 +182,42 @@ impl Request {
     }
 }
 
-/// A request with its dice parsed, ready for the verbs.
+/// A request with its dice parsed, ready for the verbs, and the formula's normal form and term
+/// notations written once for the outcomes that show them.
 #[derive(Debug, Clone)]
 pub struct Prepared {
     request: Request,
     formula: Rc<Formula>,
+    text: String,
+    notations: Vec<String>,
 }
 
 impl Prepared {
     /// Validates the request and parses its dice.
     pub fn new(request: &Request) -> Result<Self> {
-        Ok(Self {
-            formula: Rc::new(parse(&request.formula()?)?),
-            request: request.clone(),
-        })
+        Ok(Self::with(
+            request.clone(),
+            Rc::new(parse(&request.formula()?)?),
+        ))
     }
     /// As [`Prepared::new`], parsing each distinct formula only once.
     pub fn from_cache(request: Request, cache: &mut FormulaCache) -> Result<Self> {
-        Ok(Self {
-            formula: cache.get(&request.formula()?)?,
+        let formula = cache.get(&request.formula()?)?;
+        Ok(Self::with(request, formula))
+    }
+    fn with(request: Request, formula: Rc<Formula>) -> Self {
+        Self {
+            text: formula.to_string(),
+            notations: (0..formula.terms.len())
+                .map(|i| formula.term_notation(i))
+                .collect(),
             request,
-        })
+            formula,
+        }
+    }
+    /// The formula in normal form.
+    pub fn text(&self) -> &str {
+        &self.text
     }
     pub fn request(&self) -> &Request {
         &self.request
@@ -251,7 +266,7 @@ pub enum Resolution {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Done {
-    pub kind: String,
+    pub kind: &'static str,
     pub total: i64,
     pub faces: Vec<Vec<i64>>,
     /// The seed that reproduces this roll (set by `roll`).
@@ -348,7 +363,7 @@ pub fn resolve(request: &Prepared, faces: &[Vec<i64>]) -> Result<Resolution> {
                 return Err(too_many(used));
             }
             let detail = Detail::Dice {
-                formula: request.formula.to_string(),
+                formula: request.text.clone(),
                 terms: eval.terms.clone(),
             };
             (detail, eval.total)
@@ -376,7 +391,7 @@ pub fn resolve(request: &Prepared, faces: &[Vec<i64>]) -> Result<Resolution> {
         }
     );
     Ok(Resolution::Done(Done {
-        kind: request.request.kind().to_string(),
+        kind: request.request.kind(),
         total,
         faces: faces.to_vec(),
         seed: None,
@@ -397,7 +412,7 @@ pub fn roll_with(request: &Prepared, rng: &mut DiceRng) -> Result<Done> {
     let mut scratch = Scratch::new(request)?;
     let (total, detail) = roll_detail(request, rng, &mut scratch)?;
     Ok(Done {
-        kind: request.request.kind().to_string(),
+        kind: request.request.kind(),
         total,
         faces: scratch.faces,
         seed: None,
@@ -490,7 +505,7 @@ pub fn roll_detail(
         .names_terms());
     if names {
         for (i, term) in scratch.eval.terms.iter_mut().enumerate() {
-            term.notation = request.formula.term_notation(i);
+            term.notation.clone_from(&request.notations[i]);
         }
     }
     let eval = &scratch.eval;
@@ -499,10 +514,10 @@ pub fn roll_detail(
         |_| {
             let mut terms = eval.terms.clone();
             for (i, term) in terms.iter_mut().enumerate() {
-                term.notation = request.formula.term_notation(i);
+                term.notation.clone_from(&request.notations[i]);
             }
             let detail = Detail::Dice {
-                formula: request.formula.to_string(),
+                formula: request.text.clone(),
                 terms,
             };
             (eval.total, detail)
@@ -555,7 +570,7 @@ pub fn roll_formula(formula: &Formula, rng: &mut DiceRng) -> Result<(Evaluation,
 /// The exact probabilities of the request's totals and outcomes.
 pub fn odds(request: &Prepared) -> Result<OddsReport> {
     let (d, outcomes) = odds_parts(request)?;
-    let mut report = report(request.formula.to_string(), &d, &outcomes);
+    let mut report = report(request.text.clone(), &d, &outcomes);
     if let Request::TributeTest(t) = &request.request {
         report.profit_waste = Some(t.joint()?);
     }

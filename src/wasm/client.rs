@@ -1,17 +1,19 @@
 //! The client core's exports (the `client` feature): dice, odds, rulesets and combat, the module
 //! every client loads. `module/core.mjs` is the public API over them. Each verb takes the
-//! request's JSON text, decodes it (a formula is parsed once, [`FormulaCache`]) and answers with
-//! JSON text: one way in and one way out per verb.
+//! request's JSON text, decodes it (a request or formula asked again is found in the
+//! [`FormulaCache`]) and answers with JSON text: one way in and one way out per verb.
 
-use super::{decode, decode_large, js_error, json, number};
+use super::{decode, decode_large, js_error, json, number, text_arg};
 use crate::cache::FormulaCache;
+use crate::decode::MAX_REQUEST_JSON;
 use crate::dice::chacha::ChaCha20;
 use crate::dice::rng::{DiceRng, MAX_SEED};
-use crate::request::{self, Prepared, Request};
+use crate::request::{self, Prepared};
 use rand::SeedableRng;
 use serde::Serialize;
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 
 thread_local! {
@@ -66,11 +68,15 @@ fn next_seed() -> Result<u64, JsError> {
 
 /* ------------------------------------------------------------------ the verbs */
 
-/// A request from its JSON text, validated, its dice parsed.
-fn prepared(json: &JsValue) -> Result<Prepared, JsError> {
-    let request: Request = decode("request", json)?;
+/// A request from its JSON text, validated, its dice parsed (or found in the cache).
+fn prepared(json: &JsValue) -> Result<Rc<Prepared>, JsError> {
+    let text = text_arg("request", json)?;
     CACHE
-        .with(|c| Prepared::from_cache(request, &mut c.borrow_mut()))
+        .with(|c| {
+            c.borrow_mut().prepare(&text, |text| {
+                crate::decode::from_json_text_within("request", text, MAX_REQUEST_JSON)
+            })
+        })
         .map_err(js_error)
 }
 
@@ -79,7 +85,7 @@ fn prepared(json: &JsValue) -> Result<Prepared, JsError> {
 pub fn plan_json(
     #[wasm_bindgen(unchecked_param_type = "RequestJson")] request: JsValue,
 ) -> Result<String, JsError> {
-    json(&request::plan(&prepared(&request)?).map_err(js_error)?)
+    json(&request::plan(&*prepared(&request)?).map_err(js_error)?)
 }
 
 /// Decides the outcome from the faces rolled (JSON: one array per planned/requested batch).
@@ -109,7 +115,7 @@ pub fn roll_json(
 pub fn odds_json(
     #[wasm_bindgen(unchecked_param_type = "RequestJson")] request: JsValue,
 ) -> Result<String, JsError> {
-    json(&request::odds(&prepared(&request)?).map_err(js_error)?)
+    json(&request::odds(&*prepared(&request)?).map_err(js_error)?)
 }
 
 /// The odds as arrays: `{formula, values, p, mean, sd, outcomes, exact}`, `exact` null or
@@ -118,7 +124,7 @@ pub fn odds_json(
 pub fn odds_arrays_json(
     #[wasm_bindgen(unchecked_param_type = "RequestJson")] request: JsValue,
 ) -> Result<String, JsError> {
-    json(&crate::batch::odds_arrays(&prepared(&request)?).map_err(js_error)?)
+    json(&crate::batch::odds_arrays(&*prepared(&request)?).map_err(js_error)?)
 }
 
 /// `n` totals of a request from one stream started at `seed` (negative: the next unseeded one).
