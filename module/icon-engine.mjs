@@ -97,7 +97,7 @@ Hooks.once("init", () => {
   DocumentSheetConfig.registerSheet(Item, SYSTEM_ID, sheets.IconItemSheet,
     { types: ["relic", "trait"], makeDefault: true, label: "ICONENGINE.Sheet.item" });
 
-  // The other rulesets (issue 8): the world's ruleset and its charts, and their chat cards.
+  // The other rulesets: the world's ruleset and its charts, and their chat cards.
   registerRulesetSettings();
   registerTrustSettings();
   dice.rulesetCards.registerRulesetCards();

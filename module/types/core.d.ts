@@ -4,7 +4,7 @@
  * output that may be missing when the type check runs, so module/core.mjs casts to these.
  */
 
-/** A tagged request; this issue defines the `dice` kind. Later kinds add fields. */
+/** A tagged request: `{kind, ...fields}` (docs/js-contract.md lists the kinds). */
 export type CoreRequest = DiceRequest | { kind: string; [field: string]: unknown };
 
 export interface DiceRequest {
@@ -121,7 +121,7 @@ export interface ChartEntry {
   value: number;
 }
 
-/** `rulesetTables()`: the charts the other rulesets print (issue 8). */
+/** `rulesetTables()`: the charts the other rulesets print. */
 export interface RulesetTables {
   iconsLevels: { level: number; description: string; names: [string, string, string] }[];
   tributeRealityLevels: ChartEntry[];

@@ -84,7 +84,7 @@ pub enum Event {
     Undo,
     EndCombat,
     /// The state in the shape this core writes, nothing else changed and nothing logged: how a
-    /// state stored before issue 18 is converted without waiting for the next event.
+    /// state stored in an older version is converted without waiting for the next event.
     Upgrade,
 }
 

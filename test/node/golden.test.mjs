@@ -2,10 +2,13 @@
  * The public API answers as the core of commit e44cd84 did (tests/fixtures/outcomes-v3.json and
  * combat-v3.json, captured from it by tests/fixtures/capture-v3.mjs): for every request kind the
  * same plan, the same outcome of every seeded roll (keys in the same order), the same resolve,
- * odds, oddsArrays and rollMany; and every combat event the same state and effects.
+ * odds, oddsArrays and rollMany; every combat event the same state and effects; and the odds of
+ * formulas computed in floats, where the order of the odds' hash maps could change the last bits,
+ * the same to the bit (odds-v3.json, by tests/fixtures/capture-odds-v3.mjs).
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import core from "../support/load-core.mjs";
 
@@ -49,6 +52,16 @@ describe("the answers of every request kind are today's", () => {
       same([...core.rollMany(c.request, 40, 5)], c.rollMany, `rollMany ${name}`);
     }
   });
+});
+
+test("odds computed in floats are the same to the bit", () => {
+  const answers = fixture("odds-v3.json");
+  assert.ok(answers.filter(a => a.exact === false).length >= 70, "the floats' path is covered");
+  for (const { formula, sha256, error } of answers) {
+    const answer = attempt(() => core.odds({ kind: "dice", formula }));
+    if (error !== undefined) same(answer, { error }, formula);
+    else assert.equal(createHash("sha256").update(JSON.stringify(answer)).digest("hex"), sha256, formula);
+  }
 });
 
 describe("combat state version 3 is read and written as today", () => {
