@@ -172,7 +172,7 @@ if (want("rolling")) {
   const { DiceRoll } = await import("@dice-roller/rpg-dice-roller");
   say("## Rolls per second of every request kind vs rpg-dice-roller (the same dice)");
   say("");
-  say("`roll(request)` through module/core.mjs, unseeded (the core takes its next seed), a new request object each call as a caller writes it; rpg-dice-roller parses its notation every call. The two side by side, a window of each in turn, six times; best window of each. The kinds that roll no dice have nothing to compare with.");
+  say("`roll(request)` through module/core.mjs, unseeded (the core takes its next seed), a new request object each call as a caller writes it; rpg-dice-roller parses its notation every call. The two side by side, a window of each in turn, six times; best window of each. The kinds that roll no dice have nothing to compare with. Outcomes cross the boundary as JSON text, the one path of every verb: no faster path is kept, since none is needed for this floor.");
   say("");
   say("| request | rpg-dice-roller notation | rpg-dice-roller rolls/s | `roll` rolls/s | µs a roll | ratio | floor ≥ 1× | |");
   say("|---|---|---:|---:|---:|---:|---:|:--:|");
