@@ -5,6 +5,7 @@
 use crate::dice::{parse, Formula};
 use crate::error::Result;
 use crate::request::{Prepared, Request};
+use rustc_hash::FxBuildHasher;
 use std::collections::{HashMap, VecDeque};
 use std::rc::Rc;
 
@@ -12,10 +13,11 @@ use std::rc::Rc;
 /// its capacity times this (a character's request with its statuses is well under it).
 pub const MAX_CACHED_REQUEST: usize = 4096;
 
-/// A map of at most `capacity` entries that forgets its oldest beyond that.
+/// A map of at most `capacity` entries that forgets its oldest beyond that. Hashed with FxHash:
+/// the keys are short, and a map this small cannot be slowed much by keys chosen to collide.
 #[derive(Debug)]
 struct Fifo<V> {
-    map: HashMap<String, V>,
+    map: HashMap<String, V, FxBuildHasher>,
     order: VecDeque<String>,
     capacity: usize,
 }
@@ -23,7 +25,7 @@ struct Fifo<V> {
 impl<V: Clone> Fifo<V> {
     fn new(capacity: usize) -> Self {
         Self {
-            map: HashMap::new(),
+            map: HashMap::default(),
             order: VecDeque::new(),
             capacity: capacity.max(1),
         }

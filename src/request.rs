@@ -444,20 +444,13 @@ impl Scratch {
                 .iter()
                 .enumerate()
                 .all(|(i, n)| n.term == i && n.count > 0);
-        let terms = formula
-            .terms
-            .iter()
-            .map(|t| TermOutcome {
-                notation: String::new(),
-                flavor: t.flavor.clone(),
-                total: 0,
-                results: Vec::new(),
-            })
-            .collect();
         Ok(Self {
             simple: simple.then_some(plan),
             faces: Vec::new(),
-            eval: Evaluation { total: 0, terms },
+            eval: Evaluation {
+                total: 0,
+                terms: blank_terms(formula),
+            },
             totals: Vec::new(),
         })
     }
@@ -469,6 +462,10 @@ impl Scratch {
             return Ok(());
         };
         self.faces.resize_with(plan.len(), Vec::new);
+        if self.eval.terms.len() != formula.terms.len() {
+            // a `dice` outcome took them
+            self.eval.terms = blank_terms(formula);
+        }
         self.totals.clear();
         for ((need, batch), (term, out)) in plan
             .iter()
@@ -491,6 +488,20 @@ impl Scratch {
     }
 }
 
+/// One empty outcome per term of `formula`.
+fn blank_terms(formula: &Formula) -> Vec<TermOutcome> {
+    formula
+        .terms
+        .iter()
+        .map(|t| TermOutcome {
+            notation: String::new(),
+            flavor: t.flavor.clone(),
+            total: 0,
+            results: Vec::new(),
+        })
+        .collect()
+}
+
 /// Rolls `request`: its faces land in `scratch.faces`; returns the total and the kind's outcome
 /// fields. The formula's dice are drawn in one pass (every round as resolution asks for it), then
 /// the rule's follow-up batch, if it has one, and the outcome is read from that one evaluation:
@@ -508,21 +519,22 @@ pub fn roll_detail(
             term.notation.clone_from(&request.notations[i]);
         }
     }
-    let eval = &scratch.eval;
     Ok(dispatch!(
         &request.request,
         |_| {
-            let mut terms = eval.terms.clone();
-            for (i, term) in terms.iter_mut().enumerate() {
-                term.notation.clone_from(&request.notations[i]);
+            // the outcome takes the terms; the next draw makes them again
+            let mut terms = std::mem::take(&mut scratch.eval.terms);
+            for (term, notation) in terms.iter_mut().zip(&request.notations) {
+                term.notation.clone_from(notation);
             }
             let detail = Detail::Dice {
                 formula: request.text.clone(),
                 terms,
             };
-            (eval.total, detail)
+            (scratch.eval.total, detail)
         },
         |rule, wrap| {
+            let eval = &scratch.eval;
             let extra: Vec<i64> = match rule.follow_up(eval) {
                 None => Vec::new(),
                 Some(need) => {

@@ -159,7 +159,7 @@ pub fn cache_stats_json() -> Result<String, JsError> {
 #[derive(Default)]
 struct Rngs {
     next: f64,
-    live: HashMap<u64, DiceRng>,
+    live: HashMap<u64, DiceRng, rustc_hash::FxBuildHasher>,
 }
 
 /// A ChaCha20 stream from `seed` (negative: the next unseeded seed); returns its number.
