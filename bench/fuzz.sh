@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target in fuzz/ (or the ones named after the budget) for a time budget
-# each (default 600 s), two at a time,
-# and prints a markdown row per target: runs, corpus size, and whether it found anything.
+# each (default 600 s), two at a time, and prints a markdown section with a row per target: runs,
+# corpus size, and whether it found anything. `ICON_FUZZ_SECONDS=600 npm run bench` puts that
+# section in BENCHMARKS.md.
 # Needs a nightly toolchain and cargo-fuzz (`cargo install cargo-fuzz`). CI runs the proptest
 # equivalents instead (tests/hardening_props.rs).
 set -euo pipefail
@@ -26,8 +27,9 @@ for ((i = 0; i < ${#TARGETS[@]}; i += 2)); do
   wait
 done
 {
+  echo "## cargo fuzz"
   echo
-  echo "### cargo fuzz — $(date -u +%F), \`bash bench/fuzz.sh ${*:-$SECONDS_EACH}\` ($(rustc +nightly --version | cut -d' ' -f2))"
+  echo "\`bash bench/fuzz.sh ${*:-$SECONDS_EACH}\` ($(rustc +nightly --version | cut -d' ' -f2))"
   echo
   echo "| fuzz target | seconds | executions | corpus files | result |"
   echo "|---|---:|---:|---:|---|"
@@ -35,4 +37,4 @@ done
     execs="$(grep -oE '^#[0-9]+' "$LOGS/$t.log" | tail -1 | tr -d '#')"
     echo "| \`$t\` | $SECONDS_EACH | ${execs:-?} | $(find "corpus/$t" -type f | wc -l) | $(cat "$LOGS/$t.status") |"
   done
-} | tee -a "$ROOT/BENCHMARKS.md"
+}

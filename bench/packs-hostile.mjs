@@ -1,7 +1,7 @@
 // The hostile pack inputs of issue 16 against the built wasm (node, median of 5 after a warm-up):
 // each is answered in linear time, or refused before any work when past a stated limit.
 //   node bench/packs-hostile.mjs      (prints markdown rows for BENCHMARKS.md)
-import core from "../test/support/load-core.mjs";
+import core from "../test/support/load-importer.mjs";
 
 const entry = pages => JSON.stringify({ _id: "hostilehostile01", name: "H", pages });
 const page = (i, content) => ({ _id: `p${String(i).padStart(15, "0")}`, name: "P", text: { format: 1, content } });

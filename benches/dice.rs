@@ -90,7 +90,7 @@ fn main() {
         formula: "4d6kh3 + 1d8[fire] + 3".to_string(),
     };
     let cached = rate(budget, |_| {
-        black_box(Prepared::with_cache(&req, &mut cache).expect("parses"));
+        black_box(Prepared::from_cache(req.clone(), &mut cache).expect("parses"));
     });
     let uncached = rate(budget, |_| {
         black_box(Prepared::new(&req).expect("parses"));

@@ -108,7 +108,7 @@ Hooks.once("init", () => {
   DocumentSheetConfig.registerSheet(Item, SYSTEM_ID, sheets.GrantSheet,
     { types: ["class", "job", "foeTemplate"], makeDefault: true, label: "ICONENGINE.Sheet.grant" });
 
-  // The other rulesets (issue 8): the world's ruleset and its charts, and their chat cards.
+  // The other rulesets: the world's ruleset and its charts, and their chat cards.
   registerRulesetSettings();
   registerTrustSettings();
   dice.rulesetCards.registerRulesetCards();
@@ -161,17 +161,14 @@ Hooks.once("ready", () => {
 // The Token HUD copies a status's description into the effect unlocalized; give it text.
 Hooks.once("i18nInit", () => data.localizeStatusDescriptions(CONFIG.statusEffects, key => game.i18n?.localize(key) ?? key));
 
-// Glossary tooltips: the terms come from the shipped rules reference, parsed by the core.
+// Glossary tooltips: the terms of the shipped rules reference, read from it by the pack importer
+// when the system was built (scripts/glossary.mjs), so no client loads the importer for them.
 Hooks.once("ready", async () => {
+  if (!game.packs?.get(`${SYSTEM_ID}.rules-reference`)) return;
   try {
-    const api = await coreLoaded;
-    const pack = game.packs?.get(`${SYSTEM_ID}.rules-reference`);
-    if (!pack) return;
-    const entries = /** @type {JournalEntry[]} */ (/** @type {unknown} */ (await pack.getDocuments()));
-    const glossary = entries.flatMap(entry => entry.pages.contents)
-      .filter(page => page.type === "text")
-      .flatMap(page => api.glossaryTerms(page.text.content ?? "", page.name ?? ""));
-    IconEnrichers.registerGlossary(glossary);
+    const response = await fetch(new URL("../packs/glossary.json", import.meta.url));
+    if (!response.ok) throw new Error(`packs/glossary.json: ${response.status} ${response.statusText}`);
+    IconEnrichers.registerGlossary(await response.json());
   } catch (error) {
     console.error(`${SYSTEM_ID} | the glossary could not be loaded`, error);
   }

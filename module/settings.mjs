@@ -1,5 +1,5 @@
 /**
- * World settings of the other rulesets (issue 8): which ruleset the world plays, the campaign
+ * World settings of the other rulesets: which ruleset the world plays, the campaign
  * choices the seeds leave to the table (Tribute's reality level, the narrator's scale, which of
  * the ICONS level names to show) and Men & Supermen's GM-editable charts.
  */

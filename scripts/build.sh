@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the installable system: dist/icon-engine/ and dist/icon-engine.zip (top folder
-# icon-engine/), ready to drop into Foundry's Data/systems/. Also leaves the built core in wasm/
-# and the compiled compendium packs in packs/, so the checkout itself works as a development system
-# folder and the tests can load them, and builds the native CLI (target/release/icon-engine).
+# icon-engine/), ready to drop into Foundry's Data/systems/. Also leaves the two wasm modules (the
+# client core and the pack importer) in wasm/ and the compiled compendium packs in packs/, so the
+# checkout itself works as a development system folder and the tests can load them, and builds
+# the native CLI (target/release/icon-engine). Ends by printing both modules' sizes.
 # Does all set-up itself (scripts/setup.sh). A second run with nothing changed takes seconds and
 # writes byte-identical output.
 #   --dist-only  only steps 5 and 6: dist/ again from the wasm/ and packs already built, with no
@@ -29,63 +30,67 @@ install_if_changed() {
   fi
 }
 
-# --- 1. the core, compiled to wasm ------------------------------------------------------------
-# wasm-pack's own wasm-opt is off (Cargo.toml, and --no-opt): Debian's wasm-opt 108 breaks the
-# externref table, so binaryen comes from npm below.
-PKG="$WASM_TARGET_DIR/wasm-pkg"
-log "wasm-pack build --release ($WASM_TOOLCHAIN toolchain: $("$WASM_CARGO_PATH/rustc" --version))"
-rm -rf "$PKG"
-(
-  export PATH="$WASM_CARGO_PATH:$HOME/.cargo/bin:$PATH" CARGO_TARGET_DIR="$WASM_TARGET_DIR"
-  [ "$WASM_TOOLCHAIN" = debian ] && export RUSTC=/usr/bin/rustc
-  wasm-pack --log-level warn build --target web --release --no-opt --no-pack \
-    --out-dir "$PKG" --out-name icon_engine >&2
-)
-for f in icon_engine.js icon_engine_bg.wasm icon_engine.d.ts icon_engine_bg.wasm.d.ts; do
-  [ -f "$PKG/$f" ] || { log "ERROR: wasm-pack made no $f"; exit 1; }
-done
-
-# --- 2. optimise with binaryen's wasm-opt from npm --------------------------------------------
-# The result is cached by the hash of its input (the wasm-bindgen output is the same for the same
-# source), and kept only if it loads and answers a few calls exactly as the unoptimised one does.
-# Features: the ones rustc enables for wasm32 (read from the module's target_features section;
-# listed too in case a tool strips it).
-RAW="$PKG/icon_engine_bg.wasm"
-SUM="$(sha256sum "$RAW" | cut -d' ' -f1)"
-CACHE_DIR="$WASM_TARGET_DIR/wasm-opt"
-CACHE="$CACHE_DIR/$SUM.wasm"
-if [ ! -f "$CACHE" ]; then
-  mkdir -p "$CACHE_DIR"
-  WASM_OPT="$ROOT/node_modules/.bin/wasm-opt"
-  OPTIMISED=0
-  if [ -x "$WASM_OPT" ]; then
-    log "wasm-opt -Oz ($("$WASM_OPT" --version))"
-    if "$WASM_OPT" "$RAW" -Oz -o "$CACHE.tmp" \
-        --enable-bulk-memory --enable-bulk-memory-opt --enable-call-indirect-overlong \
-        --enable-multivalue --enable-mutable-globals --enable-nontrapping-float-to-int \
-        --enable-reference-types --enable-sign-ext --enable-simd; then
-      EXPECT="$(node scripts/wasm-smoke.mjs "$PKG/icon_engine.js" "$RAW")"
-      if GOT="$(node scripts/wasm-smoke.mjs "$PKG/icon_engine.js" "$CACHE.tmp")" && [ "$GOT" = "$EXPECT" ]; then
-        OPTIMISED=1
+# --- 1 and 2. the two wasm modules -----------------------------------------------------------
+# One crate, two Cargo features: `client`, the client core every client loads (wasm/icon_engine*,
+# dice, odds, rulesets, combat), and `importer`, the pack importer only an import loads
+# (wasm/icon_importer*). Each is compiled by wasm-pack, then optimised with binaryen's wasm-opt
+# from npm: wasm-pack's own wasm-opt is off (Cargo.toml, and --no-opt), since Debian's wasm-opt
+# 108 breaks the externref table. The optimised module is cached by the hash of its input (the
+# wasm-bindgen output is the same for the same source), and kept only if it loads and answers a
+# few calls exactly as the unoptimised one does (scripts/wasm-smoke.mjs). Features: the ones
+# rustc enables for wasm32 (read from the module's target_features section; listed too in case a
+# tool strips it).
+mkdir -p wasm
+build_wasm() {
+  local name=$1 feature=$2 pkg="$WASM_TARGET_DIR/wasm-pkg-$2"
+  log "wasm-pack build --release --features $feature ($WASM_TOOLCHAIN toolchain: $("$WASM_CARGO_PATH/rustc" --version))"
+  rm -rf "$pkg"
+  (
+    export PATH="$WASM_CARGO_PATH:$HOME/.cargo/bin:$PATH" CARGO_TARGET_DIR="$WASM_TARGET_DIR"
+    [ "$WASM_TOOLCHAIN" = debian ] && export RUSTC=/usr/bin/rustc
+    wasm-pack --log-level warn build --target web --release --no-opt --no-pack \
+      --out-dir "$pkg" --out-name "$name" -- --features "$feature" >&2
+  )
+  local f
+  for f in "$name.js" "${name}_bg.wasm" "$name.d.ts" "${name}_bg.wasm.d.ts"; do
+    [ -f "$pkg/$f" ] || { log "ERROR: wasm-pack made no $f"; exit 1; }
+  done
+  local raw="$pkg/${name}_bg.wasm" sum cache_dir="$WASM_TARGET_DIR/wasm-opt"
+  sum="$(sha256sum "$raw" | cut -d' ' -f1)"
+  local cache="$cache_dir/$sum.wasm"
+  if [ ! -f "$cache" ]; then
+    mkdir -p "$cache_dir"
+    local wasm_opt="$ROOT/node_modules/.bin/wasm-opt" optimised=0 expect got
+    if [ -x "$wasm_opt" ]; then
+      log "wasm-opt -Oz $name ($("$wasm_opt" --version))"
+      if "$wasm_opt" "$raw" -Oz -o "$cache.tmp" \
+          --enable-bulk-memory --enable-bulk-memory-opt --enable-call-indirect-overlong \
+          --enable-multivalue --enable-mutable-globals --enable-nontrapping-float-to-int \
+          --enable-reference-types --enable-sign-ext --enable-simd; then
+        expect="$(node scripts/wasm-smoke.mjs "$pkg/$name.js" "$raw")"
+        if got="$(node scripts/wasm-smoke.mjs "$pkg/$name.js" "$cache.tmp")" && [ "$got" = "$expect" ]; then
+          optimised=1
+        else
+          log "WARNING: the optimised $name does not behave like the unoptimised one; shipping the unoptimised one"
+        fi
       else
-        log "WARNING: the optimised module does not behave like the unoptimised one; shipping the unoptimised one"
+        log "WARNING: wasm-opt failed; shipping the unoptimised $name"
       fi
     else
-      log "WARNING: wasm-opt failed; shipping the unoptimised module"
+      log "WARNING: no node_modules/.bin/wasm-opt (npm package binaryen); shipping the unoptimised $name"
     fi
-  else
-    log "WARNING: no node_modules/.bin/wasm-opt (npm package binaryen); shipping the unoptimised module"
+    [ "$optimised" = 1 ] || cp "$raw" "$cache.tmp"
+    mv -f "$cache.tmp" "$cache"
+    # keep the cache small: the newest few modules
+    ls -1t "$cache_dir"/*.wasm | tail -n +9 | xargs -r rm -f
   fi
-  [ "$OPTIMISED" = 1 ] || cp "$RAW" "$CACHE.tmp"
-  mv -f "$CACHE.tmp" "$CACHE"
-  # keep the cache small: the newest few modules
-  ls -1t "$CACHE_DIR"/*.wasm | tail -n +6 | xargs -r rm -f
-fi
-mkdir -p wasm
-install_if_changed "$CACHE" wasm/icon_engine_bg.wasm
-for f in icon_engine.js icon_engine.d.ts icon_engine_bg.wasm.d.ts; do
-  install_if_changed "$PKG/$f" "wasm/$f"
-done
+  install_if_changed "$cache" "wasm/${name}_bg.wasm"
+  for f in "$name.js" "$name.d.ts" "${name}_bg.wasm.d.ts"; do
+    install_if_changed "$pkg/$f" "wasm/$f"
+  done
+}
+build_wasm icon_engine client
+build_wasm icon_importer importer
 
 # --- 3. the native CLI (the pack importer; the browser tests run it too) ----------------------
 log "cargo build --release --bin icon-engine"
@@ -106,6 +111,8 @@ if [ -f "$SEED" ]; then
   fi
   rm -rf target/seed-import
 fi
+# The glossary tooltips' terms, read from the rules reference by the importer (scripts/glossary.mjs)
+node scripts/glossary.mjs
 # The in-game guide: docs/guide.md through the same importer (scripts/guide-pack.mjs)
 node scripts/guide-pack.mjs
 # The example content pack (assets/content-packs/example.json) through the content-pack planner
@@ -151,7 +158,13 @@ if [ -d "$PACKS_OUT" ] && compgen -G "$PACKS_OUT/*/" >/dev/null; then
   mkdir -p "$OUT/packs"
   cp -r "$PACKS_OUT"/*/ "$OUT/packs/"
 fi
-cp wasm/icon_engine.js wasm/icon_engine_bg.wasm wasm/icon_engine.d.ts wasm/icon_engine_bg.wasm.d.ts "$OUT/wasm/"
+if [ -f packs/glossary.json ]; then
+  mkdir -p "$OUT/packs"
+  cp packs/glossary.json "$OUT/packs/"
+fi
+for name in icon_engine icon_importer; do
+  cp "wasm/$name.js" "wasm/${name}_bg.wasm" "wasm/$name.d.ts" "wasm/${name}_bg.wasm.d.ts" "$OUT/wasm/"
+done
 
 # Everything system.json names must be in the folder.
 python3 - "$OUT" <<'PY'
@@ -194,6 +207,9 @@ PY
 # the manifest again beside the zip: a release attaches both
 cp "$OUT/system.json" dist/system.json
 
+# the two modules' sizes: what every client downloads, and what only an import does
+sizes() { printf '%s B raw, %s B gzip -9' "$(wc -c <"$1" | tr -d ' ')" "$(gzip -9 -c "$1" | wc -c | tr -d ' ')"; }
+log "client core wasm/icon_engine_bg.wasm: $(sizes wasm/icon_engine_bg.wasm)"
+log "pack importer wasm/icon_importer_bg.wasm: $(sizes wasm/icon_importer_bg.wasm)"
 log "done in $((SECONDS - BUILD_START))s: dist/icon-engine/, dist/icon-engine.zip and dist/system.json" \
-  "($(du -h dist/icon-engine.zip | cut -f1), sha256 $(sha256sum dist/icon-engine.zip | cut -c1-16)…)," \
-  "wasm $(du -h wasm/icon_engine_bg.wasm | cut -f1)"
+  "($(du -h dist/icon-engine.zip | cut -f1), sha256 $(sha256sum dist/icon-engine.zip | cut -c1-16)…)"

@@ -11,6 +11,8 @@ use crate::dice::resolve::{check_safe, eval, settle, DieResult};
 use crate::dice::rng::DiceRng;
 use crate::error::{Error, Result};
 use crate::request::{self, Prepared, Request};
+use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// At most this many rolls in one batch.
 pub const MAX_ROLLS: u32 = 1_000_000;
@@ -180,7 +182,7 @@ impl<'a> Fast<'a> {
 
 /// Odds as parallel arrays (typed arrays in JS), for callers that read whole distributions:
 /// no string per total.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OddsArrays {
     pub formula: String,
     /// The totals with non-zero probability, ascending.
@@ -189,38 +191,65 @@ pub struct OddsArrays {
     pub p: Vec<f64>,
     pub mean: f64,
     pub sd: f64,
-    pub outcomes: Vec<(&'static str, f64)>,
-    /// `(denominator, numerators)`: P(values[i]) = numerators[i] / denominator exactly, when the
-    /// odds are exact and their common denominator fits in a `u64`.
-    pub exact: Option<(u64, Vec<u64>)>,
+    /// P(each outcome label), by label.
+    pub outcomes: BTreeMap<&'static str, f64>,
+    /// P(values[i]) = numerators[i] / denominator exactly, when the odds are exact and their
+    /// common denominator fits in a `u64`.
+    pub exact: Option<ExactArrays>,
+}
+
+/// Exact odds over one denominator, written as decimal strings (JS reads them as BigInts: a
+/// `u64` is not a JSON number JS holds exactly).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExactArrays {
+    pub denominator: u64,
+    pub numerators: Vec<u64>,
+}
+
+impl Serialize for ExactArrays {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        struct Decimals<'a>(&'a [u64]);
+        impl Serialize for Decimals<'_> {
+            fn serialize<S: serde::Serializer>(
+                &self,
+                s: S,
+            ) -> std::result::Result<S::Ok, S::Error> {
+                s.collect_seq(self.0.iter().map(|n| n.to_string()))
+            }
+        }
+        let mut out = s.serialize_struct("ExactArrays", 2)?;
+        out.serialize_field("denominator", &self.denominator.to_string())?;
+        out.serialize_field("numerators", &Decimals(&self.numerators))?;
+        out.end()
+    }
 }
 
 /// The odds of `request` as [`OddsArrays`].
 pub fn odds_arrays(request: &Prepared) -> Result<OddsArrays> {
-    Ok(odds_arrays_with(request, &request::odds_parts(request)?))
-}
-
-/// [`odds_arrays`] from the request's odds parts (computed once, asked for again).
-pub fn odds_arrays_with(request: &Prepared, (d, outcomes): &request::OddsParts) -> OddsArrays {
+    let (d, outcomes) = request::odds_parts(request)?;
     let exact = d.exact.as_ref().and_then(|e| {
         let den = e.iter().try_fold(1u128, |l, (_, r)| {
             let g = crate::dice::odds::num::gcd(l, r.den);
             (l / g).checked_mul(r.den)
         })?;
-        let den64 = u64::try_from(den).ok()?;
-        let nums = e
+        let denominator = u64::try_from(den).ok()?;
+        let numerators = e
             .iter()
             .map(|(_, r)| u64::try_from(r.num * (den / r.den)).ok())
             .collect::<Option<Vec<u64>>>()?;
-        Some((den64, nums))
+        Some(ExactArrays {
+            denominator,
+            numerators,
+        })
     });
-    OddsArrays {
-        formula: request.formula().to_string(),
+    Ok(OddsArrays {
+        formula: request.text().to_string(),
         values: d.totals.iter().map(|(v, _)| *v as f64).collect(),
         p: d.totals.iter().map(|(_, p)| *p).collect(),
         mean: d.mean(),
         sd: d.sd(),
         outcomes: outcomes.iter().map(|(l, p)| (*l, p.p)).collect(),
         exact,
-    }
+    })
 }

@@ -1,15 +1,22 @@
 //! Decoding the JSON text of a value from JavaScript (`JSON.stringify` at the wasm boundary) into
 //! the core's types, with errors that name the offending field.
 //!
+//! Text is parsed once into a [`Value`] and every type is read from that: one JSON parser in the
+//! wasm for all of them, and each type's deserializer made once, for `&Value` (reading each
+//! straight from the text would give each type its own copy of the parser). Internally tagged
+//! enums are read through [`tagged`], not serde's `Content` buffer, for the same reason.
+//!
 //! serde's messages say what was wrong (``invalid type: floating point `1.5`, expected u32``) but
-//! not where, and tagged requests are buffered before they are read, so positions are lost too.
-//! On failure the field is found by elimination: the value is decoded again without each field in
-//! turn, and the field whose removal makes that error go away is the one named. This runs only
-//! on the error path.
+//! not where. On failure the field is found by elimination: the value is decoded again without
+//! each field in turn, and the field whose removal makes that error go away is the one named.
+//! This runs only on the error path.
 
 use crate::error::{Error, Result};
-use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, VariantAccess, Visitor,
+};
+use serde::Deserialize;
+use serde_json::{Map, Value};
 
 /// At most this many bytes of JSON in one argument (a 10,000-combatant fight is about 1.5 MB).
 pub const MAX_JSON_BYTES: usize = 64 << 20;
@@ -40,14 +47,19 @@ pub fn from_json_text_within<T: DeserializeOwned>(
             text.len()
         )));
     }
-    let first = match serde_json::from_str::<T>(text) {
+    from_value(what, &parse(what, text)?)
+}
+
+/// `text` as a JSON value: errors say why it is not one.
+pub fn parse(what: &str, text: &str) -> Result<Value> {
+    let first = match serde_json::from_str::<Value>(text) {
         Ok(v) => return Ok(v),
         Err(e) => e,
     };
     // `JSON.stringify` writes a lone UTF-16 surrogate (half of a cut emoji) as `\udXXX`, which
     // no Rust string holds: it is read as U+FFFD, as `importPack` reads one in a pack's text
     if let Some(mended) = lone_surrogates_replaced(text) {
-        return from_json_text(what, &mended);
+        return parse(what, &mended);
     }
     // deeper than serde_json reads: say where, as module/core.mjs does for 64 levels
     if first.to_string().starts_with("recursion limit exceeded") {
@@ -58,23 +70,113 @@ pub fn from_json_text_within<T: DeserializeOwned>(
             )));
         }
     }
+    // not even JSON (the boundary always hands JSON over, so this is a native caller's text)
+    Err(Error::request(format!("invalid {what}: {first}")))
+}
+
+/// Reads a `T` from a JSON value; `what` names the argument in errors.
+pub fn from_value<T: DeserializeOwned>(what: &str, value: &Value) -> Result<T> {
+    let message = match T::deserialize(value) {
+        Ok(v) => return Ok(v),
+        Err(e) => e.to_string(),
+    };
     // a message that starts with its path was located by the deserializer that refused (a limit
-    // on a list at the root): reading the text again to find the field would cost a list past
-    // the limit twice over (seconds for 100,000 combatants)
-    let message = strip_position(&first.to_string());
+    // on a list at the root): looking for the field again would cost a list past the limit
+    // twice over (seconds for 100,000 combatants)
     if message.starts_with('`') {
         return Err(Error::request(format!("invalid {what}: {message}")));
     }
-    // not even JSON (the boundary always hands JSON over, so this is a native caller's text)
-    let Ok(value) = serde_json::from_str::<Value>(text) else {
-        return Err(Error::request(format!("invalid {what}: {first}")));
+    let decode = |v: &Value| T::deserialize(v).err().map(|e| e.to_string());
+    Err(Error::request(describe(what, value, &message, &decode)))
+}
+
+/// Reads an internally tagged enum (`tag` names the variant) with the deserializer serde derives
+/// for it as externally tagged (`#[serde(remote = "Self")]`, which makes it an inherent
+/// `deserialize`): the tag is taken out of the map and the enum's visitor sees the variant's
+/// name and the other fields as one map. serde's own `#[serde(tag = ...)]` buffers the value in
+/// its private `Content` type, which gives every type reachable from the enum a second
+/// deserializer. Messages are serde's: ``missing field `type` ``, ``unknown variant `x`, expected
+/// one of ...``.
+pub fn tagged<'de, D, T>(
+    d: D,
+    tag: &'static str,
+    read: impl FnOnce(Tagged<'_>) -> serde_json::Result<T>,
+) -> std::result::Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+{
+    let mut fields = Map::deserialize(d)?;
+    let Some(name) = fields.remove(tag) else {
+        return Err(de::Error::missing_field(tag));
     };
-    let decode = |text: &str| {
-        serde_json::from_str::<T>(text)
-            .err()
-            .map(|e| strip_position(&e.to_string()))
-    };
-    Err(Error::request(describe(what, &value, &decode)))
+    let fields = Value::Object(fields);
+    read(Tagged {
+        name: &name,
+        fields: &fields,
+    })
+    .map_err(de::Error::custom)
+}
+
+/// An internally tagged value as an externally tagged enum: the tag's value names the variant,
+/// the other fields are its content (see [`tagged`]).
+pub struct Tagged<'a> {
+    name: &'a Value,
+    fields: &'a Value,
+}
+
+impl<'de> Deserializer<'de> for Tagged<'de> {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> serde_json::Result<V::Value> {
+        visitor.visit_enum(self)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+impl<'a> EnumAccess<'a> for Tagged<'a> {
+    type Error = serde_json::Error;
+    type Variant = Fields<'a>;
+
+    fn variant_seed<V: DeserializeSeed<'a>>(
+        self,
+        seed: V,
+    ) -> serde_json::Result<(V::Value, Fields<'a>)> {
+        Ok((seed.deserialize(self.name)?, Fields(self.fields)))
+    }
+}
+
+/// The content of a tagged variant: the fields beside the tag.
+pub struct Fields<'a>(&'a Value);
+
+impl<'a> VariantAccess<'a> for Fields<'a> {
+    type Error = serde_json::Error;
+
+    /// A unit variant ignores the other fields, as serde's internally tagged enums do.
+    fn unit_variant(self) -> serde_json::Result<()> {
+        Ok(())
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'a>>(self, seed: T) -> serde_json::Result<T::Value> {
+        seed.deserialize(self.0)
+    }
+    fn tuple_variant<V: Visitor<'a>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> serde_json::Result<V::Value> {
+        self.0.deserialize_seq(visitor)
+    }
+    fn struct_variant<V: Visitor<'a>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> serde_json::Result<V::Value> {
+        self.0.deserialize_struct("", fields, visitor)
+    }
 }
 
 /// Values nest at most this deep in a message's account (module/core.mjs refuses deeper ones).
@@ -172,17 +274,14 @@ fn lone_surrogates_replaced(text: &str) -> Option<String> {
 }
 
 /// `invalid {what}: `field`: {serde's message}`.
-fn describe(what: &str, value: &Value, decode: Decode) -> String {
-    let Some(message) = decode(&value.to_string()) else {
-        return format!("invalid {what}");
-    };
+fn describe(what: &str, value: &Value, message: &str, decode: Decode) -> String {
     // these name their field (or variant) themselves
     let named = ["missing field", "unknown field", "duplicate field"];
     if named.iter().any(|n| message.starts_with(n)) {
         return format!("invalid {what}: {message}");
     }
     let mut probes = 0;
-    let mut path = locate(value, &mut Vec::new(), &message, decode, &mut probes);
+    let mut path = locate(value, &mut Vec::new(), message, decode, &mut probes);
     // the container itself is wrong: when it is about a variant, its tag is (`{"kind": 5}`)
     if message.contains("variant") {
         if let Some(Value::Object(m)) = at(value, &path) {
@@ -208,19 +307,9 @@ fn is_tag(key: &str) -> bool {
     TAGS.contains(&key)
 }
 
-/// Decodes JSON text as the type being decoded: its error message (positions stripped), or
-/// `None` when it decodes. The elimination below is written once against this, not once per
-/// type, and each type keeps the one deserializer [`from_json_text`] uses: the wasm stays small.
-type Decode<'a> = &'a dyn Fn(&str) -> Option<String>;
-
-/// serde_json ends some messages with ` at line 1 column 27`; positions in text the user never
-/// wrote help nobody.
-fn strip_position(message: &str) -> String {
-    match message.rfind(" at line ") {
-        Some(i) => message[..i].to_string(),
-        None => message.to_string(),
-    }
-}
+/// Decodes a value as the type being decoded: its error message, or `None` when it decodes. The
+/// elimination below is written once against this, not once per type.
+type Decode<'a> = &'a dyn Fn(&Value) -> Option<String>;
 
 #[derive(Debug, Clone)]
 enum Step {
@@ -260,8 +349,7 @@ fn at<'a>(value: &'a Value, path: &[Step]) -> Option<&'a Value> {
 /// in order and stops at the first bad one, so the first `keep` that reproduces the message ends
 /// with the offending child.
 fn reproduces(root: &Value, path: &[Step], keep: usize, message: &str, decode: Decode) -> bool {
-    pruned(root, path, keep)
-        .is_some_and(|probe| decode(&probe.to_string()).is_some_and(|m| m == message))
+    pruned(root, path, keep).is_some_and(|probe| decode(&probe).is_some_and(|m| m == message))
 }
 
 /// A copy of `value` with the container at `path` cut to its first `keep` children, and each
@@ -348,4 +436,19 @@ fn locate(
         }
     }
     path.clone()
+}
+
+/// `impl Deserialize` for an internally tagged enum whose derive says `#[serde(remote = "Self")]`
+/// instead of `tag = "..."`, read through [`tagged`].
+#[macro_export]
+macro_rules! deserialize_tagged {
+    ($ty:ty, $tag:literal) => {
+        impl<'de> serde::Deserialize<'de> for $ty {
+            fn deserialize<D: serde::Deserializer<'de>>(
+                d: D,
+            ) -> std::result::Result<Self, D::Error> {
+                $crate::decode::tagged(d, $tag, |t| <$ty>::deserialize(t))
+            }
+        }
+    };
 }

@@ -6,7 +6,8 @@
 //! rolled), [`request::odds`] (exact probabilities) and, combining plan and resolve with the
 //! seeded [`dice::rng::DiceRng`], [`request::roll`].
 //!
-//! Only the `wasm` module touches JavaScript values; everything else is plain Rust, usable from
+//! Only the `wasm` module touches JavaScript values (built into the client core or the pack
+//! importer by Cargo feature); everything else is plain Rust, usable from
 //! native tests, the CLI and benchmarks.
 
 pub mod batch;
@@ -15,13 +16,11 @@ pub mod combat;
 pub mod decode;
 pub mod dice;
 pub mod error;
-pub mod fxhash;
 pub mod packs;
 pub mod request;
 pub mod rulesets;
-pub mod tape;
 
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", any(feature = "client", feature = "importer")))]
 mod wasm;
 
 pub use error::{Error, ErrorKind, Result};

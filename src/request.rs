@@ -15,8 +15,8 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 /// Every request the core understands, tagged by `kind`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(tag = "kind", deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(remote = "Self", deny_unknown_fields)]
 pub enum Request {
     /// A Foundry dice formula: `{"kind": "dice", "formula": "4d6kh3 + 2"}`.
     #[serde(rename = "dice")]
@@ -60,6 +60,8 @@ pub enum Request {
     #[serde(rename = "mns.dice")]
     MnsDice(mns::SpecialRoll),
 }
+
+crate::deserialize_tagged!(Request, "kind");
 
 /// Runs `$body` with `$rule` bound to the request's [`DiceRule`], and `$wrap` naming the matching
 /// [`Detail`] variant; `$dice` handles the plain formula. The one place that lists every rule.
@@ -180,37 +182,48 @@ impl Request {
     }
 }
 
-/// A request with its dice parsed, ready for the verbs.
+/// A request with its dice parsed, ready for the verbs, and the formula's normal form and term
+/// notations written once for the outcomes that show them.
 #[derive(Debug, Clone)]
 pub struct Prepared {
     request: Request,
     formula: Rc<Formula>,
+    text: String,
+    notations: Vec<String>,
 }
 
 impl Prepared {
     /// Validates the request and parses its dice.
     pub fn new(request: &Request) -> Result<Self> {
-        Ok(Self {
-            formula: Rc::new(parse(&request.formula()?)?),
-            request: request.clone(),
-        })
+        Ok(Self::with(
+            request.clone(),
+            Rc::new(parse(&request.formula()?)?),
+        ))
     }
     /// As [`Prepared::new`], parsing each distinct formula only once.
-    pub fn with_cache(request: &Request, cache: &mut FormulaCache) -> Result<Self> {
-        Ok(Self {
-            formula: cache.get(&request.formula()?)?,
-            request: request.clone(),
-        })
+    pub fn from_cache(request: Request, cache: &mut FormulaCache) -> Result<Self> {
+        let formula = cache.get(&request.formula()?)?;
+        Ok(Self::with(request, formula))
+    }
+    fn with(request: Request, formula: Rc<Formula>) -> Self {
+        Self {
+            text: formula.to_string(),
+            notations: (0..formula.terms.len())
+                .map(|i| formula.term_notation(i))
+                .collect(),
+            request,
+            formula,
+        }
+    }
+    /// The formula in normal form.
+    pub fn text(&self) -> &str {
+        &self.text
     }
     pub fn request(&self) -> &Request {
         &self.request
     }
     pub fn formula(&self) -> &Formula {
         &self.formula
-    }
-    /// The parsed formula, shared (the dice handles of the wasm boundary keep it).
-    pub fn formula_rc(&self) -> Rc<Formula> {
-        self.formula.clone()
     }
 }
 
@@ -253,7 +266,7 @@ pub enum Resolution {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Done {
-    pub kind: String,
+    pub kind: &'static str,
     pub total: i64,
     pub faces: Vec<Vec<i64>>,
     /// The seed that reproduces this roll (set by `roll`).
@@ -350,7 +363,7 @@ pub fn resolve(request: &Prepared, faces: &[Vec<i64>]) -> Result<Resolution> {
                 return Err(too_many(used));
             }
             let detail = Detail::Dice {
-                formula: request.formula.to_string(),
+                formula: request.text.clone(),
                 terms: eval.terms.clone(),
             };
             (detail, eval.total)
@@ -378,7 +391,7 @@ pub fn resolve(request: &Prepared, faces: &[Vec<i64>]) -> Result<Resolution> {
         }
     );
     Ok(Resolution::Done(Done {
-        kind: request.request.kind().to_string(),
+        kind: request.request.kind(),
         total,
         faces: faces.to_vec(),
         seed: None,
@@ -399,7 +412,7 @@ pub fn roll_with(request: &Prepared, rng: &mut DiceRng) -> Result<Done> {
     let mut scratch = Scratch::new(request)?;
     let (total, detail) = roll_detail(request, rng, &mut scratch)?;
     Ok(Done {
-        kind: request.request.kind().to_string(),
+        kind: request.request.kind(),
         total,
         faces: scratch.faces,
         seed: None,
@@ -413,7 +426,7 @@ pub fn roll_with(request: &Prepared, rng: &mut DiceRng) -> Result<Done> {
 pub struct Scratch {
     /// The first round of dice, planned once, when every term rolls its fixed number (≥ 1) of
     /// dice once, in term order, with no modifier that asks for more: such a roll needs none of
-    /// resolution's rounds (what `FlatRoller` does for plain formulas).
+    /// resolution's rounds.
     simple: Option<Vec<DiceNeed>>,
     /// The faces of the last roll, one array per batch.
     pub faces: Vec<Vec<i64>>,
@@ -431,20 +444,13 @@ impl Scratch {
                 .iter()
                 .enumerate()
                 .all(|(i, n)| n.term == i && n.count > 0);
-        let terms = formula
-            .terms
-            .iter()
-            .map(|t| TermOutcome {
-                notation: String::new(),
-                flavor: t.flavor.clone(),
-                total: 0,
-                results: Vec::new(),
-            })
-            .collect();
         Ok(Self {
             simple: simple.then_some(plan),
             faces: Vec::new(),
-            eval: Evaluation { total: 0, terms },
+            eval: Evaluation {
+                total: 0,
+                terms: blank_terms(formula),
+            },
             totals: Vec::new(),
         })
     }
@@ -456,6 +462,10 @@ impl Scratch {
             return Ok(());
         };
         self.faces.resize_with(plan.len(), Vec::new);
+        if self.eval.terms.len() != formula.terms.len() {
+            // a `dice` outcome took them
+            self.eval.terms = blank_terms(formula);
+        }
         self.totals.clear();
         for ((need, batch), (term, out)) in plan
             .iter()
@@ -478,6 +488,20 @@ impl Scratch {
     }
 }
 
+/// One empty outcome per term of `formula`.
+fn blank_terms(formula: &Formula) -> Vec<TermOutcome> {
+    formula
+        .terms
+        .iter()
+        .map(|t| TermOutcome {
+            notation: String::new(),
+            flavor: t.flavor.clone(),
+            total: 0,
+            results: Vec::new(),
+        })
+        .collect()
+}
+
 /// Rolls `request`: its faces land in `scratch.faces`; returns the total and the kind's outcome
 /// fields. The formula's dice are drawn in one pass (every round as resolution asks for it), then
 /// the rule's follow-up batch, if it has one, and the outcome is read from that one evaluation:
@@ -492,24 +516,25 @@ pub fn roll_detail(
         .names_terms());
     if names {
         for (i, term) in scratch.eval.terms.iter_mut().enumerate() {
-            term.notation = request.formula.term_notation(i);
+            term.notation.clone_from(&request.notations[i]);
         }
     }
-    let eval = &scratch.eval;
     Ok(dispatch!(
         &request.request,
         |_| {
-            let mut terms = eval.terms.clone();
-            for (i, term) in terms.iter_mut().enumerate() {
-                term.notation = request.formula.term_notation(i);
+            // the outcome takes the terms; the next draw makes them again
+            let mut terms = std::mem::take(&mut scratch.eval.terms);
+            for (term, notation) in terms.iter_mut().zip(&request.notations) {
+                term.notation.clone_from(notation);
             }
             let detail = Detail::Dice {
-                formula: request.formula.to_string(),
+                formula: request.text.clone(),
                 terms,
             };
-            (eval.total, detail)
+            (scratch.eval.total, detail)
         },
         |rule, wrap| {
+            let eval = &scratch.eval;
             let extra: Vec<i64> = match rule.follow_up(eval) {
                 None => Vec::new(),
                 Some(need) => {
@@ -556,20 +581,16 @@ pub fn roll_formula(formula: &Formula, rng: &mut DiceRng) -> Result<(Evaluation,
 
 /// The exact probabilities of the request's totals and outcomes.
 pub fn odds(request: &Prepared) -> Result<OddsReport> {
-    odds_with(request, &odds_parts(request)?)
-}
-
-/// The distribution of a request's total and its labelled outcome probabilities.
-pub type OddsParts = (odds::Distribution, Vec<(&'static str, Prob)>);
-
-/// [`odds`] from the request's [`odds_parts`] (computed once, asked for again).
-pub fn odds_with(request: &Prepared, (d, outcomes): &OddsParts) -> Result<OddsReport> {
-    let mut report = report(request.formula.to_string(), d, outcomes);
+    let (d, outcomes) = odds_parts(request)?;
+    let mut report = report(request.text.clone(), &d, &outcomes);
     if let Request::TributeTest(t) = &request.request {
         report.profit_waste = Some(t.joint()?);
     }
     Ok(report)
 }
+
+/// The distribution of a request's total and its labelled outcome probabilities.
+pub type OddsParts = (odds::Distribution, Vec<(&'static str, Prob)>);
 
 /// The distribution of the request's total and its labelled outcome probabilities.
 pub fn odds_parts(request: &Prepared) -> Result<OddsParts> {

@@ -13,15 +13,15 @@ fuzz_target!(|data: &[u8]| {
     };
     let Ok(p) = Prepared::new(&req) else { return };
     let _ = request::plan(&p);
-    // the roll, and its outcome as the wasm boundary hands it over (src/tape.rs)
+    // the roll, and its outcome as the wasm boundary hands it over (JSON text)
     if let Ok(done) = request::roll(&p, data.len() as u64) {
-        let mut out = Vec::new();
-        let mut strings = icon_engine::tape::Strings::default();
-        let _ = icon_engine::tape::write(&done.detail, &mut out, &mut strings);
+        let _ = serde_json::to_string(&done);
     }
     let _ = icon_engine::batch::roll_many(&p, 3, 1);
     let _ = request::resolve(&p, &[]);
     // odds last: the budget bounds it (~40 ms at worst), so it slows the run but cannot hang it
     let _ = request::odds(&p);
-    let _ = icon_engine::batch::odds_arrays(&p);
+    if let Ok(arrays) = icon_engine::batch::odds_arrays(&p) {
+        let _ = serde_json::to_string(&arrays);
+    }
 });

@@ -155,7 +155,7 @@ export function stateDiff(before, after) {
 /**
  * The Combat update for a new reducer state: Foundry's `round` and `turn` (so its turn marker and
  * `combat.combatant` follow the ICON turn) and only what changed in `system.state`, diffed against
- * what is stored (so a state stored in the shape from before issue 18 loses its old keys).
+ * what is stored (so a state stored in version 1's shape loses its old keys).
  * @param {unknown} stored             `system.state` as stored (the Combat's source).
  * @param {import("../applications/combat/tracker-context.mjs").CombatState | null} state  The reducer's new state, or null.
  * @param {string[]} turnIds           The ids of `combat.turns`, in order.

@@ -38,8 +38,8 @@ export const MAX_EVENTS_PER_REQUEST = 8;
  */
 export default class IconCombat extends Combat {
   /**
-   * The reducer state, or null before the combat starts. A state stored in an older shape (before
-   * issue 18 its undo history as snapshots, no `v`; version 2 its combatants as objects) is shown
+   * The reducer state, or null before the combat starts. A state stored in an older shape
+   * (version 1 its undo history as snapshots, no `v`; version 2 its combatants as objects) is shown
    * converted by the core; the GM's next event (or {@link iconUpgrade}) stores it converted.
    * @type {import("../applications/combat/tracker-context.mjs").CombatState | null}
    */

@@ -24,8 +24,8 @@ export const MIGRATIONS = Object.freeze([
 ]);
 
 /**
- * Migrations 1 (issue 18) and 2: a Combat's turn-order state in an older shape is stored in
- * today's. Before issue 18 it carried its undo history as snapshots (no `v`); version 2 stored
+ * Migrations 1 and 2: a Combat's turn-order state in an older shape is stored in today's.
+ * Version 1 (no `v`) carried its undo history as snapshots; version 2 stored
  * each combatant as an object of named fields, version 3 as an array. The core's `upgrade` event
  * converts either (nothing about the fight changes); states already in today's shape and combats
  * not started are left alone. IconCombat also converts on the GM's next event, so this only saves

@@ -1,6 +1,6 @@
 /**
- * Reads an exported journal pack with the core in a worker (module/packs/import-worker.mjs), so
- * the page stays responsive however large the file; one worker serves every import.
+ * Reads an exported journal pack with the importer in a worker (module/packs/import-worker.mjs),
+ * so the page stays responsive however large the file; one worker serves every import.
  *
  * When there can be no worker, the read happens on the main thread instead: `new Worker` throws
  * (the system is served from another origin, a CSP forbids workers, or there is no `Worker`), or
@@ -11,7 +11,6 @@
  * Nothing waits forever.
  * @import { ImportReport } from "../types/core.js"
  */
-import { loadCore } from "../core.mjs";
 
 /**
  * @typedef {{format?: "auto" | "nedb" | "json", force?: boolean}} ReadOptions
@@ -30,14 +29,15 @@ let next = 0;
 const pending = new Map();
 
 /**
- * The core's `importPack` on the main thread.
+ * The importer's `importPack` on the main thread (its module is loaded only now).
  * @param {string} text
  * @param {ReadOptions} options
  * @returns {Promise<ReadResult>}
  */
 async function readHere(text, options) {
-  const core = await loadCore();
-  return core.importPack(text, options);
+  const { loadImporter } = await import("./importer.mjs");
+  const importer = await loadImporter();
+  return importer.importPack(text, options);
 }
 
 /**

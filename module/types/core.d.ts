@@ -4,7 +4,7 @@
  * output that may be missing when the type check runs, so module/core.mjs casts to these.
  */
 
-/** A tagged request; this issue defines the `dice` kind. Later kinds add fields. */
+/** A tagged request: `{kind, ...fields}` (docs/js-contract.md lists the kinds). */
 export type CoreRequest = DiceRequest | { kind: string; [field: string]: unknown };
 
 export interface DiceRequest {
@@ -121,7 +121,7 @@ export interface ChartEntry {
   value: number;
 }
 
-/** `rulesetTables()`: the charts the other rulesets print (issue 8). */
+/** `rulesetTables()`: the charts the other rulesets print. */
 export interface RulesetTables {
   iconsLevels: { level: number; description: string; names: [string, string, string] }[];
   tributeRealityLevels: ChartEntry[];
@@ -152,13 +152,33 @@ export interface CoreApi {
   clockTick(clock: { segments: number; filled: number }, ticks: number): { segments: number; filled: number; complete: boolean };
   sessionXp(checklist: { ideals?: number; challenged?: number; ambition?: number; burdenInvoked?: boolean }): number;
   iconDerived(target: object): { bloodied: boolean; bloodiedValue: number; healableMax: number; vigorCap: number; fallen: boolean };
-  importPack(text: string, options?: { format?: "auto" | "nedb" | "json"; force?: boolean }): { documents: object[]; report: ImportReport };
-  glossaryTerms(html: string, page: string): { term: string; key: string; definition: string; page: string }[];
-  glossary(text: string, options?: { format?: "auto" | "nedb" | "json"; force?: boolean }): { term: string; key: string; definition: string; page: string }[];
   iconSituation(situation: object): { boons: number; curses: number; cover: boolean };
   iconSaveable(statuses: string[]): string[];
   iconAfterAbility(statuses: string[]): string[];
   rulesetTables(): RulesetTables;
   mnsLookup(query: { table: string; [field: string]: unknown }): Record<string, unknown>;
   Rng: new (seed?: Seed) => Rng;
+}
+
+/** A glossary term: `key` is the lowercase term without its placeholder, for matching status ids. */
+export interface GlossaryTerm {
+  term: string;
+  key: string;
+  definition: string;
+  page: string;
+  /** The heading the term sits under on its page, if any. */
+  section: string | null;
+}
+
+export interface ImportOptions {
+  format?: "auto" | "nedb" | "json";
+  force?: boolean;
+}
+
+/** The pack importer's API: module/packs/importer.mjs (`loadImporter()`), a wasm module of its own. */
+export interface ImporterApi {
+  importPack(text: string, options?: ImportOptions): { documents: object[]; report: ImportReport };
+  glossaryTerms(html: string, page: string): GlossaryTerm[];
+  glossary(text: string, options?: ImportOptions): GlossaryTerm[];
+  version(): string;
 }

@@ -1,6 +1,8 @@
 //! How the undo log's steps are written: short JSON arrays of numbers (the table is in
 //! [`super::log`]), sides and flags as small numbers, 0 for "none", so a page of steps holds
-//! neither `null` nor, but where a step names a combatant in full, a quote.
+//! neither `null` nor, but where a step names a combatant in full, a quote. Flags, sides and a
+//! round's reset are derived through their number or tuple; a step is written by hand, since its
+//! last elements are left out when there is nothing in them.
 
 use super::fight::Side;
 use super::log::{Departure, Patch, Step};
@@ -11,66 +13,69 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
 /// A flag as 0 or 1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
 pub struct Bit(pub bool);
 
-impl Serialize for Bit {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.serialize_u8(u8::from(self.0))
+impl From<Bit> for u8 {
+    fn from(b: Bit) -> u8 {
+        u8::from(b.0)
     }
 }
 
-impl<'de> Deserialize<'de> for Bit {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        match u8::deserialize(d)? {
-            0 => Ok(Bit(false)),
-            1 => Ok(Bit(true)),
-            other => Err(de::Error::custom(format!("a flag is 0 or 1, not {other}"))),
+impl TryFrom<u8> for Bit {
+    type Error = String;
+    fn try_from(n: u8) -> std::result::Result<Self, String> {
+        match n {
+            0 | 1 => Ok(Bit(n == 1)),
+            other => Err(format!("a flag is 0 or 1, not {other}")),
         }
     }
 }
 
 /// A side as 0 (party) or 1 (foes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
 pub struct SideBit(pub Side);
 
-impl Serialize for SideBit {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.serialize_u8(self.0 as u8)
+impl From<SideBit> for u8 {
+    fn from(s: SideBit) -> u8 {
+        s.0 as u8
     }
 }
 
-impl<'de> Deserialize<'de> for SideBit {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        match u8::deserialize(d)? {
+impl TryFrom<u8> for SideBit {
+    type Error = String;
+    fn try_from(n: u8) -> std::result::Result<Self, String> {
+        match n {
             0 => Ok(SideBit(Side::Party)),
             1 => Ok(SideBit(Side::Foes)),
-            other => Err(de::Error::custom(format!(
-                "a side is 0 (party) or 1 (foes), not {other}"
-            ))),
+            other => Err(format!("a side is 0 (party) or 1 (foes), not {other}")),
         }
     }
 }
 
 /// A side or none: 0 (party), 1 (foes), 2 (none).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "u8", into = "u8")]
 pub struct LastBit(pub Option<Side>);
 
-impl Serialize for LastBit {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.serialize_u8(self.0.map_or(2, |side| side as u8))
+impl From<LastBit> for u8 {
+    fn from(s: LastBit) -> u8 {
+        s.0.map_or(2, |side| side as u8)
     }
 }
 
-impl<'de> Deserialize<'de> for LastBit {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        match u8::deserialize(d)? {
+impl TryFrom<u8> for LastBit {
+    type Error = String;
+    fn try_from(n: u8) -> std::result::Result<Self, String> {
+        match n {
             0 => Ok(LastBit(Some(Side::Party))),
             1 => Ok(LastBit(Some(Side::Foes))),
             2 => Ok(LastBit(None)),
-            other => Err(de::Error::custom(format!(
+            other => Err(format!(
                 "a side is 0 (party), 1 (foes) or 2 (none), not {other}"
-            ))),
+            )),
         }
     }
 }
@@ -88,38 +93,36 @@ impl<T: Serialize> Serialize for ZeroOr<T> {
     }
 }
 
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for ZeroOr<T> {
+impl<'de, T: de::DeserializeOwned> Deserialize<'de> for ZeroOr<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(untagged)]
-        enum Either<T> {
-            Zero(u8),
-            Some(T),
-        }
-        match Either::<T>::deserialize(d)? {
-            Either::Zero(0) => Ok(ZeroOr(None)),
-            Either::Zero(other) => Err(de::Error::custom(format!("0 or a value, not {other}"))),
-            Either::Some(v) => Ok(ZeroOr(Some(v))),
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::Number(n) if n.as_u64() == Some(0) => Ok(ZeroOr(None)),
+            serde_json::Value::Number(n) if n.is_u64() => {
+                Err(de::Error::custom(format!("0 or a value, not {n}")))
+            }
+            v => T::deserialize(&v)
+                .map(|v| ZeroOr(Some(v)))
+                .map_err(de::Error::custom),
         }
     }
 }
 
-type ResetTuple = (SideBit, SideBit, Vec<(u32, u32, u32)>);
+/// A [`Reset`] as stored: `[regular side before, slow side before, [[number, taken, slow], ...]]`.
+pub(crate) type ResetTuple = (SideBit, SideBit, Vec<(u32, u32, u32)>);
 
-impl Serialize for Reset {
-    fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        (SideBit(self.regular_was), SideBit(self.slow_was), &self.odd).serialize(s)
+impl From<Reset> for ResetTuple {
+    fn from(r: Reset) -> Self {
+        (SideBit(r.regular_was), SideBit(r.slow_was), r.odd)
     }
 }
 
-impl<'de> Deserialize<'de> for Reset {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let (regular, slow, odd) = ResetTuple::deserialize(d)?;
-        Ok(Reset {
+impl From<ResetTuple> for Reset {
+    fn from((regular, slow, odd): ResetTuple) -> Self {
+        Reset {
             regular_was: regular.0,
             slow_was: slow.0,
             odd,
-        })
+        }
     }
 }
 

@@ -198,8 +198,8 @@ impl<'de> Deserialize<'de> for Combatant {
 }
 
 /// [`Combatant`] as it is read: the same JSON, its fields listed flat (`flatten` would buffer
-/// every object first). Every field but `id` and `side` may be missing; the stored shape from
-/// before issue 18 wrote them all, so it reads the same way.
+/// every object first). Every field but `id` and `side` may be missing; version 1 of the stored
+/// shape wrote them all, so it reads the same way.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct CombatantFields {

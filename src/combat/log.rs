@@ -89,7 +89,7 @@ pub enum Step {
         current: Option<(u32, bool)>,
         resolve_was: u32,
     },
-    /// A step of the snapshot history from before issue 18: the fight's fields and the
+    /// A step of a version 1 state's snapshot history: the fight's fields and the
     /// combatants that differ, before and after.
     Patch(Box<Patch>),
 }

@@ -45,9 +45,9 @@ pub const MAX_COMBATANTS: usize = 10_000;
 pub const MAX_ID_BYTES: usize = 256;
 
 /// Things that happen in a fight.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(
-    tag = "type",
+    remote = "Self",
     rename_all = "camelCase",
     rename_all_fields = "camelCase"
 )]
@@ -84,9 +84,11 @@ pub enum Event {
     Undo,
     EndCombat,
     /// The state in the shape this core writes, nothing else changed and nothing logged: how a
-    /// state stored before issue 18 is converted without waiting for the next event.
+    /// state stored in an older version is converted without waiting for the next event.
     Upgrade,
 }
+
+crate::deserialize_tagged!(Event, "type");
 
 /// `start`'s combatants, refused past [`MAX_COMBATANTS`] as they are read.
 fn at_most_max_combatants<'de, D: Deserializer<'de>>(

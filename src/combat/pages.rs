@@ -3,7 +3,7 @@
 
 use super::log::{broken, Step};
 use crate::error::{Error, Result};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 use std::collections::BTreeMap;
 
 /// Steps per page of the stored log.
@@ -151,7 +151,9 @@ impl Log {
     }
 
     fn decode(&self, k: u64, text: &str) -> Result<Vec<Step>> {
-        let steps: Vec<Step> = match serde_json::from_str(text) {
+        let parsed = serde_json::from_str::<serde_json::Value>(text)
+            .and_then(|v| Vec::<Step>::deserialize(&v));
+        let steps = match parsed {
             Ok(s) => s,
             Err(e) => return broken(format!("page {k} of the log: {e}")),
         };

@@ -11,7 +11,8 @@ use crate::error::Result;
 /// What starting a round overwrote, so undo can put it back: the two slots, and the counters of
 /// the combatants that did not end the round as expected (a combatant that is not defeated ends
 /// it with all its turns taken and none waiting; a defeated one, with none taken).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(from = "super::codec::ResetTuple", into = "super::codec::ResetTuple")]
 pub struct Reset {
     pub regular_was: Side,
     pub slow_was: Side,

@@ -1,5 +1,5 @@
-//! The reducer's state as it is stored on the Combat document (`system.state`), and reading the
-//! shape from before issue 18, which carried up to 100 whole snapshots for undo.
+//! The reducer's state as it is stored on the Combat document (`system.state`), and reading
+//! version 1 of that shape (no `v`), which carried up to 100 whole snapshots for undo.
 //!
 //! The stored JSON is an object of small keys, so the update Foundry sends for an event (it
 //! diffs an object field key by key) carries what changed: a turn changes one combatant (a short
@@ -96,7 +96,7 @@ impl Serialize for CombatState {
     }
 }
 
-/// `combatants` as stored: an object by number, or (before issue 18) an array.
+/// `combatants` as stored: an object by number, or (version 1) an array.
 enum Roster {
     Numbered(BTreeMap<u32, Combatant>),
     Listed(Vec<Combatant>),
@@ -157,7 +157,7 @@ pub fn too_many_listed() -> String {
     format!("`combatants`: {}", too_many())
 }
 
-/// A snapshot of the history from before issue 18.
+/// A snapshot of a version 1 state's history.
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct SnapshotV1 {
@@ -202,7 +202,7 @@ struct StoredFields {
     forgotten: u64,
     #[serde(default)]
     forgot_by: Option<Limit>,
-    /// Before issue 18: the earlier snapshots, oldest first.
+    /// Version 1: the earlier snapshots, oldest first.
     #[serde(default)]
     history: Option<Vec<SnapshotV1>>,
 }
@@ -298,7 +298,7 @@ fn check_fight(f: &Fight) -> Result<()> {
     Ok(())
 }
 
-/// Reads a state stored before issue 18 (version 1): the fight as it was, its snapshot history
+/// Reads a state stored in version 1 (no `v`): the fight as it was, its snapshot history
 /// turned into undo steps that restore each snapshot exactly, and what it had forgotten.
 fn from_v1(f: StoredFields) -> Result<CombatState> {
     let Roster::Listed(listed) = f.combatants else {

@@ -2,7 +2,6 @@
 
 pub mod ast;
 pub mod chacha;
-pub mod flat;
 pub mod odds;
 pub mod parse;
 pub mod resolve;

@@ -188,7 +188,7 @@ pub fn base_age(roll: i64) -> Result<i64> {
 
 /// A lookup in one of the printed tables (the module's sheets ask the core, never a copy).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(tag = "table", rename_all = "camelCase", deny_unknown_fields)]
+#[serde(remote = "Self", rename_all = "camelCase", deny_unknown_fields)]
 pub enum Lookup {
     EpCost {
         row: i64,
@@ -211,6 +211,8 @@ pub enum Lookup {
         roll: i64,
     },
 }
+
+crate::deserialize_tagged!(Lookup, "table");
 
 /// The answer of a [`Lookup`].
 #[derive(Debug, Clone, PartialEq, Serialize)]

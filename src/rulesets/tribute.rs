@@ -43,14 +43,27 @@ pub struct Opponent {
 }
 
 /// The opposition's result: a number, or a side that rolls.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(
-    untagged,
-    expecting = "expected a number or an opposing side {rank, focus, burden}"
-)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
 pub enum Opposition {
     Fixed(i64),
     Roll(Opponent),
+}
+
+impl<'de> Deserialize<'de> for Opposition {
+    /// A number or an object, read from its JSON value (serde's `untagged` would buffer it).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let expected = || {
+            serde::de::Error::custom("expected a number or an opposing side {rank, focus, burden}")
+        };
+        match serde_json::Value::deserialize(d)? {
+            serde_json::Value::Number(n) => n.as_i64().map(Opposition::Fixed).ok_or_else(expected),
+            side @ serde_json::Value::Object(_) => Opponent::deserialize(&side)
+                .map(Opposition::Roll)
+                .map_err(|_| expected()),
+            _ => Err(expected()),
+        }
+    }
 }
 
 /// `tribute.test`.

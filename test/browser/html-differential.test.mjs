@@ -16,7 +16,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { openPage } from "../support/browser.mjs";
-import core from "../support/load-core.mjs";
+import importer from "../support/load-importer.mjs";
 
 /** A small seeded PRNG (mulberry32), so the corpus is the same on every run. */
 function random(seed) {
@@ -166,7 +166,7 @@ function coreFindings(payloads) {
     _id: "differential0001", name: "D",
     pages: payloads.map((html, i) => ({ _id: `p${String(i).padStart(15, "0")}`, name: "P", sort: i, text: { format: 1, content: html } }))
   };
-  const { report } = core.importPack(JSON.stringify(entry));
+  const { report } = importer.importPack(JSON.stringify(entry));
   const by = payloads.map(() => new Set());
   for (const w of report.warnings) {
     if (w.field !== "/text/content") continue;

@@ -26,8 +26,8 @@ after(async () => {
 
 test("the report shows counts, unreadable lines, what will be stripped and what was repaired", async () => {
   const out = await browser.page.evaluate(async () => {
-    const core = await import("/module/core.mjs");
-    const api = await core.loadCore();
+    const { loadImporter } = await import("/module/packs/importer.mjs");
+    const api = await loadImporter();
     const { UNSAFE } = await import("/module/packs/import-plan.mjs");
     const good = { _id: "aaaaaaaaaaaaaaa1", name: "A", pages: [{ _id: "bbbbbbbbbbbbbbb1", name: "P", text: { format: 1, content: "<p onclick=\"x()\">hi</p><script>x()</script><div style='position:fixed'></div>" }, title: { level: 9 } }] };
     const log = [
@@ -66,8 +66,8 @@ test("the report shows counts, unreadable lines, what will be stripped and what 
 
 test("the import's cleaner removes what cleanHTML keeps but the core reports: fixed overlays, and refresh, base, link and style elements", async () => {
   const out = await browser.page.evaluate(async () => {
-    const core = await import("/module/core.mjs");
-    const api = await core.loadCore();
+    const { loadImporter } = await import("/module/packs/importer.mjs");
+    const api = await loadImporter();
     const { cleanImported } = await import("/module/packs/clean-html.mjs");
     const { UNSAFE } = await import("/module/packs/import-plan.mjs");
     const payloads = [

@@ -2,11 +2,12 @@
  * The wasm boundary never traps: every export, called with malformed JS values (wrong types,
  * missing fields, NaN, huge numbers, negative dice, 10^9 dice, BigInts, symbols, functions,
  * cycles), throws a plain JS Error whose message names the field, and the module still answers
- * correctly afterwards. Requests beyond the limits are refused with the limit in the message.
+ * correctly afterwards: the client core's exports and the pack importer's. Requests beyond the limits are refused with the limit in the message.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import core, { dice, raw } from "../support/load-core.mjs";
+import importer, { raw as rawImporter } from "../support/load-importer.mjs";
 
 /** 3d6 with seed 7, and P(3d6 = 10) = 27/216, taken before anything malformed is sent. */
 const before = {
@@ -43,17 +44,21 @@ const BAD = [
   "\u0000".repeat(64), "{".repeat(10000)
 ];
 
+/** The API's functions: the core's, then the importer's (named `importer.x`). */
+const API = [...Object.entries(core), ...Object.entries(importer).map(([name, f]) => [`importer.${name}`, f])];
+
 describe("every export refuses malformed values with an Error, never a trap", () => {
-  const exports = Object.entries(core).filter(([name, f]) =>
+  const exports = API.filter(([name, f]) =>
     typeof f === "function" && !["initSync", "default"].includes(name) && !name.startsWith("__"));
 
-  test("the module exports what docs/js-contract.md lists", () => {
+  test("the modules export what docs/js-contract.md lists", () => {
     const names = exports.map(([n]) => n);
     for (const name of ["plan", "resolve", "roll", "odds", "oddsArrays", "rollMany", "combatApply",
-      "narrativeApply", "iconDerived", "importPack", "glossaryTerms", "glossary", "iconSituation",
-      "iconSaveable", "version", "cacheStats", "Rng"]) {
+      "narrativeApply", "iconDerived", "iconSituation", "iconSaveable", "version", "cacheStats", "Rng",
+      "importer.importPack", "importer.glossaryTerms", "importer.glossary", "importer.version"]) {
       assert.ok(names.includes(name), `${name} is exported`);
     }
+    assert.ok(!names.includes("importPack"), "the client core has no importer");
   });
 
   for (const [name, fn] of exports) {
@@ -117,7 +122,7 @@ const answers = () => ({
   attack: core.roll({ kind: "icon.attack", boons: 2, defense: 12 }, 99),
   odds: core.odds(dice("3d6")).exact.totals.find(([v]) => v === 10)[1],
   combat: core.combatApply(null, { type: "start", combatants: [{ id: "a", side: "party" }, { id: "b", side: "foes" }] }).state.combatants.length,
-  pack: core.importPack('{"_id":"aaaaaaaaaaaaaaa1","name":"x","pages":[]}\n').documents.length,
+  pack: importer.importPack('{"_id":"aaaaaaaaaaaaaaa1","name":"x","pages":[]}\n').documents.length,
   uniform: new core.Rng(5).uniform()
 });
 
@@ -145,8 +150,8 @@ describe("10,000 hostile calls per export leave the module answering (issue 16, 
     return kinds;
   };
 
-  for (const [name, fn] of Object.entries(core)) {
-    test(`core.${name}: every refusal an Error naming something, never a trap`, () => {
+  for (const [name, fn] of API) {
+    test(`${name}: every refusal an Error naming something, never a trap`, () => {
       hammer(name, fn, fn.length, name === "Rng");
       assert.deepEqual(answers(), expected);
     });
@@ -160,8 +165,8 @@ describe("10,000 hostile calls per export leave the module answering (issue 16, 
   });
   // the raw exports under the API take only JSON text and numbers; whatever reaches them is
   // refused in JS before wasm is entered, or read by wasm without calling back into JS
-  for (const [name, fn] of Object.entries(raw)) {
-    if (typeof fn !== "function" || ["initSync", "default"].includes(name)) continue;
+  for (const [name, fn] of [...Object.entries(raw), ...Object.entries(rawImporter).map(([n, f]) => [`importer ${n}`, f])]) {
+    if (typeof fn !== "function" || /(^| )(initSync|default)$/.test(name)) continue;
     test(`raw ${name}`, () => {
       hammer(name, fn, fn.length);
       for (let i = 0; i < 1000; i++) {
@@ -218,7 +223,7 @@ describe("messages name the field", () => {
     ["a combat state", () => core.combatApply({ round: "one" }, { type: "endTurn" }), /combat state.*`round`/],
     ["narrative strain", () => core.narrativeApply({ strain: NaN }, { type: "clearStrain" }), /`strain`.*NaN/],
     ["a derived value", () => core.iconDerived({ hp: "x", maxHp: 10 }), /`hp`/],
-    ["import options", () => core.importPack("", { force: "yes" }), /`force`/],
+    ["import options", () => importer.importPack("", { force: "yes" }), /`force`/],
     ["a situation", () => core.iconSituation({ heightDifference: NaN }), /`heightDifference`.*NaN/],
     ["statuses", () => core.iconSaveable(["dazed", 3]), /`\[1\]`/]
   ];
@@ -298,7 +303,7 @@ describe("messages (issue 16, point 9)", () => {
       () => core.mnsLookup({ table: long }),
       () => core.rollMany(dice("1d6"), long, 1),
       () => core.clockTick({ segments: 4, filled: 0 }, long),
-      () => core.importPack(`{"_id": "${long}"`),
+      () => importer.importPack(`{"_id": "${long}"`),
       () => core.roll({ kind: "icon.attack", boons: { [long]: deep(80) } })
     ]) {
       const m = refuses(fn);

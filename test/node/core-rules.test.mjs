@@ -4,6 +4,7 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import core from "../support/load-core.mjs";
+import importer from "../support/load-importer.mjs";
 
 const seed = new URL("../../tests/fixtures/seeds/icon-rules-reference.db", import.meta.url);
 
@@ -56,19 +57,19 @@ describe("reducers", () => {
 
 describe("importPack", () => {
   test("the seed imports to 2 entries and 17 pages, and its glossary parses", () => {
-    const { documents, report } = core.importPack(readFileSync(seed, "utf8"));
+    const { documents, report } = importer.importPack(readFileSync(seed, "utf8"));
     assert.deepEqual([report.lines, report.documents, report.superseded, report.bad.length], [38, 2, 36, 0]);
     assert.equal(documents.reduce((n, d) => n + d.pages.length, 0), 17);
     const statuses = documents.flatMap(d => d.pages)
       .find(p => p.name === "Positive Effects/Statuses/Blights/States");
-    const terms = core.glossaryTerms(statuses.text.content, statuses.name);
+    const terms = importer.glossaryTerms(statuses.text.content, statuses.name);
     assert.ok(terms.some(t => t.key === "shattered" && t.definition.startsWith("Prevents you from gaining")));
   });
 
   test("options are checked and corrupt logs are refused unless forced", () => {
-    assert.throws(() => core.importPack("{}", { formt: "nedb" }), /unknown field `formt`/);
-    assert.throws(() => core.importPack("x\ny", { format: "nedb" }), /2 of 2 lines are corrupt/);
-    const forced = core.importPack("x\ny", { format: "nedb", force: true });
+    assert.throws(() => importer.importPack("{}", { formt: "nedb" }), /unknown field `formt`/);
+    assert.throws(() => importer.importPack("x\ny", { format: "nedb" }), /2 of 2 lines are corrupt/);
+    const forced = importer.importPack("x\ny", { format: "nedb", force: true });
     assert.deepEqual(forced.report.bad.map(b => b.line), [1, 2]);
   });
 });

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { extractPack } from "@foundryvtt/foundryvtt-cli";
-import core from "../support/load-core.mjs";
+import importer from "../support/load-importer.mjs";
 import ChatCommands, { COMMAND_LIST } from "../../module/applications/chat-commands.mjs";
 import { GUIDE_COLLECTION, GUIDE_ENTRY_ID, GUIDE_ENTRY_SLUG, guideId, guidePageUuid, guideSlug } from "../../module/guide.mjs";
 import { guideExport, guideSections } from "../../scripts/guide-pack.mjs";
@@ -62,7 +62,7 @@ test("anchors are GitHub's, and ids the importer's derivation of them", () => {
   // the core's importer derives an id it has to replace from the old one (src/packs/migrate.rs):
   // an independent implementation of the same FNV-1a, so JS and Rust agree
   for (const slug of ["attack", GUIDE_ENTRY_SLUG, "see-the-odds-odds", "élan"]) {
-    const { documents, report } = core.importPack(JSON.stringify([{ _id: `${GUIDE_COLLECTION}:${slug}`, name: "x", pages: [] }]));
+    const { documents, report } = importer.importPack(JSON.stringify([{ _id: `${GUIDE_COLLECTION}:${slug}`, name: "x", pages: [] }]));
     assert.equal(report.warnings[0]?.kind, "idReplaced");
     assert.equal(documents[0]._id, guideId(slug), slug);
   }
@@ -148,7 +148,7 @@ test("the guide's export is the same every time: rebuilds are byte-identical", (
   const a = JSON.stringify(guideExport(markdown));
   assert.equal(JSON.stringify(guideExport(markdown)), a);
   // and through the importer, as the build runs it, with nothing to repair or strip
-  const { report } = core.importPack(a, { format: "json" });
+  const { report } = importer.importPack(a, { format: "json" });
   assert.deepEqual({ documents: report.documents, bad: report.bad, warnings: report.warnings }, { documents: 1, bad: [], warnings: [] });
 });
 

@@ -3,13 +3,13 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import core from "../support/load-core.mjs";
+import importer from "../support/load-importer.mjs";
 import { UNSAFE, batches, planImport } from "../../module/packs/import-plan.mjs";
 
 const seed = new URL("../../tests/fixtures/seeds/icon-rules-reference.db", import.meta.url);
 
 test("a re-import updates the entries it finds and creates the rest, with every page cleaned", () => {
-  const { documents, report } = core.importPack(readFileSync(seed, "utf8"));
+  const { documents, report } = importer.importPack(readFileSync(seed, "utf8"));
   const cleaned = [];
   const clean = html => { cleaned.push(html); return html.replace(/<strong>/g, "<b>"); };
   // the world already holds the tactical entry, with only its first page
@@ -35,7 +35,7 @@ test("every field the core reports is cleaned, a script URL emptied, and nothing
       { _id: "iiiiiiiiiiiiiiia", name: "Img", type: "image", src: "javascript:alert(1)", image: { caption: "<meta http-equiv=refresh content=0>" } }
     ]
   };
-  const { documents, report } = core.importPack(JSON.stringify(entry));
+  const { documents, report } = importer.importPack(JSON.stringify(entry));
   const reported = report.warnings.filter(w => UNSAFE.includes(w.kind)).map(w => `${w.pageId ?? "entry"} ${w.field}`);
   assert.deepEqual(reported, [
     "entry /name", "entry /flags/a-module/a~1b/0", "entry /flags/a-module/note", "entry /flags/a-module/url",
@@ -71,7 +71,7 @@ test("the source world's stats, compendium source and users are dropped", () => 
     pages: [{ _id: "iiiiiiiiiiiiiii9", name: "P", text: { content: "<p>x</p>" }, ownership: { default: -1, uuuuuuuuuuuuuuu1: 3 },
       _stats: { compendiumSource: "x", createdTime: 1 } }]
   };
-  const { documents, report } = core.importPack(JSON.stringify(entry));
+  const { documents, report } = importer.importPack(JSON.stringify(entry));
   const [planned] = planImport(documents, report.warnings, html => html, () => undefined, new Set(["uuuuuuuuuuuuuuu2"])).create;
   assert.deepEqual(planned._stats, { exportSource: entry._stats.exportSource });
   assert.deepEqual(planned.ownership, { default: 2, uuuuuuuuuuuuuuu2: 3 });

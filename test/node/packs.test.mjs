@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { extractPack } from "@foundryvtt/foundryvtt-cli";
-import core from "../support/load-core.mjs";
+import importer from "../support/load-importer.mjs";
 
 const root = new URL("../../", import.meta.url);
 const pack = new URL("packs/rules-reference", root);
@@ -30,7 +30,7 @@ test("the compiled rules reference holds 2 entries and 17 pages in order, with t
   assert.deepEqual(manifest.packs.map(p => [p.name, p.type, p.path]), [["rules-reference", "JournalEntry", "packs/rules-reference"],
     ["guide", "JournalEntry", "packs/guide"], ["example-items", "Item", "packs/example-items"], ["example-foes", "Actor", "packs/example-foes"]]);
   if (!existsSync(seed)) return;
-  const { documents } = core.importPack(readFileSync(seed, "utf8"));
+  const { documents } = importer.importPack(readFileSync(seed, "utf8"));
   for (const entry of entries) {
     const want = documents.find(d => d._id === entry._id);
     assert.ok(want, entry.name);
@@ -55,12 +55,12 @@ test("importPack reads any text as JS holds it: non-ASCII at either end, astral,
       const full = prefix + name;
       // written by hand: JSON.stringify would escape a lone surrogate
       const log = `{"_id":"aaaaaaaaaaaaaaa1","name":"${full}","pages":[]}\n{"_id":"bbbbbbbbbbbbbbb2","name":"after","pages":[]}\n`;
-      const { documents, report } = core.importPack(log);
+      const { documents, report } = importer.importPack(log);
       assert.deepEqual(report.bad, []);
       assert.deepEqual(documents.map(d => d.name), [full.toWellFormed(), "after"], JSON.stringify(full.slice(0, 40)));
     }
   }
-  assert.throws(() => core.importPack(7), /text must be a string, not a number/);
+  assert.throws(() => importer.importPack(7), /text must be a string, not a number/);
 });
 
 /**
@@ -104,7 +104,7 @@ test("importPack keeps what NeDB keeps, on generated logs with every kind of lin
   for (let round = 0; round < 200; round++) {
     const log = Array.from({ length: 1 + Math.floor(next() * 12) }, line).join("\n");
     const want = [...nedbKeeps(log).values()].map(d => String(d.name).toWellFormed()).sort();
-    const { documents, report } = core.importPack(log, { format: "nedb", force: true });
+    const { documents, report } = importer.importPack(log, { format: "nedb", force: true });
     assert.deepEqual(documents.map(d => d.name).sort(), want, log);
     const sum = report.documents + report.skipped + report.superseded + report.deleted + report.unknownDeletions + report.indexLines + report.bad.length;
     assert.equal(report.lines, sum, log);
@@ -114,10 +114,10 @@ test("importPack keeps what NeDB keeps, on generated logs with every kind of lin
 // Past the stated limits the exports refuse before copying the text into wasm memory (a 50 MB
 // page of tags used to trap out of memory), and the module still answers afterwards.
 test("texts past the limits are refused saying the limit, and the core still answers", () => {
-  assert.throws(() => core.importPack(" ".repeat(65 * 1024 * 1024)), { message: "the pack is 65.0 MiB; at most 64 MiB is read" });
-  assert.throws(() => core.glossary(" ".repeat(65 * 1024 * 1024)), { message: "the pack is 65.0 MiB; at most 64 MiB is read" });
-  assert.throws(() => core.glossaryTerms("<p>".repeat(200_000), "Big"), { message: 'the page "Big" has 586 KiB of HTML; the glossary reads at most 512 KiB a page' });
+  assert.throws(() => importer.importPack(" ".repeat(65 * 1024 * 1024)), { message: "the pack is 65.0 MiB; at most 64 MiB is read" });
+  assert.throws(() => importer.glossary(" ".repeat(65 * 1024 * 1024)), { message: "the pack is 65.0 MiB; at most 64 MiB is read" });
+  assert.throws(() => importer.glossaryTerms("<p>".repeat(200_000), "Big"), { message: 'the page "Big" has 586 KiB of HTML; the glossary reads at most 512 KiB a page' });
   const big = JSON.stringify({ _id: "hhhhhhhhhhhhhhh8", name: "Big", pages: [{ _id: "iiiiiiiiiiiiiii9", name: "P", text: { content: "<a>".repeat(6_000_000) } }] });
-  assert.throws(() => core.importPack(big), /has 17\.2 MiB of text in \/pages\/0\/text\/content; at most 16 MiB is read in one field/);
-  assert.deepEqual(core.glossaryTerms("<p><strong>Dodge</strong>: immune.</p>", "P").map(t => t.key), ["dodge"]);
+  assert.throws(() => importer.importPack(big), /has 17\.2 MiB of text in \/pages\/0\/text\/content; at most 16 MiB is read in one field/);
+  assert.deepEqual(importer.glossaryTerms("<p><strong>Dodge</strong>: immune.</p>", "P").map(t => t.key), ["dodge"]);
 });

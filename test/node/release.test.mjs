@@ -201,9 +201,11 @@ describe("npm run release, in a temporary copy of the checkout", () => {
       mkdirSync(dirname(join(dir, file)), { recursive: true });
       cpSync(join(ROOT, file), join(dir, file));
     }
-    // What scripts/build.sh --dist-only packs: the built core and compiled packs.
+    // What scripts/build.sh --dist-only packs: the two wasm modules, the compiled packs and the
+    // rules reference's glossary.
     cpSync(join(ROOT, "wasm"), join(dir, "wasm"), { recursive: true });
     cpSync(join(ROOT, "target/packs"), join(dir, "target/packs"), { recursive: true });
+    cpSync(join(ROOT, "packs/glossary.json"), join(dir, "packs/glossary.json"));
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
     git(["init", "--quiet"]);
     git(["add", "-A"]);

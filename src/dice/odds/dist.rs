@@ -23,8 +23,8 @@ pub fn ok<T>(v: Option<T>) -> Res<T> {
 /// No distribution may span more values than this, in the answer or on the way to it.
 ///
 /// Handing an answer over costs about 3 µs a total in `odds` (a fraction and a float written as
-/// JSON, then `JSON.parse` in JS), so 8,192 totals keep it near 25 ms, under the 50 ms bound of
-/// issue 9 with room for the work; a wider answer (`1d1000000`, `1d2000 * 1d2000`) is refused
+/// JSON, then `JSON.parse` in JS), so 8,192 totals keep it near 25 ms, under the 50 ms bound on
+/// every accepted call with room for the work; a wider answer (`1d1000000`, `1d2000 * 1d2000`) is refused
 /// before any work. No game's dice come near it: `1000d6` spans 5,001 totals.
 pub const MAX_SUPPORT: usize = 1 << 13;
 
@@ -41,9 +41,8 @@ pub struct Budget {
 
 impl Budget {
     /// Steps allowed for float arithmetic: about 40 ms of wasm, so that accepted requests stay
-    /// under 50 ms (issue 9): `1000d6` takes 5 M steps and `80d100` fewer, while `1000d16`,
-    /// `10d6x` and `1000d4xo` (50–70 ms of work) are refused. Before the kernels this
-    /// was 300 M steps of slower work (about a second).
+    /// under 50 ms: `1000d6` takes 5 M steps and `80d100` fewer, while `1000d16`, `10d6x` and
+    /// `1000d4xo` (50–70 ms of work) are refused.
     pub const FLOAT: u64 = 12_000_000;
     /// Steps allowed for exact arithmetic, which costs more per step; beyond it floats take over.
     /// Overflow is found before the work (every kernel bounds its counts first), so a failed

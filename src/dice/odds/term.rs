@@ -19,11 +19,10 @@ use super::num::{Num, View};
 use crate::dice::ast::*;
 use crate::dice::resolve::{apply_simple, DieResult};
 use crate::error::Error;
-use crate::fxhash::FxBuild;
 use std::collections::BTreeMap;
 
 /// Hash maps of die states and modifier indices: small keys, hashed often.
-type HashMap<K, V> = std::collections::HashMap<K, V, FxBuild>;
+type HashMap<K, V> = std::collections::HashMap<K, V, rustc_hash::FxBuildHasher>;
 use std::rc::Rc;
 
 /// The parts of a die result that modifiers read and write.
@@ -316,7 +315,7 @@ const STATE_STEPS: u64 = 16;
 
 /// Refuses a keep/drop term before any work when its states alone exceed the budget, or when its
 /// answer is wider than the limit (each kept die adding its face, no modifier around the keep):
-/// `2d1000000kh1` used to build a million states, seconds of work, before anything said no.
+/// `2d1000000kh1` would build a million states, seconds of work, before anything said no.
 fn refuse_early(
     die: Die,
     n: u32,

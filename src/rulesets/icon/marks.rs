@@ -21,9 +21,9 @@ pub struct Mark {
 }
 
 /// What happens to the marks.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(
-    tag = "type",
+    remote = "Self",
     rename_all = "camelCase",
     rename_all_fields = "camelCase",
     deny_unknown_fields
@@ -50,8 +50,10 @@ pub enum MarkEvent {
     EndCombat,
 }
 
+crate::deserialize_tagged!(MarkEvent, "type");
+
 /// `icon.marks`: the fight's marks and one event.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Marks {
     #[serde(default)]

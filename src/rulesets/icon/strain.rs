@@ -65,9 +65,9 @@ pub struct NarrativeState {
 }
 
 /// Things that happen to a character's narrative state.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(
-    tag = "type",
+    remote = "Self",
     rename_all = "camelCase",
     rename_all_fields = "camelCase"
 )]
@@ -96,6 +96,8 @@ pub enum NarrativeEvent {
     /// next expedition, and one that sat out this one may embark on the following.
     EndExpedition,
 }
+
+crate::deserialize_tagged!(NarrativeEvent, "type");
 
 /// What the module should show or ask for after an event.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -33,9 +33,9 @@ pub struct Tokens {
 }
 
 /// What happens to the tokens.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(
-    tag = "type",
+    remote = "Self",
     rename_all = "camelCase",
     rename_all_fields = "camelCase",
     deny_unknown_fields
@@ -61,6 +61,8 @@ pub enum TokenEvent {
     /// tokens at the end of combat"; power dice go with them (see docs/rules.md).
     EndCombat,
 }
+
+crate::deserialize_tagged!(TokenEvent, "type");
 
 fn one() -> u32 {
     1
@@ -89,7 +91,7 @@ pub enum TokenEffect {
 }
 
 /// `icon.tokens`: a character's tokens and one event.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TokensRule {
     #[serde(default)]

@@ -1,0 +1,59 @@
+// One fresh node process, as a client starts: the client core compiled and instantiated, then the
+// first call of each user action, every one timed (the code each runs is cold the first time:
+// V8 compiles wasm lazily, baseline first). bench/run.mjs runs it several times and keeps the
+// least of each figure. Prints one JSON object.
+//   node bench/cold-start.mjs kinds    compile, instantiate, the first roll and odds of every kind
+//   node bench/cold-start.mjs limits   the first plan, roll and odds of the largest legal requests
+//   node bench/cold-start.mjs combat   the first events of fights at 15, 1,000 and 10,000 combatants
+import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { COLD_KINDS, DIALOG, LARGEST, fight } from "./requests.mjs";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const mode = process.argv[2] ?? "kinds";
+const out = {};
+/** Milliseconds of `fn`, its answer or its refusal kept. */
+const time = fn => {
+  const start = performance.now();
+  try {
+    fn();
+  } catch {
+    // a refusal is an answer too (past a limit), timed the same
+  }
+  return performance.now() - start;
+};
+
+const bytes = readFileSync(`${root}wasm/icon_engine_bg.wasm`);
+let t = performance.now();
+const module = await WebAssembly.compile(bytes);
+out.compile = performance.now() - t;
+const glue = await import(`${root}wasm/icon_engine.js`);
+t = performance.now();
+glue.initSync({ module });
+out.instantiate = performance.now() - t;
+const core = await (await import(`${root}module/core.mjs`)).loadCore();
+
+if (mode === "kinds") {
+  out.roll = {};
+  out.odds = {};
+  for (const [name, request] of COLD_KINDS) out.roll[name] = time(() => core.roll(request));
+  // an attack dialog opened right after: the odds of each of its 8 targets
+  out.dialog = time(() => DIALOG.forEach(r => core.odds(r)));
+  for (const [name, request] of COLD_KINDS) out.odds[name] = time(() => core.odds(request));
+} else if (mode === "limits") {
+  out.limits = LARGEST.map(([name, request]) => ({
+    name,
+    plan: time(() => core.plan(request)),
+    roll: time(() => core.roll(request)),
+    odds: time(() => core.odds(request))
+  }));
+} else if (mode === "combat") {
+  out.combat = {};
+  for (const n of [15, 1000, 10_000]) {
+    const f = fight(core, n);
+    // the start, then the first turn begun and ended: each the first of its kind at this size
+    out.combat[n] = { start: f.startMs, begin: time(() => f.step()), end: time(() => f.step()) };
+  }
+}
+console.log(JSON.stringify(out));
