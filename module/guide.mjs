@@ -5,6 +5,7 @@
  * Pure: the build script and the tests import it as well as the system.
  */
 import { SYSTEM_ID } from "./config.mjs";
+import derivedId from "./packs/derived-id.mjs";
 
 /** The compendium's name in system.json; its collection id is `icon-engine.guide`. */
 export const GUIDE_PACK = "guide";
@@ -15,8 +16,6 @@ export const GUIDE_COLLECTION = `${SYSTEM_ID}.${GUIDE_PACK}`;
 /** The slug of the guide's one entry (its title, the Markdown's `#` heading). */
 export const GUIDE_ENTRY_SLUG = "icon-engine-guide";
 
-const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-const MASK = 0xffffffffffffffffn;
 
 /**
  * A heading's anchor as GitHub writes it (github-slugger): lower case, punctuation and symbols
@@ -36,17 +35,7 @@ export function guideSlug(text) {
  * @returns {string}
  */
 export function guideId(slug) {
-  const bytes = new TextEncoder().encode(`${GUIDE_COLLECTION}:${slug}`);
-  let hash = 0xcbf29ce484222325n;
-  let id = "";
-  for (let i = 0; i < 16; i++) {
-    for (const byte of [...bytes, i]) {
-      hash ^= BigInt(byte);
-      hash = (hash * 0x100000001b3n) & MASK;
-    }
-    id += ALPHABET[Number(hash % 62n)];
-  }
-  return id;
+  return derivedId(`${GUIDE_COLLECTION}:${slug}`);
 }
 
 /** The guide entry's id. */

@@ -1,6 +1,7 @@
 import { ICONENGINE } from "../config.mjs";
 import { EXAMPLE_PACK_PATH, worldPacks } from "../packs/content-pack.mjs";
 import ContentPackImporter from "../packs/content-import.mjs";
+import addDirectoryButton from "./directory-button.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -46,23 +47,8 @@ export default class ContentPackDialog extends HandlebarsApplicationMixin(Applic
 
   /** The buttons in the Items, Actors and Compendium sidebars. */
   static registerButtons() {
-    Hooks.on("renderItemDirectory", (app, element) => ContentPackDialog.#addButton(/** @type {HTMLElement} */ (element)));
-    Hooks.on("renderActorDirectory", (app, element) => ContentPackDialog.#addButton(/** @type {HTMLElement} */ (element)));
-    Hooks.on("renderCompendiumDirectory", (app, element) => ContentPackDialog.#addButton(/** @type {HTMLElement} */ (element)));
-  }
-
-  /** @param {HTMLElement} element */
-  static #addButton(element) {
-    if (!game.user?.isGM || element.querySelector(".icon-content-pack")) return;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.classList.add("icon-content-pack");
-    const icon = document.createElement("i");
-    icon.classList.add("fa-solid", "fa-boxes-stacked");
-    icon.inert = true;
-    button.append(icon, " ", format("ICONENGINE.ContentPack.Button"));
-    button.addEventListener("click", () => new ContentPackDialog().render({ force: true }));
-    (element.querySelector(".header-actions") ?? element).append(button);
+    addDirectoryButton(["renderItemDirectory", "renderActorDirectory", "renderCompendiumDirectory"], { cssClass: "icon-content-pack", icon: "fa-boxes-stacked",
+      label: "ICONENGINE.ContentPack.Button", open: () => new ContentPackDialog().render({ force: true }) });
   }
 
   /**

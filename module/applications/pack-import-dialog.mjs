@@ -2,6 +2,7 @@ import { cleanImported } from "../packs/clean-html.mjs";
 import { UNSAFE, planImport } from "../packs/import-plan.mjs";
 import { writeImport } from "../packs/import-writer.mjs";
 import readPack from "../packs/read-pack.mjs";
+import addDirectoryButton from "./directory-button.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -46,24 +47,8 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
 
   /** The button in the Journal and Compendium sidebars. */
   static registerButtons() {
-    Hooks.on("renderJournalDirectory", (app, element) => PackImportDialog.#addButton(/** @type {HTMLElement} */ (element)));
-    Hooks.on("renderCompendiumDirectory", (app, element) => PackImportDialog.#addButton(/** @type {HTMLElement} */ (element)));
-  }
-
-  /**
-   * @param {HTMLElement} element
-   */
-  static #addButton(element) {
-    if (!game.user?.isGM || element.querySelector(".icon-pack-import")) return;
-    const button = document.createElement("button");
-    button.type = "button";
-    button.classList.add("icon-pack-import");
-    const icon = document.createElement("i");
-    icon.classList.add("fa-solid", "fa-file-import");
-    icon.inert = true;
-    button.append(icon, " ", game.i18n?.localize("ICONENGINE.Import.Button") ?? "");
-    button.addEventListener("click", () => new PackImportDialog().render({ force: true }));
-    (element.querySelector(".header-actions") ?? element).append(button);
+    addDirectoryButton(["renderJournalDirectory", "renderCompendiumDirectory"], { cssClass: "icon-pack-import", icon: "fa-file-import",
+      label: "ICONENGINE.Import.Button", open: () => new PackImportDialog().render({ force: true }) });
   }
 
   /**

@@ -7,6 +7,7 @@
  */
 import { SYSTEM_ID, SYSTEM_PATH } from "../config.mjs";
 import { foeMaxHp, foePresetUpdate } from "../data/rules.mjs";
+import derivedId from "./derived-id.mjs";
 
 /** What a content pack declares itself as, and the one version there is. */
 export const CONTENT_PACK_FORMAT = "icon-engine-content-pack";
@@ -103,29 +104,10 @@ const GRANTABLE = /** @type {const} */ (["abilities", "traits", "relics"]);
  * @returns {{field: string, message: string} | null}
  */
 
-const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
-const MASK = 0xffffffffffffffffn;
 
-/**
- * A Foundry id (16 letters and digits) derived from a seed (FNV-1a over the seed and the position,
- * as module/guide.mjs derives the guide's): a pack imported again keeps its documents' ids, so
- * UUIDs into it (grants, macros, links) stay valid.
- * @param {string} seed
- * @returns {string}
- */
-export function derivedId(seed) {
-  const bytes = new TextEncoder().encode(seed);
-  let hash = 0xcbf29ce484222325n;
-  let id = "";
-  for (let i = 0; i < 16; i++) {
-    for (const byte of [...bytes, i]) {
-      hash ^= BigInt(byte);
-      hash = (hash * 0x100000001b3n) & MASK;
-    }
-    id += ALPHABET[Number(hash % 62n)];
-  }
-  return id;
-}
+// Documents keep their ids when a pack is imported again, so UUIDs into it (grants, macros,
+// links) stay valid.
+export { derivedId };
 
 /**
  * The compendiums a pack is imported into, by default: `world.<id>-items` and `world.<id>-actors`.

@@ -9,21 +9,10 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { openPage } from "../support/browser.mjs";
+import { UNTIL, openPage } from "../support/browser.mjs";
 import { startServer } from "../support/static-server.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
-/** Polls a condition in the page (what the system does after a click is asynchronous, as in Foundry). */
-const UNTIL = `globalThis.until = async (fn, what, ms = 5000) => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting for " + what);
-    await new Promise(r => setTimeout(r, 20));
-  }
-};`;
-
 describe("issue 28: abilities at the table, from an empty world", () => {
   let server;
   let browser;

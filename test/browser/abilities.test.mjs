@@ -20,20 +20,10 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { openPage } from "../support/browser.mjs";
+import { UNTIL, openPage } from "../support/browser.mjs";
 import { startServer } from "../support/static-server.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
-const UNTIL = `globalThis.until = async (fn, what, ms = 5000) => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting for " + what);
-    await new Promise(r => setTimeout(r, 20));
-  }
-};`;
-
 /**
  * A shim world booted as the GM (or a player), with a scene of a character (Ana, the player's), a
  * foe (Ogre) and two more foes placed on a 10×8 grid of 50-pixel spaces, viewed.

@@ -21,7 +21,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { openPage } from "../support/browser.mjs";
+import { UNTIL, openPage } from "../support/browser.mjs";
 import { startServer } from "../support/static-server.mjs";
 
 /** The notice of refused initiative (lang/en.json). */
@@ -67,17 +67,6 @@ function world({ as = "gm", data = {}, route, boot = true } = {}) {
   });
   return open;
 }
-
-/** In the page: wait until `test` returns something truthy. */
-const UNTIL = `globalThis.until = async (test, what, timeout = 5000) => {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const value = await test();
-    if (value) return value;
-    if (Date.now() > end) throw new Error("timed out waiting for " + what);
-    await new Promise(resolve => setTimeout(resolve, 20));
-  }
-};`;
 
 describe("1. the combat tracker in v13's CombatTracker", () => {
   const open = world();

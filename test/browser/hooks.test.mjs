@@ -7,18 +7,10 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openPage } from "../support/browser.mjs";
+import { UNTIL, openPage } from "../support/browser.mjs";
 import { startServer } from "../support/static-server.mjs";
 
-const UNTIL = `globalThis.until = async (fn, what, ms = 5000) => {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("timed out waiting for " + what);
-    await new Promise(r => setTimeout(r, 20));
-  }
-};
+const UNTIL_AND_LISTEN = `${UNTIL}
 /** Listen to a hook once for the test: what it received, and what the listener answers. */
 globalThis.listen = (name, answer = () => undefined) => {
   const calls = [];
@@ -53,7 +45,7 @@ describe("icon-engine.* hooks", () => {
         state: () => initialAttackState({ targets: [attackTargetOf({ uuid: ogre.uuid, name: "Ogre", img: "", system: ogre.system, statuses: [] })] }),
         item: async system => (await ana.createEmbeddedDocuments("Item", [{ name: "Test", type: "ability", system }]))[0]
       };
-    }, UNTIL);
+    }, UNTIL_AND_LISTEN);
   });
 
   after(async () => {

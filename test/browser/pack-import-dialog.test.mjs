@@ -153,3 +153,50 @@ describe("the import dialog, when a write fails half-way", () => {
     assert.deepEqual(world.browser.errors, []);
   });
 });
+
+/**
+ * The GM's import buttons in the sidebar directories' headers (v13 passes `render<Name>Directory`
+ * the directory's HTMLElement): the journal importer in the Journal and Compendium directories,
+ * the content-pack importer in the Item, Actor and Compendium directories; once per render, and a
+ * click opens the dialog. A player's directories get none.
+ */
+for (const as of ["gm", "player"]) {
+  describe(`the import buttons in the sidebar, as the ${as === "gm" ? "GM" : "player"}`, () => {
+    const world = shimWorldPage({ as });
+
+    test(as === "gm" ? "each directory gets its buttons once, and they open the dialogs" : "no directory gets a button", async () => {
+      const out = await world.browser.page.evaluate(async () => {
+        const directories = ["JournalDirectory", "CompendiumDirectory", "ItemDirectory", "ActorDirectory"];
+        const buttons = {};
+        const opened = {};
+        for (const name of directories) {
+          const element = document.createElement("section");
+          element.innerHTML = `<header class="directory-header"><div class="header-actions action-buttons"></div></header>`;
+          Hooks.callAll(`render${name}`, {}, element, {}, {});
+          Hooks.callAll(`render${name}`, {}, element, {}, {});
+          const found = [...element.querySelectorAll(".header-actions button")];
+          buttons[name] = found.map(b => b.className);
+          for (const button of found) {
+            button.click();
+            await new Promise(resolve => setTimeout(resolve, 200));
+            opened[button.className] = [...foundry.applications.instances.values()].map(a => a.constructor.name)
+              .filter(n => /PackImportDialog|ContentPackDialog/.test(n));
+          }
+        }
+        for (const app of [...foundry.applications.instances.values()]) if (/PackImportDialog|ContentPackDialog/.test(app.constructor.name)) await app.close();
+        return { buttons, opened };
+      });
+      if (as === "gm") {
+        assert.deepEqual(out.buttons, {
+          JournalDirectory: ["icon-pack-import"], CompendiumDirectory: ["icon-pack-import", "icon-content-pack"],
+          ItemDirectory: ["icon-content-pack"], ActorDirectory: ["icon-content-pack"]
+        });
+        assert.ok(out.opened["icon-pack-import"].includes("PackImportDialog"));
+        assert.ok(out.opened["icon-content-pack"].includes("ContentPackDialog"));
+      } else {
+        assert.deepEqual(out.buttons, { JournalDirectory: [], CompendiumDirectory: [], ItemDirectory: [], ActorDirectory: [] });
+      }
+      assert.deepEqual(world.browser.errors, []);
+    });
+  });
+}

@@ -9,7 +9,7 @@
  */
 import { before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { GM, PLAYER, Roll, addActor, as, changedNotOwned, installWorld, nextId, playerRequests, postMessage, snapshot, world } from
+import { GM, PLAYER, Roll, addActor, as, changedNotOwned, installWorld, nextId, playerRequests, postMessage, random, snapshot, world } from
   "../support/stand-in-world.mjs";
 
 installWorld();
@@ -442,17 +442,6 @@ describe("Marks: placed on the targets the card's own attack rolls name, from an
 });
 
 /* ------------------------------------------------------------- randomized: hostile payloads */
-
-/** mulberry32: a seeded generator, so a failure replays exactly. */
-function random(seed) {
-  let s = seed;
-  return () => {
-    s = (s + 0x6D2B79F5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("1,000 hostile payloads of each request kind, sent as the player", () => {
   /** @type {ReturnType<typeof random>} */

@@ -9,7 +9,7 @@
  */
 import { before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { GM, PLAYER, addActor, as, changedNotOwned, installWorld, playerRequests, postMessage, snapshot, world } from
+import { GM, PLAYER, addActor, as, changedNotOwned, installWorld, playerRequests, postMessage, random, snapshot, world } from
   "../support/stand-in-world.mjs";
 
 installWorld();
@@ -107,17 +107,6 @@ describe("applyEffect: a use card's effect on another's target, through the GM",
     assert.deepEqual(statuses(ogre), []);
   });
 });
-
-/** mulberry32: a seeded generator, so a failure replays exactly. */
-function random(seed) {
-  let s = seed;
-  return () => {
-    s = (s + 0x6D2B79F5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe("1,000 hostile payloads of applyEffect, sent as the player", () => {
   before(() => {

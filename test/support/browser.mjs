@@ -49,3 +49,18 @@ export async function openPage() {
     }
   };
 }
+
+/**
+ * Page code that defines `until(test, what, timeout = 5000)`: polls `test` until it returns
+ * something truthy (what the system does after a click is asynchronous, as in Foundry), else
+ * throws naming `what`. Add it with `page.addInitScript(UNTIL)` or evaluate it in the page.
+ */
+export const UNTIL = `globalThis.until = async (test, what, timeout = 5000) => {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await test();
+    if (value) return value;
+    if (Date.now() > end) throw new Error("timed out waiting for " + what);
+    await new Promise(resolve => setTimeout(resolve, 20));
+  }
+};`;

@@ -348,3 +348,18 @@ export function changedNotOwned(before, after) {
     return !(a?.owned ?? b?.owned);
   });
 }
+
+/**
+ * mulberry32: a seeded generator of numbers in [0, 1), so a randomized test's failure replays
+ * exactly.
+ * @param {number} seed
+ */
+export function random(seed) {
+  let s = seed;
+  return () => {
+    s = (s + 0x6D2B79F5) | 0;
+    let t = Math.imul(s ^ (s >>> 15), s | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
