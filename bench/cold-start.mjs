@@ -5,7 +5,7 @@
 //   node bench/cold-start.mjs kinds    compile, instantiate, the first roll and odds of every kind
 //   node bench/cold-start.mjs limits K the first plan, roll and odds of the K-th largest legal
 //                                      request (bench/requests.mjs LARGEST), alone in its process
-//   node bench/cold-start.mjs combat   the first events of fights at 15 and 1,000 combatants
+//   node bench/cold-start.mjs combat N the first events of a fight of N combatants, alone in its process
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -53,11 +53,8 @@ if (mode === "kinds") {
     oddsRefused: (() => { try { core.odds(request); return false; } catch { return true; } })()
   };
 } else if (mode === "combat") {
-  out.combat = {};
-  for (const n of [15, 1000]) {
-    const f = fight(core, n);
-    // the start, then the first turn begun and ended: each the first of its kind at this size
-    out.combat[n] = { start: f.startMs, begin: time(() => f.step()), end: time(() => f.step()) };
-  }
+  const f = fight(core, Number(process.argv[3]));
+  // the start, then the first turn begun and ended: the first calls the process makes
+  out.combat = { start: f.startMs, begin: time(() => f.step()), end: time(() => f.step()) };
 }
 console.log(JSON.stringify(out));
