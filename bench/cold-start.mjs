@@ -3,8 +3,9 @@
 // V8 compiles wasm lazily, baseline first). bench/run.mjs runs it several times and keeps the
 // least of each figure. Prints one JSON object.
 //   node bench/cold-start.mjs kinds    compile, instantiate, the first roll and odds of every kind
-//   node bench/cold-start.mjs limits   the first plan, roll and odds of the largest legal requests
-//   node bench/cold-start.mjs combat   the first events of fights at 15, 1,000 and 10,000 combatants
+//   node bench/cold-start.mjs limits K the first plan, roll and odds of the K-th largest legal
+//                                      request (bench/requests.mjs LARGEST), alone in its process
+//   node bench/cold-start.mjs combat N the first events of a fight of N combatants, alone in its process
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
@@ -42,18 +43,18 @@ if (mode === "kinds") {
   out.dialog = time(() => DIALOG.forEach(r => core.odds(r)));
   for (const [name, request] of COLD_KINDS) out.odds[name] = time(() => core.odds(request));
 } else if (mode === "limits") {
-  out.limits = LARGEST.map(([name, request]) => ({
+  const [name, request] = LARGEST[Number(process.argv[3])];
+  out.limits = {
     name,
     plan: time(() => core.plan(request)),
     roll: time(() => core.roll(request)),
-    odds: time(() => core.odds(request))
-  }));
+    odds: time(() => core.odds(request)),
+    // after the timing: whether those odds are answered or refused past a limit
+    oddsRefused: (() => { try { core.odds(request); return false; } catch { return true; } })()
+  };
 } else if (mode === "combat") {
-  out.combat = {};
-  for (const n of [15, 1000, 10_000]) {
-    const f = fight(core, n);
-    // the start, then the first turn begun and ended: each the first of its kind at this size
-    out.combat[n] = { start: f.startMs, begin: time(() => f.step()), end: time(() => f.step()) };
-  }
+  const f = fight(core, Number(process.argv[3]));
+  // the start, then the first turn begun and ended: the first calls the process makes
+  out.combat = { start: f.startMs, begin: time(() => f.step()), end: time(() => f.step()) };
 }
 console.log(JSON.stringify(out));

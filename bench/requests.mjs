@@ -46,23 +46,26 @@ export const DIALOG = Array.from({ length: 8 }, (_, i) => ({
 }));
 
 const big = { hp: 100000, maxHp: 100000, vigor: 25000, armor: 1000, wounds: 0, isPlayerCharacter: true, statuses: [] };
-const manyStatuses = Array.from({ length: 15000 }, (_, i) => `status-${i}`);
+/** The longest status list: 128 ids of 64 bytes (src/rulesets/icon/effects.rs). */
+const manyStatuses = Array.from({ length: 128 }, (_, i) => `status-${String(i).padStart(3, "0")}-`.padEnd(64, "x"));
 /** The largest legal request of every kind (docs/js-contract.md's limits). */
 export const LARGEST = [
   ["10 × 1000d1000000", dice(Array.from({ length: 10 }, () => "1000d1000000").join(" + "))],
   ["1000d6x", dice("1000d6x")],
-  ["1000d6", dice("1000d6")],
-  ["1d8192", dice("1d8192")],
+  ["3d6x", dice("3d6x")],
+  ["400d6", dice("400d6")],
+  ["20d100", dice("20d100")],
+  ["1d2048", dice("1d2048")],
   ["2d1000000kh1cs>5", dice("2d1000000kh1cs>5")],
-  ["1000d6kh500", dice("1000d6kh500")],
-  ["500 terms of 1d6", dice(`${"1d6 + ".repeat(499)}1d6`)],
+  ["140d6kh70", dice("140d6kh70")],
+  ["101 terms of 1d6", dice(`${"1d6 + ".repeat(100)}1d6`)],
   ["icon.attack, 100 boons", { kind: "icon.attack", boons: 100, bonus: 1000, defense: 100 }],
   ["icon.save, 100 curses", { kind: "icon.save", curses: 100, bonus: -1000 }],
   ["icon.damage, 40 dice", { kind: "icon.damage", result: "crit", die: 12, dice: 20, bonusDice: 20, fray: 1000, flat: 1000 }],
   ["icon.action, 20 boons and aid", { kind: "icon.action", rating: 4, boons: 20, aid: 20, push: true }],
   ["icon.fortune, 20 dice", { kind: "icon.fortune", dice: 20 }],
-  ["icon.applyDamage, 15,000 statuses", { kind: "icon.applyDamage", target: { ...big, statuses: manyStatuses }, amount: 10, source: "hit" }],
-  ["icon.heal, 15,000 statuses", { kind: "icon.heal", target: { ...big, statuses: manyStatuses }, healing: "rest" }],
+  ["icon.applyDamage, 128 statuses", { kind: "icon.applyDamage", target: { ...big, statuses: manyStatuses }, amount: 10, source: "hit" }],
+  ["icon.heal, 128 statuses", { kind: "icon.heal", target: { ...big, statuses: manyStatuses }, healing: "rest" }],
   ["icons.test at 100", { kind: "icons.test", ability: 100, difficulty: 100, bonus: 100, penalty: 100 }],
   ["tribute.test, rank 100", { kind: "tribute.test", rank: 100, focus: 5, burden: 5, die: 12, opposition: { rank: 100, focus: 5, burden: 5 } }],
   ["narrator.skill attack", { kind: "narrator.skill", skill: 200, difficulty: 300, modifiers: 100, use: "attack", baseDamage: 1000000, ranks: 1000 }],

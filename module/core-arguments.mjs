@@ -20,7 +20,7 @@ export const MAX_DEPTH = 64;
 export const MAX_QUOTED = 100;
 /** A combat has at most this many combatants (src/combat `MAX_COMBATANTS`; the core refuses more
  * as it reads them, with the message `combatApply` gives here before writing their JSON). */
-export const MAX_COMBATANTS = 10_000;
+export const MAX_COMBATANTS = 1_000;
 /** Seeds are integers a JS number holds exactly. */
 export const MAX_SEED = Number.MAX_SAFE_INTEGER;
 

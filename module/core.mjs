@@ -126,7 +126,7 @@ export function rollMany(request, n, seed) {
 
 /** @type {CoreApi["combatApply"]} */
 export function combatApply(state, event) {
-  // a start past the limit is refused before its JSON is written (100,000 combatants: ~50 ms)
+  // a start past the limit is refused before its JSON is written (100,000 combatants would take ~50 ms)
   const listed = /** @type {{combatants?: unknown} | null} */ (typeof event === "object" ? event : null)?.combatants;
   if (Array.isArray(listed) && listed.length > MAX_COMBATANTS) {
     throw new Error(`invalid combat event: \`combatants\`: a combat has at most ${MAX_COMBATANTS} combatants`);

@@ -18,11 +18,12 @@ use serde::de::{
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-/// At most this many bytes of JSON in one argument (a 10,000-combatant fight is about 1.5 MB).
+/// At most this many bytes of JSON in one argument (a combat's state, which in version 1 kept up
+/// to 100 whole snapshots of its fight).
 pub const MAX_JSON_BYTES: usize = 64 << 20;
 /// At most this many bytes of JSON in a request, its faces, and the other small arguments
 /// (everything but a combat's state and events and a pack's text): a request of the largest
-/// legal size is still answered within 50 ms (bench/run.mjs `limits`), while no real one comes
+/// legal size is still answered within a frame (bench/run.mjs `limits`), while no real one comes
 /// near it (an ICON character with every status is under 1 KB).
 pub const MAX_REQUEST_JSON: usize = 1 << 18;
 /// Re-decodes tried when looking for the offending field.

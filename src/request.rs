@@ -600,6 +600,9 @@ pub fn odds_parts(request: &Prepared) -> Result<OddsParts> {
         Some(d) => d?,
         None => odds::distribution(&request.formula)?,
     };
+    if d.totals.len() > odds::dist::MAX_TOTALS {
+        return Err(odds::dist::too_many_totals(d.totals.len()));
+    }
     let outcomes = dispatch!(&request.request, |_| Vec::new(), |rule, _wrap| rule
         .outcomes(&d)?);
     Ok((d, outcomes))

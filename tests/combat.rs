@@ -2,7 +2,7 @@
 //! its size, reading states stored before issue 18, and properties over random event sequences.
 
 use icon_engine::combat::{
-    apply, replay, CombatState, Combatant, Effect, Event, Phase, Side, MAX_HISTORY,
+    apply, replay, CombatState, Combatant, Effect, Event, Phase, Side, MAX_COMBATANTS, MAX_HISTORY,
     MAX_HISTORY_COMBATANTS,
 };
 use proptest::prelude::*;
@@ -480,26 +480,38 @@ fn undo_goes_back_100_steps_and_the_refusal_names_that_limit() {
 
 #[test]
 fn the_log_keeps_at_most_2000_combatants_records_and_the_refusal_names_that_limit() {
-    // a summoner with 2,100 summons: its defeat records every summon that leaves, to undo it
-    let mut roster = vec![pc("a"), foe("witch", None)];
-    roster.extend(
-        (0..2100).map(|i| json!({"id": format!("s{i}"), "side": "foes", "summoner": "witch"})),
-    );
-    let mut f = Fight::start(json!(roster));
-    f.turn("a");
-    f.ok(json!({"type": "adjustResolve", "by": 1}));
-    let fx = f.ok(json!({"type": "setDefeated", "id": "witch", "defeated": true}));
-    assert!(matches!(&fx[0], Effect::SummonsLeft { ids, .. } if ids.len() == 2100));
+    // a fight of at most MAX_COMBATANTS records fewer within the steps undo keeps; a version 1
+    // state's snapshot history can hold more: each snapshot becomes a step that records every
+    // combatant that differs, before and after (here all 599 foes, defeated and back in turn)
+    let n = 600;
+    assert!(n <= MAX_COMBATANTS && 2 * (2 * (n - 1)) > MAX_HISTORY_COMBATANTS);
+    let combatant = |i: usize, defeated: bool| {
+        json!({"id": format!("c{i}"), "side": if i == 0 {"party"} else {"foes"},
+            "isPlayerCharacter": i == 0, "template": null, "canSlow": false,
+            "defeated": defeated && i > 0, "taken": 0, "slow": 0, "delay": false, "turns": 1})
+    };
+    let snapshot = |k: usize| {
+        json!({"round": 1, "combatants": (0..n).map(|i| combatant(i, k % 2 == 1)).collect::<Vec<_>>(),
+            "regularSide": "party", "slowSide": "party", "current": null, "lastSide": null,
+            "partyResolve": 1, "ended": false})
+    };
+    let mut stored = snapshot(4);
+    stored["history"] = json!((0..4).map(snapshot).collect::<Vec<_>>());
+    stored["forgotten"] = json!(0);
+    let mut f = Fight {
+        state: Some(serde_json::from_value(stored).unwrap()),
+        log: Vec::new(),
+    };
     let st = f.state.as_ref().unwrap();
-    assert_eq!(st.now.combatants.len(), 2);
     assert_eq!(
         (st.log.len(), st.forgotten()),
         (1, 3),
-        "the newest step is always kept"
+        "two steps would hold {} records",
+        4 * (n - 1)
     );
-    assert!(st.log.weight() > MAX_HISTORY_COMBATANTS as u64);
+    assert_eq!(st.log.weight(), 2 * (n as u64 - 1));
     f.ok(json!({"type": "undo"}));
-    assert_eq!(f.state.as_ref().unwrap().now.combatants.len(), 2102);
+    assert!(f.c("c1").defeated, "back to the snapshot before the last");
     f.refused(
         json!({"type": "undo"}),
         "nothing more to undo: the undo log holds at most 2000 combatants' records across its steps",

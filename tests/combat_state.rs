@@ -410,7 +410,7 @@ fn bad_stored_states_are_refused_naming_the_field() {
 }
 
 #[test]
-fn a_combat_has_at_most_10000_combatants() {
+fn a_combat_has_at_most_max_combatants() {
     let many = |n: usize| -> Value {
         json!((0..n)
             .map(|i| json!({"id": format!("c{i}"), "side": if i % 2 == 0 {"party"} else {"foes"}}))
@@ -426,7 +426,8 @@ fn a_combat_has_at_most_10000_combatants() {
     )
     .unwrap_err();
     assert!(
-        err.message().contains("at most 10000 combatants"),
+        err.message()
+            .contains(&format!("at most {MAX_COMBATANTS} combatants")),
         "{}",
         err.message()
     );
@@ -434,22 +435,29 @@ fn a_combat_has_at_most_10000_combatants() {
     let err = serde_json::from_str::<Event>(&text)
         .unwrap_err()
         .to_string();
-    assert!(err.contains("at most 10000 combatants"), "{err}");
+    assert!(
+        err.contains(&format!("at most {MAX_COMBATANTS} combatants")),
+        "{err}"
+    );
     // through the boundary's decoding: the field named, by the reader that refused (src/decode.rs
     // takes its located message instead of reading the list again to find the field)
     let err = from_json_text::<Event>("combat event", &text).unwrap_err();
     assert_eq!(
         err.message(),
-        "invalid combat event: `combatants`: a combat has at most 10000 combatants"
+        format!(
+            "invalid combat event: `combatants`: a combat has at most {MAX_COMBATANTS} combatants"
+        )
     );
     let mut stored = serde_json::to_value(s.as_ref().unwrap()).unwrap();
     let first = stored["combatants"]["0"].clone();
-    stored["combatants"]["10000"] = first;
-    stored["nextNumber"] = json!(10001);
+    stored["combatants"][MAX_COMBATANTS.to_string()] = first;
+    stored["nextNumber"] = json!(MAX_COMBATANTS + 1);
     let err = from_json_text::<CombatState>("combat state", &stored.to_string()).unwrap_err();
     assert_eq!(
         err.message(),
-        "invalid combat state: `combatants`: a combat has at most 10000 combatants"
+        format!(
+            "invalid combat state: `combatants`: a combat has at most {MAX_COMBATANTS} combatants"
+        )
     );
     let long = "x".repeat(257);
     let err = apply(
@@ -465,7 +473,7 @@ fn a_combat_has_at_most_10000_combatants() {
 }
 
 #[test]
-fn a_chain_of_10000_summons_leaves_with_its_first_summoner() {
+fn a_chain_of_summons_as_long_as_a_combat_leaves_with_its_first_summoner() {
     // each summoned by the one before: the summoner's defeat takes all of them, in one pass
     let mut roster = vec![
         json!({"id": "c0", "side": "party", "isPlayerCharacter": true}),

@@ -260,3 +260,78 @@ fn requests_past_their_limit_are_refused_with_it() {
         .to_string();
     assert!(m.contains("unknown field `note`"), "{m}");
 }
+
+/// Every status list is refused past its limit as it is read, naming the field and the limit; at
+/// the limit it is answered.
+#[test]
+fn status_lists_past_their_limit_are_refused_with_it() {
+    use icon_engine::rulesets::icon::effects::{Statuses, MAX_STATUSES, MAX_STATUS_BYTES};
+    let ids = |n: usize| -> Vec<String> { (0..n).map(|i| format!("status-{i}")).collect() };
+    let target =
+        |statuses: Vec<String>| serde_json::json!({"hp": 10, "maxHp": 10, "statuses": statuses});
+    let requests = |statuses: Vec<String>| -> Vec<(serde_json::Value, &'static str)> {
+        vec![
+            (
+                serde_json::json!({"kind": "icon.applyDamage", "target": target(statuses.clone()), "amount": 3, "source": "hit"}),
+                "target.statuses",
+            ),
+            (
+                serde_json::json!({"kind": "icon.heal", "target": target(statuses.clone()), "healing": "rest"}),
+                "target.statuses",
+            ),
+            (
+                serde_json::json!({"kind": "icon.inflict", "status": "dazed", "inflicter": statuses.clone()}),
+                "inflicter",
+            ),
+            (
+                serde_json::json!({"kind": "icon.inflict", "status": "dazed", "target": statuses.clone()}),
+                "target",
+            ),
+            (
+                serde_json::json!({"kind": "icon.hatred", "foe": statuses}),
+                "foe",
+            ),
+        ]
+    };
+    for (json, _) in requests(ids(MAX_STATUSES)) {
+        let r = from_json_text::<Request>("request", &json.to_string());
+        assert!(r.is_ok(), "{json}: {:?}", r.err());
+    }
+    for (json, field) in requests(ids(MAX_STATUSES + 1)) {
+        assert_eq!(
+            request_error(&json.to_string()),
+            format!("invalid request: `{field}`: a list of statuses holds at most {MAX_STATUSES}")
+        );
+    }
+    // an id one byte past its limit, at index 2, is named there
+    let mut long = ids(3);
+    long[2] = "x".repeat(MAX_STATUS_BYTES + 1);
+    for (json, field) in requests(long) {
+        assert_eq!(
+            request_error(&json.to_string()),
+            format!(
+                "invalid request: `{field}[2]`: a status id is at most {MAX_STATUS_BYTES} bytes"
+            )
+        );
+    }
+    let mut longest = ids(3);
+    longest[2] = "x".repeat(MAX_STATUS_BYTES);
+    for (json, _) in requests(longest) {
+        assert!(from_json_text::<Request>("request", &json.to_string()).is_ok());
+    }
+    // the list as an argument of its own
+    let list = |n: usize| serde_json::to_string(&ids(n)).unwrap();
+    assert_eq!(
+        from_json_text::<Statuses>("statuses", &list(MAX_STATUSES))
+            .unwrap()
+            .0
+            .len(),
+        MAX_STATUSES
+    );
+    assert_eq!(
+        from_json_text::<Statuses>("statuses", &list(MAX_STATUSES + 1))
+            .unwrap_err()
+            .message(),
+        format!("invalid statuses: a list of statuses holds at most {MAX_STATUSES}")
+    );
+}

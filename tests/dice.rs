@@ -114,8 +114,12 @@ fn hostile_nesting_is_an_error_not_a_stack_overflow() {
     assert!(parse(&long)
         .unwrap_err()
         .message()
-        .contains("more than 500 operators"));
-    assert!(parse(&vec!["1"; 501].join("*")).is_ok());
+        .contains("more than 100 operators"));
+    assert!(parse(&vec!["1"; 101].join("*")).is_ok());
+    assert!(parse(&vec!["1"; 102].join("*"))
+        .unwrap_err()
+        .message()
+        .contains("more than 100 operators"));
 }
 
 // ---------------------------------------------------------------- resolution semantics
@@ -401,16 +405,33 @@ fn probabilities_sum_to_one_and_floats_match_exact() {
 
 #[test]
 fn large_pools_fall_back_to_floats_and_stay_normalised() {
-    // 6^1000 does not fit u128, so floats; the mean is still exact enough
-    let d = exact("1000d6");
+    // 6^400 does not fit u128, so floats; the mean is still exact enough
+    let d = exact("400d6");
     assert!(d.exact.is_none());
-    assert!((d.mean() - 3500.0).abs() < 1e-6);
-    assert!((d.sd() - (1000.0f64 * 35.0 / 12.0).sqrt()).abs() < 1e-6);
-    // the widest answer allowed: every total of a d8192, each exactly 1/8192
-    let d = exact("1d8192");
-    assert_eq!(d.totals.len(), 8_192);
-    assert_eq!(d.totals[8_191], (8_192, 1.0 / 8_192.0));
-    assert_eq!(d.exact.as_ref().unwrap()[0].1, r(1, 8_192));
+    assert!((d.mean() - 1400.0).abs() < 1e-6);
+    assert!((d.sd() - (400.0f64 * 35.0 / 12.0).sqrt()).abs() < 1e-6);
+    // the widest answer allowed: every total of a d2048, each exactly 1/2048
+    let odds = |f: &str| {
+        let req: Request =
+            serde_json::from_value(serde_json::json!({"kind": "dice", "formula": f})).unwrap();
+        request::odds(&Prepared::new(&req).unwrap())
+    };
+    let d = odds("1d2048").unwrap();
+    assert_eq!(d.totals.len(), 2_048);
+    assert_eq!(d.totals[2_047], (2_048, 1.0 / 2_048.0));
+    assert_eq!(d.exact.unwrap().totals[0], (1, "1/2048".to_string()));
+    assert_eq!(odds("409d6").unwrap().totals.len(), 2_046);
+    // one more is refused, naming the limit
+    for f in ["1d2049", "1d8192", "1d2048 + 1d2", "410d6"] {
+        let e = odds(f).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Odds, "{f}");
+        assert!(
+            e.message()
+                .ends_with("possible totals; an answer holds at most 2048"),
+            "{f}: {}",
+            e.message()
+        );
+    }
     let d = exact("100d6kh1");
     // P(max of 100 d6 = 6) = 1 - (5/6)^100
     let p6 = d.totals.iter().find(|t| t.0 == 6).unwrap().1;

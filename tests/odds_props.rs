@@ -258,15 +258,16 @@ fn exact_means_equal_term_by_term_sums() {
     }
 }
 
-/// The float budget is calibrated to about 40 ms of wasm (issue 9): the largest plain pools it
-/// accepts come out right (mean and spread of n dice), and work beyond it is refused as a clear
-/// error instead of taking a second.
+/// The float budget is calibrated to a few milliseconds of wasm, within a frame on the first call
+/// (issue 26): large plain pools it accepts come out right (mean and spread of n dice), and work
+/// beyond it is refused as a clear error. (Through `odds`, an answer is also held to 2,048
+/// totals: tests/dice.rs.)
 #[test]
 fn the_budget_accepts_large_pools_and_refuses_beyond_them() {
     for (src, n, faces) in [
-        ("1000d6", 1000.0, 6.0),
-        ("80d100", 80.0, 100.0),
-        ("8d1000", 8.0, 1000.0),
+        ("400d6", 400.0, 6.0),
+        ("40d100", 40.0, 100.0),
+        ("4d1000", 4.0, 1000.0),
     ] {
         let d = distribution(&parse(src).unwrap()).unwrap();
         let f: f64 = faces;
@@ -286,7 +287,7 @@ fn the_budget_accepts_large_pools_and_refuses_beyond_them() {
             assert!((p - q).abs() <= 1e-12 * p, "{src} at {v}");
         }
     }
-    for src in ["1000d16", "10d6x", "1000d4xo", "1000d6 + 1000d6"] {
+    for src in ["1000d6", "1000d16", "10d6x", "1000d4xo", "1000d6 + 1000d6"] {
         let e = distribution(&parse(src).unwrap()).unwrap_err();
         assert!(e.message().contains("too long"), "{src}: {}", e.message());
     }

@@ -44,8 +44,10 @@ pub fn parse(source: &str) -> Result<Formula> {
 
 /// Nesting deeper than this is refused, so hostile input cannot exhaust the stack.
 const MAX_DEPTH: usize = 64;
-/// Operators chain left-deep in the tree (`1+1+…`), so their number is bounded for the same reason.
-const MAX_OPERATORS: usize = 500;
+/// Operators chain left-deep in the tree (`1+1+…`), so their number is bounded for the same
+/// reason, and so that the odds of the longest formula (101 terms) are answered within a frame on
+/// their first call; no table writes a formula near it.
+pub const MAX_OPERATORS: usize = 100;
 
 struct Parser {
     src: Vec<char>,

@@ -301,8 +301,8 @@ pub fn icon_situation_json(
 pub fn icon_saveable_json(
     #[wasm_bindgen(unchecked_param_type = "string")] statuses: JsValue,
 ) -> Result<String, JsError> {
-    let statuses: Vec<String> = decode("statuses", &statuses)?;
-    json(&crate::rulesets::icon::situation::saveable(&statuses))
+    let statuses: crate::rulesets::icon::effects::Statuses = decode("statuses", &statuses)?;
+    json(&crate::rulesets::icon::situation::saveable(&statuses.0))
 }
 
 /// The statuses left after the character uses an ability (stunned ends).
@@ -310,8 +310,10 @@ pub fn icon_saveable_json(
 pub fn icon_after_ability_json(
     #[wasm_bindgen(unchecked_param_type = "string")] statuses: JsValue,
 ) -> Result<String, JsError> {
-    let statuses: Vec<String> = decode("statuses", &statuses)?;
-    json(&crate::rulesets::icon::situation::after_ability(&statuses))
+    let statuses: crate::rulesets::icon::effects::Statuses = decode("statuses", &statuses)?;
+    json(&crate::rulesets::icon::situation::after_ability(
+        &statuses.0,
+    ))
 }
 
 /// The charts the other rulesets print (ICONS levels, Tribute reality levels, the narrator's

@@ -245,11 +245,11 @@ describe("messages name the field", () => {
     bad.combatants[n - 1][3] = NaN; // taken (src/combat/fight.rs: [id, side, flags, taken, ...])
     refuses(() => core.combatApply(bad, { type: "endTurn" }), new RegExp(`\`combatants\\.${n - 1}\\[3\\]\`.*NaN`));
   });
-  test("a start past 10,000 combatants: refused before its JSON is written, as the core refuses it", () => {
+  test("a start past 1,000 combatants: refused before its JSON is written, as the core refuses it", () => {
     const many = n => ({ type: "start", combatants: Array.from({ length: n }, (_, i) => ({ id: `c${i}`, side: i % 2 ? "foes" : "party" })) });
-    assert.equal(Object.keys(core.combatApply(null, many(10_000)).state.combatants).length, 10_000);
+    assert.equal(Object.keys(core.combatApply(null, many(1_000)).state.combatants).length, 1_000);
     let written = 0;
-    const tooMany = many(10_001);
+    const tooMany = many(1_001);
     tooMany.combatants[0].toJSON = () => { written++; return { id: "c0", side: "party" }; };
     /** @type {unknown} */
     let thrown;
@@ -333,26 +333,40 @@ describe("requests beyond the limits are refused up front, saying the limit", ()
     refuses(() => core.rollMany(dice("1000d6"), 1001, 1), /1000000 dice/);
     refuses(() => core.rollMany(dice("10d6x"), 2001, 1), /20000 dice/);
   });
-  test("odds past the work budget or wider than 8192 totals", () => {
-    refuses(() => core.odds(dice("10d6x")), /too long/);
+  test("odds past the work budget, wider than 8192 totals on the way, or answers of more than 2048", () => {
+    for (const formula of ["10d6x", "1000d6"]) refuses(() => core.odds(dice(formula)), /too long/);
     for (const formula of ["1000d1000000", "1d1000000", "1d8193"]) {
       refuses(() => core.odds(dice(formula)), /more than 8192 possible totals/);
       refuses(() => core.oddsArrays(dice(formula)), /more than 8192 possible totals/);
     }
-    assert.equal(core.oddsArrays(dice("1d8192")).p.length, 8192);
+    for (const formula of ["1d2049", "1d8192", "2d4000", "410d6"]) {
+      refuses(() => core.odds(dice(formula)), /possible totals; an answer holds at most 2048$/);
+      refuses(() => core.oddsArrays(dice(formula)), /possible totals; an answer holds at most 2048$/);
+    }
+    assert.equal(core.oddsArrays(dice("1d2048")).p.length, 2048);
+    // the largest plain pool answered: its mean and spread are n dice's
+    const pool = core.odds(dice("409d6"));
+    assert.ok(Math.abs(pool.mean - 409 * 3.5) < 1e-6 && Math.abs(pool.sd - Math.sqrt(409 * 35 / 12)) < 1e-6);
   });
   test("a request or other small argument over 256 KiB of JSON, refused before wasm is entered", () => {
     const big = "x".repeat(256 * 1024);
     refuses(() => core.roll({ kind: "icon.save", note: big }), /^invalid request: it is \d+ characters of JSON; the limit is 262144$/);
     refuses(() => core.iconSaveable(Array.from({ length: 200_000 }, () => "a")), /^invalid statuses: 200000 elements; this argument is at most 262144 characters of JSON$/);
     refuses(() => core.resolve(dice("1d6"), [Array(300_000).fill(1)]), /^invalid faces.*`\[0\]`: 300000 elements/);
-    // just under the limit: answered (a character with 15,000 statuses)
-    const statuses = Array.from({ length: 15000 }, (_, i) => `status-${i}`);
-    const hit = core.roll({ kind: "icon.applyDamage", target: { hp: 10, maxHp: 10, vigor: 0, armor: 0, wounds: 0, isPlayerCharacter: false, statuses }, amount: 3, source: "hit" }, 1);
+    // a character's longest status list, 128 ids of 64 bytes, is answered; one more is refused naming it
+    const statuses = Array.from({ length: 128 }, (_, i) => `s${i}`.padEnd(64, "x"));
+    const target = { hp: 10, maxHp: 10, vigor: 0, armor: 0, wounds: 0, isPlayerCharacter: false, statuses };
+    const hit = core.roll({ kind: "icon.applyDamage", target, amount: 3, source: "hit" }, 1);
     assert.equal(hit.target.hp, 7);
-    // a combat's state may be far larger (its limits are the combat tracker's)
-    const combatants = Array.from({ length: 5000 }, (_, i) => ({ id: `c${i}`, side: i % 2 ? "foes" : "party" }));
-    assert.equal(Object.keys(core.combatApply(null, { type: "start", combatants }).state.combatants).length, 5000);
+    refuses(() => core.roll({ kind: "icon.applyDamage", target: { ...target, statuses: [...statuses, "dazed"] }, amount: 3, source: "hit" }, 1),
+      /^invalid request: `target\.statuses`: a list of statuses holds at most 128$/);
+    refuses(() => core.iconSaveable([...statuses, "dazed"]), /^invalid statuses: a list of statuses holds at most 128$/);
+    refuses(() => core.iconSaveable(["x".repeat(65)]), /^invalid statuses: `\[0\]`: a status id is at most 64 bytes$/);
+    // a combat's events may be far larger (its limits are the combat tracker's): 1,000 combatants
+    // with ids of 256 bytes are over 256 KiB of JSON
+    const combatants = Array.from({ length: 1000 }, (_, i) => ({ id: `c${i}`.padEnd(256, "x"), side: i % 2 ? "foes" : "party" }));
+    assert.ok(JSON.stringify(combatants).length > 256 * 1024);
+    assert.equal(Object.keys(core.combatApply(null, { type: "start", combatants }).state.combatants).length, 1000);
   });
   test("the module still answers", () => {
     assert.deepEqual(core.roll(dice("3d6"), 7), before.roll);
@@ -381,13 +395,13 @@ describe("rollMany and oddsArrays", () => {
     assert.deepEqual(again.outcomes, {});
     assert.equal(again.p[15], 21 / 1296, "P(18) = 21/1296");
     // more wide answers than the memo keeps (2^18 totals): each still right
-    for (let i = 0; i < 40; i++) {
-      const wide = core.oddsArrays(dice(`1d8000 + ${i}`));
-      assert.equal(wide.values.length, 8000);
+    for (let i = 0; i < 140; i++) {
+      const wide = core.oddsArrays(dice(`1d2000 + ${i}`));
+      assert.equal(wide.values.length, 2000);
       assert.equal(wide.values[0], 1 + i);
-      assert.equal(wide.exact.denominator, 8000n);
+      assert.equal(wide.exact.denominator, 2000n);
     }
-    assert.equal(core.odds(dice("1d8000 + 0")).exact.totals[7999][1], "1/8000");
+    assert.equal(core.odds(dice("1d2000 + 0")).exact.totals[1999][1], "1/2000");
   });
 
   test("oddsArrays carries odds' distribution exactly, as typed arrays", () => {

@@ -54,12 +54,24 @@ describe("the answers of every request kind are today's", () => {
   });
 });
 
+/**
+ * Formulas whose odds e44cd84's core answered and today's refuses, with the refusal: their first
+ * call took 16–65 ms there, past a frame (issue 26 sized the work budget and the widest answer,
+ * 2,048 totals, for one).
+ */
+const TOO_LONG = "the exact odds of this formula take too long to compute (too many dice or faces combined)";
+const PAST_A_FRAME = new Map([
+  ...["8d6x", "8d6r1x", "40d6dh1rr<2", "40d10dh1rr<2", "40d20dh1rr<2", "100d6dh1rr<2"].map(f => [f, TOO_LONG]),
+  ["100d20xo", "the odds of this formula have 3901 possible totals; an answer holds at most 2048"]
+]);
+
 test("odds computed in floats are the same to the bit", () => {
   const answers = fixture("odds-v3.json");
-  assert.ok(answers.filter(a => a.exact === false).length >= 70, "the floats' path is covered");
+  assert.ok(answers.filter(a => a.exact === false && !PAST_A_FRAME.has(a.formula)).length >= 70, "the floats' path is covered");
   for (const { formula, sha256, error } of answers) {
     const answer = attempt(() => core.odds({ kind: "dice", formula }));
-    if (error !== undefined) same(answer, { error }, formula);
+    if (PAST_A_FRAME.has(formula)) same(answer, { error: PAST_A_FRAME.get(formula) }, formula);
+    else if (error !== undefined) same(answer, { error }, formula);
     else assert.equal(createHash("sha256").update(JSON.stringify(answer)).digest("hex"), sha256, formula);
   }
 });
@@ -83,7 +95,15 @@ describe("combat state version 3 is read and written as today", () => {
     return compared;
   };
   test("a fight of every event kind, the undo log forgetting steps", () => assert.ok(replay(fight) > 200));
-  test("a log full of departures", () => assert.equal(replay(heavy), 3));
+  test("a fight past today's limit on combatants is refused, naming the limit", () => {
+    // its log's steps are still read and written as before: tests/combat_v3.rs
+    const refusal = "a combat has at most 1000 combatants";
+    assert.ok(heavy[0].event.combatants.length > 1000);
+    same(attempt(() => core.combatApply(null, heavy[0].event)), { error: `invalid combat event: \`combatants\`: ${refusal}` });
+    const stored = heavy.filter(step => step.out).map(step => JSON.parse(step.out).state).find(s => Object.keys(s.combatants).length > 1000);
+    assert.ok(stored);
+    same(attempt(() => core.combatApply(stored, { type: "endTurn" })), { error: `invalid combat state: \`combatants\`: ${refusal}` });
+  });
   test("the older stored shapes, upgraded", () => {
     for (const { from, out } of older) same(core.combatApply(fixture(from), { type: "upgrade" }), JSON.parse(out), from);
   });

@@ -20,19 +20,29 @@ pub fn ok<T>(v: Option<T>) -> Res<T> {
     v.ok_or(Fail::Inexact)
 }
 
-/// No distribution may span more values than this, in the answer or on the way to it.
-///
-/// Handing an answer over costs about 3 µs a total in `odds` (a fraction and a float written as
-/// JSON, then `JSON.parse` in JS), so 8,192 totals keep it near 25 ms, under the 50 ms bound on
-/// every accepted call with room for the work; a wider answer (`1d1000000`, `1d2000 * 1d2000`) is refused
-/// before any work. No game's dice come near it: `1000d6` spans 5,001 totals.
+/// No distribution may span more values than this on the way to an answer: it bounds what each
+/// step allocates (a wider one, `1d1000000`, `1d2000 * 1d2000`, is refused before any work).
+/// The answer itself holds at most [`MAX_TOTALS`].
 pub const MAX_SUPPORT: usize = 1 << 13;
+
+/// An answer has at most this many possible totals. Handing one over costs about a microsecond
+/// a total once warm and several on a first call (its probability as a float and a fraction
+/// written as JSON, then `JSON.parse` in JS; more for fractions past `u64`), so 2,048 keep the
+/// first call of `1d2048` within a frame. `409d6` has 2,046 totals; no game's dice come near them.
+pub const MAX_TOTALS: usize = 1 << 11;
+
+/// The refusal of an answer of `totals` possible totals, past [`MAX_TOTALS`].
+pub fn too_many_totals(totals: usize) -> Error {
+    Error::odds(format!(
+        "the odds of this formula have {totals} possible totals; an answer holds at most {MAX_TOTALS}"
+    ))
+}
 
 /// A count of elementary steps left; running out is a limit, not a wrong answer.
 ///
 /// A step is about one float multiply-add of a kernel in wasm (2–4 ns in node on a shared 2 GHz
 /// Xeon, measured with `bench/run.mjs`); the kernels charge before they work, so a refusal is
-/// quick. The cost of handing the answer over is not counted here: [`MAX_SUPPORT`] bounds it.
+/// quick. The cost of handing the answer over is not counted here: [`MAX_TOTALS`] bounds it.
 #[derive(Debug, Clone)]
 pub struct Budget {
     left: u64,
@@ -40,14 +50,15 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// Steps allowed for float arithmetic: about 40 ms of wasm, so that accepted requests stay
-    /// under 50 ms: `1000d6` takes 5 M steps and `80d100` fewer, while `1000d16`, `10d6x` and
-    /// `1000d4xo` (50–70 ms of work) are refused.
-    pub const FLOAT: u64 = 12_000_000;
+    /// Steps allowed for float arithmetic: every step is charged at what it costs on a first
+    /// call, the code still cold, so an accepted request is answered within a frame, 16 ms
+    /// (`npm run bench`, "The first call of the largest legal request"): `400d6`, `140d6kh70`
+    /// and `3d6x` are answered, `1000d6`, `10d6x` and `1000d4xo` refused.
+    pub const FLOAT: u64 = 8_000_000;
     /// Steps allowed for exact arithmetic, which costs more per step; beyond it floats take over.
     /// Overflow is found before the work (every kernel bounds its counts first), so a failed
     /// exact attempt costs little.
-    pub const EXACT: u64 = 8_000_000;
+    pub const EXACT: u64 = 3_000_000;
     /// Steps per pair of possible values of a product or quotient (the function, a slot, a
     /// multiply-add).
     pub const PER_PAIR: u64 = 1;
@@ -57,6 +68,10 @@ impl Budget {
             left: if exact { Self::EXACT } else { Self::FLOAT },
             exact,
         }
+    }
+    /// The steps left.
+    pub fn left(&self) -> u64 {
+        self.left
     }
     pub fn spend(&mut self, steps: u64) -> Res<()> {
         if steps > self.left {
@@ -72,6 +87,19 @@ impl Budget {
         self.left -= steps;
         Ok(())
     }
+}
+
+/// Budget steps of a kernel's step counting in `u128` instead of `u64` or `f64`: in wasm each
+/// multiplication is a library call and each addition two operations.
+pub const WIDE_STEPS: u64 = 8;
+
+/// Charges the rest of [`WIDE_STEPS`] for `steps` steps already charged when exact counts over
+/// `den` (the bound of every count) leave `u64`, so the kernel counts in `u128`.
+pub(super) fn charge_wide(budget: &mut Budget, den: u128, steps: u64) -> Res<()> {
+    if den > u128::from(u64::MAX) {
+        budget.spend(steps.saturating_mul(WIDE_STEPS - 1))?;
+    }
+    Ok(())
 }
 
 pub(super) fn too_wide() -> Fail {
@@ -120,8 +148,10 @@ impl<N: Num> Dist<N> {
         self.offset + self.p.len() as i64 - 1
     }
 
-    /// Adds `w · other` into `self`, widening as needed.
-    pub fn add_scaled(&mut self, other: &Self, w: N) -> Res<()> {
+    /// Adds `w · other` into `self`, widening as needed (charged for the copy that widening
+    /// makes and the pass, before either).
+    pub fn add_scaled(&mut self, other: &Self, w: N, budget: &mut Budget) -> Res<()> {
+        budget.spend(((self.p.len() + other.p.len()) as u64).saturating_mul(N::ADD_STEPS))?;
         if other.p.is_empty() {
             return Ok(());
         }
@@ -153,7 +183,10 @@ impl<N: Num> Dist<N> {
             (other, self)
         };
         let nonzero = small.p.iter().filter(|q| !q.is_zero()).count();
-        budget.spend((nonzero as u64).saturating_mul(large.p.len() as u64))?;
+        let steps = (nonzero as u64).saturating_mul(large.p.len() as u64);
+        budget.spend(steps)?;
+        // the views of both and the answer back from counts
+        budget.spend((2 * (small.p.len() + large.p.len()) as u64).saturating_mul(N::VIEW_STEPS))?;
         if nonzero == 1 {
             if let Some(i) = small.p.iter().position(|q| *q == N::one()) {
                 // adding a constant: a shift, not a pass of multiplications
@@ -178,6 +211,7 @@ impl<N: Num> Dist<N> {
         let p = match (N::view(&small.p), N::view(&large.p)) {
             (Some(View::Counts { den: da, nums: a }), Some(View::Counts { den: db, nums: b })) => {
                 let den = ok(da.checked_mul(db))?;
+                charge_wide(budget, den, steps)?;
                 ok(N::from_counts(ok(kernel::convolve_counts(&a, &b))?, den))?
             }
             (Some(View::Float(a)), Some(View::Float(b))) => {
@@ -214,7 +248,12 @@ impl<N: Num> Dist<N> {
             View::Counts { den, .. } => ok(den.checked_pow(n))?,
             View::Float(_) => 0,
         };
-        budget.spend(kernel::power_cost(self.p.len(), nonzero, uniform, n))?;
+        let steps = kernel::power_cost(self.p.len(), nonzero, uniform, n);
+        budget.spend(steps)?;
+        // the view, and the answer of n·(len − 1) + 1 values back from counts
+        let values = (self.p.len() as u64).saturating_mul(u64::from(n) + 1);
+        budget.spend(values.saturating_mul(N::VIEW_STEPS))?;
+        charge_wide(budget, total, steps)?;
         let lo = self.lo().checked_mul(i64::from(n)).ok_or_else(too_wide)?;
         let hi = self.hi().checked_mul(i64::from(n)).ok_or_else(too_wide)?;
         span(lo, hi)?;
@@ -253,11 +292,12 @@ impl<N: Num> Dist<N> {
                 .collect()
         };
         let (ia, ib) = (support(self), support(other));
-        budget.spend(
-            (ia.len() as u64)
-                .saturating_mul(ib.len() as u64)
-                .saturating_mul(Budget::PER_PAIR),
-        )?;
+        let steps = (ia.len() as u64)
+            .saturating_mul(ib.len() as u64)
+            .saturating_mul(Budget::PER_PAIR);
+        budget.spend(steps)?;
+        // the views of both (the answer back from counts is charged once its width is known)
+        budget.spend(((ia.len() + ib.len()) as u64).saturating_mul(N::VIEW_STEPS))?;
         let mut values = Vec::with_capacity(ia.len() * ib.len());
         for i in &ia {
             for j in &ib {
@@ -272,12 +312,14 @@ impl<N: Num> Dist<N> {
             });
         };
         let len = span(lo, hi)?;
+        budget.spend((len as u64).saturating_mul(N::VIEW_STEPS))?;
         // the slot of each pair's value, row by row
         let slots: Vec<usize> = values.iter().map(|v| (v - lo) as usize).collect();
         let pick = |d: &Self, idx: &[usize]| -> Vec<N> { idx.iter().map(|i| d.p[*i]).collect() };
         let p = match (N::view(&pick(self, &ia)), N::view(&pick(other, &ib))) {
             (Some(View::Counts { den: da, nums: a }), Some(View::Counts { den: db, nums: b })) => {
                 let den = ok(da.checked_mul(db))?;
+                charge_wide(budget, den, steps)?;
                 ok(N::from_counts(
                     ok(kernel::combine_counts(&a, &b, &slots, len))?,
                     den,

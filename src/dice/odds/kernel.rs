@@ -135,17 +135,22 @@ pub fn convolve_f64(a: &[f64], b: &[f64]) -> Vec<f64> {
     out
 }
 
+/// Budget steps of one value of a plain die's power by window sums ([`power_f64`]): its four
+/// passes (the blocks' prefix and suffix sums, the windows, the mirrored half) and a vector per
+/// die take about as long in wasm, on a first call, as fourteen multiply-adds of a convolution.
+pub const WINDOW_STEPS: u64 = 14;
+
 /// The number of budget steps [`power_counts`] / [`power_f64`] take for `n` draws of a
 /// distribution of `len` values of which `nonzero` are non-zero (the budget is charged first).
 pub fn power_cost(len: usize, nonzero: usize, uniform: bool, n: u32) -> u64 {
     let (len, nonzero, n) = (len as u64, nonzero as u64, u64::from(n));
-    // the draws 2..=n make vectors of k·(len−1)+1 values: one window sum each for a plain die
-    // (about two multiply-adds' time in wasm), `nonzero` multiply-adds each otherwise
+    // the draws 2..=n make vectors of k·(len−1)+1 values: one window sum each for a plain die,
+    // `nonzero` multiply-adds each otherwise
     let values = (n.saturating_mul(n + 1) / 2)
         .saturating_sub(1)
         .saturating_mul(len.saturating_sub(1))
         .saturating_add(n.saturating_sub(1));
-    values.saturating_mul(if uniform { 2 } else { nonzero })
+    values.saturating_mul(if uniform { WINDOW_STEPS } else { nonzero })
 }
 
 /// Whether every value of `p` has the same non-zero weight (a plain die): its powers are
@@ -458,13 +463,28 @@ pub fn keep_f64(faces: &[Face<f64>], n: u32, k: u32) -> Option<Vec<f64>> {
     Some(out)
 }
 
+/// Budget steps of one entry of a binomial row ([`binomial_row`]; the products and sums of
+/// [`keep_counts`]' finishing ways): a division that waits for the one before it, and the
+/// bookkeeping around it.
+pub const BINOMIAL_STEPS: u64 = 20;
+
+/// Budget steps of one slot of a pass of [`keep_counts`] / [`keep_f64`]: a multiply-add, but the
+/// programme runs as one long call that a first call runs in wasm's baseline code throughout,
+/// about four times as slow as a convolution's loop called over and over.
+pub const KEEP_PASS_STEPS: u64 = 4;
+
 /// The elementary steps of one value of [`keep_counts`] / [`keep_f64`] (charged per value).
 pub fn keep_cost(n: u32, k: u32, width: u64) -> u64 {
     // per state count c: a binomial row of n−c and (k−c) passes over c·width+1 totals
     (0..u64::from(k))
         .map(|c| {
             (u64::from(n) - c)
-                .saturating_add((u64::from(k) - c).saturating_mul(c.saturating_mul(width) + 1))
+                .saturating_mul(BINOMIAL_STEPS)
+                .saturating_add(
+                    (u64::from(k) - c)
+                        .saturating_mul(c.saturating_mul(width) + 1)
+                        .saturating_mul(KEEP_PASS_STEPS),
+                )
         })
         .fold(0u64, u64::saturating_add)
 }

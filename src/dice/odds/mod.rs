@@ -109,7 +109,7 @@ impl Distribution {
 pub fn distribution(formula: &Formula) -> Result<Distribution> {
     match expr_dist::<Ratio>(formula, &formula.expr, &mut Budget::new(true)) {
         Ok(d) => {
-            // sized up front: the widest answer (1d8192) should not grow a vector a dozen times
+            // sized up front: the widest answer (1d2048) should not grow a vector a dozen times
             let mut exact: Vec<(i64, Ratio)> = Vec::with_capacity(d.p.len());
             exact.extend(d.points());
             drop(d);
@@ -133,6 +133,10 @@ pub fn distribution(formula: &Formula) -> Result<Distribution> {
         }
     }
 }
+
+/// Budget steps per step of a term whose dice count is itself rolled (`(2d4)d6`), see
+/// [`expr_dist`].
+const COUNTED_STEPS: u64 = 3;
 
 fn limit(message: String) -> Fail {
     Fail::Limit(Error::odds(message))
@@ -163,8 +167,12 @@ fn expr_dist<N: Num>(f: &Formula, e: &Expr, budget: &mut Budget) -> Res<Dist<N>>
                                 f.term_notation(*i)
                             )));
                         }
+                        // each count's dice computed afresh, in many short calls that a first
+                        // call runs in wasm's baseline code: charged three times their steps
+                        let left = budget.left();
                         let d = term::term_dist(term, n as u32, budget)?;
-                        out.add_scaled(&d, p)?;
+                        budget.spend((left - budget.left()).saturating_mul(COUNTED_STEPS - 1))?;
+                        out.add_scaled(&d, p, budget)?;
                     }
                     out
                 }

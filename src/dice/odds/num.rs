@@ -7,6 +7,12 @@ use std::fmt::Debug;
 
 /// A probability type: `f64`, or [`Ratio`] with checked arithmetic (`None` = does not fit).
 pub trait Num: Copy + Debug + PartialEq {
+    /// Budget steps of adding `w·q` into a slot of a distribution (see
+    /// [`Dist::add_scaled`](super::dist::Dist::add_scaled)), in multiply-adds of a float kernel.
+    const ADD_STEPS: u64;
+    /// Budget steps per value of turning a vector into a kernel's view and back ([`Num::view`],
+    /// [`Num::from_counts`]): nothing for floats, a reduction (a gcd) for exact probabilities.
+    const VIEW_STEPS: u64;
     fn zero() -> Self;
     fn one() -> Self;
     /// `n / d` (with `d > 0`).
@@ -34,6 +40,19 @@ pub trait Num: Copy + Debug + PartialEq {
         Some(p)
     }
 
+    /// `[binomial(n, 0, q), ..., binomial(n, n, q)]`, the same values (`None` when any is).
+    fn binomial_row(n: u32, q: Self) -> Option<Vec<Self>> {
+        (0..=n).map(|j| Self::binomial(n, j, q)).collect()
+    }
+    /// The budget steps of [`binomial_row`](Num::binomial_row)`(n, _)`: exactly, `n + 1`
+    /// coefficients of `n` reduced multiplications each.
+    fn binomial_row_cost(n: u32) -> u64 {
+        let n = u64::from(n);
+        (n + 1)
+            .saturating_mul(n + 1)
+            .saturating_mul(RATIO_MUL_STEPS)
+    }
+
     /// A large integer (a binomial coefficient beyond `u64`).
     fn big(n: u128) -> Option<Self>;
 
@@ -56,6 +75,12 @@ pub enum View {
     },
     Float(Vec<f64>),
 }
+
+/// Budget steps of a reduced multiplication of two [`Ratio`]s (two `u128` gcds; in wasm each
+/// `u128` operation is several `i64` ones or a library call).
+pub const RATIO_MUL_STEPS: u64 = 64;
+/// Budget steps of an `exp` or a `ln` (in software in wasm).
+pub const TRANSCENDENTAL_STEPS: u64 = 16;
 
 /// `C(n, k)` exactly, or `None` beyond `u128`.
 pub fn binomial_coefficient(n: u32, k: u32) -> Option<u128> {
@@ -142,6 +167,10 @@ pub fn div(a: u128, b: u128) -> u128 {
 }
 
 impl Num for f64 {
+    /// A slot at a time with a zero test, after widening the target by a copy into a new
+    /// allocation: in wasm, on a first call, about sixteen multiply-adds of a kernel's loop.
+    const ADD_STEPS: u64 = 16;
+    const VIEW_STEPS: u64 = 0;
     fn zero() -> Self {
         0.0
     }
@@ -196,14 +225,47 @@ impl Num for f64 {
         let ln = ln_choose(n, j) + f64::from(j) * q.ln() + f64::from(n - j) * (-q).ln_1p();
         Some(ln.exp())
     }
+    /// A logarithm per half of the row and an exponential per entry.
+    fn binomial_row_cost(n: u32) -> u64 {
+        (u64::from(n) + 1).saturating_mul(TRANSCENDENTAL_STEPS)
+    }
+    /// The row with one logarithm per term of `ln C(n, ·)` instead of one per term of each
+    /// coefficient: `ln_choose(n, k)` is a running sum, so its prefix sums are the very same
+    /// floats, and every entry is computed as [`binomial`](Num::binomial) computes it, to the bit.
+    fn binomial_row(n: u32, q: Self) -> Option<Vec<Self>> {
+        if q <= 0.0 || q >= 1.0 {
+            return (0..=n).map(|j| Self::binomial(n, j, q)).collect();
+        }
+        let (ln_q, ln_not_q) = (q.ln(), (-q).ln_1p());
+        let mut ln_c = Vec::with_capacity(n as usize / 2 + 1);
+        let mut sum = std::iter::empty::<f64>().sum::<f64>();
+        ln_c.push(sum);
+        for i in 0..n / 2 {
+            sum += ln_choose_term(n, i);
+            ln_c.push(sum);
+        }
+        Some(
+            (0..=n)
+                .map(|j| {
+                    let ln = ln_c[j.min(n - j) as usize]
+                        + f64::from(j) * ln_q
+                        + f64::from(n - j) * ln_not_q;
+                    ln.exp()
+                })
+                .collect(),
+        )
+    }
 }
 
 /// `ln C(n, k)` by summing logs (n ≤ a few thousand here, so this is exact enough and cheap).
 fn ln_choose(n: u32, k: u32) -> f64 {
     let k = k.min(n - k);
-    (0..k)
-        .map(|i| (f64::from(n - i) / f64::from(i + 1)).ln())
-        .sum()
+    (0..k).map(|i| ln_choose_term(n, i)).sum()
+}
+
+/// The `i`-th term of [`ln_choose`]'s sum: `ln((n − i) / (i + 1))`.
+fn ln_choose_term(n: u32, i: u32) -> f64 {
+    (f64::from(n - i) / f64::from(i + 1)).ln()
 }
 
 /// An exact non-negative rational with `u128` parts, always reduced.
@@ -259,6 +321,9 @@ impl std::fmt::Display for Ratio {
 }
 
 impl Num for Ratio {
+    /// A reduced multiplication and addition: a few `u128` gcds.
+    const ADD_STEPS: u64 = 2 * RATIO_MUL_STEPS;
+    const VIEW_STEPS: u64 = RATIO_MUL_STEPS;
     fn zero() -> Self {
         Self { num: 0, den: 1 }
     }
@@ -402,6 +467,23 @@ mod tests {
             den: u128::MAX / 2,
         };
         assert_eq!(tiny.mul(tiny), None);
+    }
+
+    #[test]
+    fn a_binomial_row_is_each_binomial_to_the_bit() {
+        for n in [0, 1, 2, 7, 40, 99, 100, 1000] {
+            for q in [0.0, 1e-300, 1.0 / 6.0, 2.0 / 7.0, 0.5, 1.0 - 1e-12, 1.0] {
+                let row = f64::binomial_row(n, q).unwrap();
+                assert_eq!(row.len(), n as usize + 1);
+                for (j, p) in row.iter().enumerate() {
+                    let one = f64::binomial(n, j as u32, q).unwrap();
+                    assert_eq!(p.to_bits(), one.to_bits(), "n {n} q {q} j {j}");
+                }
+            }
+        }
+        let q = Ratio::ratio(2, 7).unwrap();
+        let row = Ratio::binomial_row(12, q).unwrap();
+        assert_eq!(row[3], Ratio::binomial(12, 3, q).unwrap());
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! programme's state is only (dice placed, kept total): [`kernel::keep_counts`] /
 //! [`kernel::keep_f64`].
 
-use super::dist::{ok, span, too_wide, Budget, Dist, Fail, Res};
+use super::dist::{charge_wide, ok, span, too_wide, Budget, Dist, Fail, Res};
 use super::kernel::{self, Face};
 use super::num::{Num, View};
 use crate::dice::ast::*;
@@ -102,15 +102,14 @@ impl<N: Num> Mixer<N> {
         }
     }
     fn finish(self, budget: &mut Budget) -> Res<Dist<N>> {
-        budget.spend(self.points.len() as u64)?;
+        budget.spend((self.points.len() as u64).saturating_mul(N::ADD_STEPS))?;
         let mut out = Dist::from_points(self.points)?;
         for (w, d, k) in self.dists {
-            budget.spend(d.p.len() as u64)?;
             let shifted = Dist {
                 offset: d.offset + k,
                 p: d.p.clone(),
             };
-            out.add_scaled(&shifted, w)?;
+            out.add_scaled(&shifted, w, budget)?;
         }
         Ok(out)
     }
@@ -243,15 +242,15 @@ impl<'a, N: Num> Backward<'a, N> {
         chain_fits(q)?;
         let (a, b) = (a.finish(budget)?, b.finish(budget)?);
         let mut e = a.clone();
-        e.add_scaled(&b, N::one())?;
+        e.add_scaled(&b, N::one(), budget)?;
         for _ in 1..MAX_CHAIN {
             let next = if reroll {
                 let mut r = a.clone();
-                r.add_scaled(&e, q)?;
+                r.add_scaled(&e, q, budget)?;
                 r
             } else {
                 let mut x = b.convolve(&e, budget)?;
-                x.add_scaled(&a, N::one())?;
+                x.add_scaled(&a, N::one(), budget)?;
                 x
             };
             e = next;
@@ -287,7 +286,7 @@ pub(super) fn term_dist<N: Num>(term: &DiceTerm, n: u32, budget: &mut Budget) ->
             let one = back.fresh(0, budget)?;
             drop(back);
             if n == 1 {
-                // one die (1d8192): the distribution itself, not a copy of it
+                // one die (1d2048): the distribution itself, not a copy of it
                 return Ok(Rc::try_unwrap(one).unwrap_or_else(|shared| (*shared).clone()));
             }
             one.power(n, budget)
@@ -309,9 +308,10 @@ pub(super) fn term_dist<N: Num>(term: &DiceTerm, n: u32, budget: &mut Budget) ->
     }
 }
 
-/// Steps charged per state of one die that keep/drop reads (a hash map entry per face value and
-/// modifier, far dearer than a kernel's multiply-add).
-const STATE_STEPS: u64 = 16;
+/// Steps charged per state of one die that keep/drop reads: a hash map entry per face value and
+/// modifier, then a group, a weight and a few small vectors per value for the programme, about a
+/// microsecond in wasm on a first call, far dearer than a kernel's multiply-add.
+const STATE_STEPS: u64 = 2048;
 
 /// Refuses a keep/drop term before any work when its states alone exceed the budget, or when its
 /// answer is wider than the limit (each kept die adding its face, no modifier around the keep):
@@ -463,10 +463,16 @@ fn keep_points<N: Num>(faces: &[Face<N>], n: u32, kept: u32, budget: &mut Budget
         let one = Dist::from_points(faces.iter().map(|f| (f.add, f.weight)).collect())?;
         return one.power(n, budget);
     }
-    budget.spend(kernel::keep_cost(n, kept, width).saturating_mul(faces.len() as u64))?;
+    let steps = kernel::keep_cost(n, kept, width).saturating_mul(faces.len() as u64);
+    budget.spend(steps)?;
+    // the view of the weights, and the answer of kept·width + 1 values back from counts
+    let values = (faces.len() as u64).saturating_add(width.saturating_mul(u64::from(kept)) + 1);
+    budget.spend(values.saturating_mul(N::VIEW_STEPS))?;
     let weights: Vec<N> = faces.iter().map(|f| f.weight).collect();
     let p = match ok(N::view(&weights))? {
         View::Counts { den, nums } => {
+            // every count is at most den^n, the number of all rolls
+            charge_wide(budget, den.checked_pow(n).unwrap_or(u128::MAX), steps)?;
             let faces: Vec<Face<u128>> = faces
                 .iter()
                 .zip(nums)
@@ -554,8 +560,9 @@ fn select_dist<N: Num>(
                 continue;
             };
             let left = n - m;
-            for j in 0..=left {
-                let w = ok(N::binomial(left, j, q))?;
+            budget.spend(N::binomial_row_cost(left))?;
+            let row = ok(N::binomial_row(left, q))?;
+            for (j, w) in (0..=left).zip(row) {
                 if w.is_zero() {
                     continue;
                 }
@@ -573,7 +580,7 @@ fn select_dist<N: Num>(
                         p: Vec::new(),
                     })
                 };
-                target.add_scaled(&part, w)?;
+                target.add_scaled(&part, w, budget)?;
             }
         }
         dp = next;

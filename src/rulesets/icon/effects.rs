@@ -2,7 +2,7 @@
 //! ("Positive Effects/Statuses/Blights/States"): Unstoppable, Sealed, Intangible and Hatred of X.
 
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize};
 
 /// The seed's statuses ("STATUSES"): what Unstoppable is immune to and Sealed cannot inflict.
 pub const STATUSES: [&str; 10] = [
@@ -18,6 +18,62 @@ pub const STATUSES: [&str; 10] = [
     "weakened",
 ];
 
+/// A list of statuses (a character's, an inflicter's, foe X's) holds at most this many ids: ICON
+/// has 26, each bare or ongoing (`dazed+`), which leaves room for a module's own; every rule that
+/// reads a list looks through it, so its length bounds the work.
+pub const MAX_STATUSES: usize = 128;
+/// A status id is at most this many bytes (ICON's longest, `incapacitated`, is 13).
+pub const MAX_STATUS_BYTES: usize = 64;
+
+/// Reads a status list, refused past [`MAX_STATUSES`] ids or at an id past [`MAX_STATUS_BYTES`]
+/// as soon as it is read, so an oversized list costs nothing more.
+pub fn status_list<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<String>, D::Error> {
+    struct Bounded;
+    impl<'de> serde::de::Visitor<'de> for Bounded {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of status ids")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> std::result::Result<Vec<String>, A::Error> {
+            let mut out = Vec::new();
+            while let Some(id) = seq.next_element::<StatusId>()? {
+                if out.len() >= MAX_STATUSES {
+                    return Err(serde::de::Error::custom(format!(
+                        "a list of statuses holds at most {MAX_STATUSES}"
+                    )));
+                }
+                out.push(id.0);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_seq(Bounded)
+}
+
+/// One status id of at most [`MAX_STATUS_BYTES`].
+struct StatusId(String);
+
+impl<'de> Deserialize<'de> for StatusId {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        let id = String::deserialize(d)?;
+        if id.len() > MAX_STATUS_BYTES {
+            return Err(serde::de::Error::custom(format!(
+                "a status id is at most {MAX_STATUS_BYTES} bytes"
+            )));
+        }
+        Ok(Self(id))
+    }
+}
+
+/// A status list as an argument of its own (`iconSaveable`, `iconAfterAbility`), read by
+/// [`status_list`].
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(transparent)]
+pub struct Statuses(#[serde(deserialize_with = "status_list")] pub Vec<String>);
+
 fn yes() -> bool {
     true
 }
@@ -25,16 +81,6 @@ fn yes() -> bool {
 /// Whether `statuses` (core ids, `+` for ongoing) hold `id`.
 fn has(statuses: &[String], id: &str) -> bool {
     statuses.iter().any(|s| s.trim_end_matches('+') == id)
-}
-
-fn check_ids(field: &str, statuses: &[String]) -> Result<()> {
-    if statuses.len() > 100 {
-        return Err(Error::request(format!(
-            "{field} lists {} statuses; at most 100",
-            statuses.len()
-        )));
-    }
-    Ok(())
 }
 
 /// `icon.inflict`: may a status land on a target? "Unstoppable: Immune to all statuses";
@@ -47,10 +93,10 @@ pub struct Inflict {
     /// The status or effect id (bare, lowercase).
     pub status: String,
     /// The inflicting character's statuses.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "status_list")]
     pub inflicter: Vec<String>,
     /// The target's statuses.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "status_list")]
     pub target: Vec<String>,
     /// The inflicter is a foe of the target.
     #[serde(default = "yes")]
@@ -76,10 +122,8 @@ pub struct InflictOutcome {
 
 impl Inflict {
     pub fn apply(&self) -> Result<(i64, InflictOutcome)> {
-        check_ids("inflicter", &self.inflicter)?;
-        check_ids("target", &self.target)?;
         let id = self.status.trim_end_matches('+');
-        if id.is_empty() || id.len() > 64 {
+        if id.is_empty() || id.len() > MAX_STATUS_BYTES {
             return Err(Error::request("status must name a status"));
         }
         let is_status = STATUSES.contains(&id);
@@ -114,6 +158,7 @@ impl Inflict {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Hatred {
     /// Foe X's statuses.
+    #[serde(deserialize_with = "status_list")]
     pub foe: Vec<String>,
     /// Foe X is still on the battlefield.
     #[serde(default = "yes")]
@@ -143,7 +188,6 @@ pub struct HatredOutcome {
 
 impl Hatred {
     pub fn apply(&self) -> Result<(i64, HatredOutcome)> {
-        check_ids("foe", &self.foe)?;
         let reason = if !self.targetable {
             Some(HatredEnd::Gone)
         } else if has(&self.foe, "defeated") || has(&self.foe, "incapacitated") {

@@ -23,7 +23,7 @@ pub struct Target {
     pub wounds: u32,
     #[serde(default)]
     pub is_player_character: bool,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::effects::status_list")]
     pub statuses: Vec<String>,
     /// Personal resolve, when the caller tracks it: "+1 Personal Resolve after every combat and
     /// resets to 0 after camp" (`camp` sets it to 0; `null` when not given).
