@@ -234,7 +234,7 @@ fn messages_quote_at_most_a_hundred_characters() {
 }
 
 /// Requests and the other small arguments are at most 256 KiB of JSON (issue 16, point 8: a
-/// request of the largest legal size is answered within 50 ms), refused up front saying so.
+/// request of the largest legal size is answered within a frame), refused up front saying so.
 #[test]
 fn requests_past_their_limit_are_refused_with_it() {
     let big = format!(
