@@ -9,9 +9,7 @@ import TacticalRolls from "./dice/tactical-rolls.mjs";
 import ItemGrants from "./documents/item-grants.mjs";
 import * as contentPacks from "./packs/content-pack.mjs";
 import ContentPackImporter from "./packs/content-import.mjs";
-
-/** @param {string} key @param {Record<string, string>} [data] */
-const format = (key, data) => (data ? game.i18n?.format(key, data) : game.i18n?.localize(key)) ?? key;
+import { format } from "./applications/i18n.mjs";
 
 /**
  * An item from itself or its UUID.

@@ -1,4 +1,5 @@
 import { SYSTEM_ID } from "./config.mjs";
+import { format as t } from "./applications/i18n.mjs";
 
 /**
  * @callback SocketHandler
@@ -12,9 +13,6 @@ import { SYSTEM_ID } from "./config.mjs";
  * @typedef {{kind: "request", id: string, type: string, payload: unknown}} SocketRequest
  * @typedef {{kind: "reply", id: string, to: string, ok: boolean, result?: unknown, error?: string}} SocketReply
  */
-
-/** @param {string} key @param {Record<string, string>} [data] */
-const t = (key, data) => (data ? game.i18n?.format(key, data) : game.i18n?.localize(key)) ?? key;
 
 /**
  * The system's socket (`system.icon-engine`, enabled by `"socket": true` in system.json): a user

@@ -2,11 +2,9 @@ import { ICONENGINE } from "../config.mjs";
 import { EXAMPLE_PACK_PATH, worldPacks } from "../packs/content-pack.mjs";
 import ContentPackImporter from "../packs/content-import.mjs";
 import addDirectoryButton from "./directory-button.mjs";
+import { format } from "./i18n.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
-
-/** @param {string} key @param {Record<string, string>} [data] */
-const format = (key, data) => (data ? game.i18n?.format(key, data) : game.i18n?.localize(key)) ?? key;
 
 /**
  * "Import content pack" (GMs, in the Items, Actors and Compendium sidebars): choose a content

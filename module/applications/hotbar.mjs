@@ -1,7 +1,5 @@
 import { SYSTEM_ID } from "../config.mjs";
-
-/** @param {string} key @param {Record<string, string>} [data] */
-const format = (key, data) => (data ? game.i18n?.format(key, data) : game.i18n?.localize(key)) ?? key;
+import { format } from "./i18n.mjs";
 
 /**
  * Items dropped on the hotbar become macros that use them (as dnd5e's and Lancer's do): a script

@@ -13,10 +13,11 @@ export function localize(key) {
 
 /**
  * @param {string} key
- * @param {Record<string, unknown>} data  Values are stringified.
+ * @param {Record<string, unknown>} [data]  Values are stringified; without data, the key is localized.
  * @returns {string}
  */
 export function format(key, data) {
+  if (!data) return localize(key);
   const strings = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, String(v)]));
   return game.i18n?.format(key, strings) ?? key;
 }

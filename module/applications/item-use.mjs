@@ -1,6 +1,6 @@
 import { SYSTEM_ID } from "../config.mjs";
-import { consumption, usability, useKind } from "../data/ability-rules.mjs";
-import { PLAYERS_APPLY_SETTING, knownStatuses, mayApplyDamage } from "../data/trust.mjs";
+import { EFFECT_DURATIONS, USABLE_TYPES, consumption, usability, useKind } from "../data/ability-rules.mjs";
+import { knownStatuses } from "../data/trust.mjs";
 import { USE_CARD_TEMPLATE, useCardContext } from "../dice/cards/use-card.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
 import AreaPlacement from "../canvas/area-placement.mjs";
@@ -8,17 +8,14 @@ import { HOOKS, callAfter, callPre, cancelled } from "../hooks.mjs";
 import IconSocket from "../icon-socket.mjs";
 import { applyMode, createOptions, currentMode } from "../message-mode.mjs";
 import AttackDialog from "./attack-dialog.mjs";
+import TacticalChat from "./tactical-chat.mjs";
+import { format } from "./i18n.mjs";
 
 /**
  * @import { UseEffect, UseRecord, UseTarget } from "../dice/cards/use-card.mjs"
  * @import { AbilityLike } from "../data/ability-rules.mjs"
  */
 
-/** @param {string} key @param {Record<string, string>} [data] */
-const format = (key, data) => (data ? game.i18n?.format(key, data) : game.i18n?.localize(key)) ?? key;
-
-/** The item types that can be used, and the ones with charges and limits. */
-export const USABLE_TYPES = Object.freeze(["ability", "relic", "trait"]);
 
 /**
  * @typedef {object} UseConfig  What a use does; `icon-engine.preUseItem` may change it.
@@ -199,19 +196,6 @@ export default class ItemUse {
     return record && typeof record === "object" ? record : null;
   }
 
-  /**
-   * Who may apply a card's effect to a target: the GM, the target's owner, or the card's author
-   * when the world lets players apply damage to others' targets (as for damage: docs/security.md).
-   * @param {User.Implementation | null | undefined} user
-   * @param {ChatMessage.Implementation} message
-   * @param {Actor.Implementation} target
-   */
-  static mayAffect(user, message, target) {
-    if (!user) return false;
-    return mayApplyDamage({ isGM: !!user.isGM, ownsTarget: target.testUserPermission(user, "OWNER"),
-      isAuthor: !!user.id && message.author?.id === user.id, playersApply: game.settings?.get(SYSTEM_ID, PLAYERS_APPLY_SETTING) === true });
-  }
-
   /** Wire use cards' buttons, and let the GM apply effects players ask for. */
   static register() {
     Hooks.on("renderChatMessageHTML", ItemUse.#onRender);
@@ -227,9 +211,9 @@ export default class ItemUse {
     const record = ItemUse.recordOf(message);
     if (!record || !message.isContentVisible) return;
     const targets = record.targets.map(t => /** @type {Actor.Implementation | null} */ (foundry.utils.fromUuidSync(t.uuid)));
-    for (const button of html.querySelectorAll("button[data-use-effect]")) {
-      if (!targets.some(t => t && ItemUse.mayAffect(game.user, message, t))) button.remove();
-    }
+    // who may apply a card's effect is who may apply its damage (docs/security.md)
+    const mayAffectAny = targets.some(t => t && TacticalChat.mayApply(game.user, message, t));
+    if (!mayAffectAny) for (const button of html.querySelectorAll("button[data-use-effect]")) button.remove();
     for (const button of html.querySelectorAll("button[data-use-save]")) {
       const target = /** @type {Actor.Implementation | null} */ (foundry.utils.fromUuidSync(/** @type {HTMLElement} */ (button).dataset.useSave ?? ""));
       if (!target?.isOwner) button.remove();
@@ -298,7 +282,7 @@ export default class ItemUse {
       const target = /** @type {Actor.Implementation | null} */ (await fromUuid(/** @type {`Actor.${string}`} */ (entry.uuid)));
       if (!target) continue;
       if (game.user?.isGM || (target.isOwner && (!effect.mark || inflicter?.isOwner))) await ItemUse.applyEffect(inflicter, target, effect);
-      else if (ItemUse.mayAffect(game.user, message, target)) {
+      else if (TacticalChat.mayApply(game.user, message, target)) {
         await IconSocket.executeAsGM("applyEffect", { messageId: message.id, index, target: entry.uuid });
       }
     }
@@ -324,7 +308,7 @@ export default class ItemUse {
     if (!effect || !entry || typeof entry.uuid !== "string") throw new Error(format("ICONENGINE.Trust.BadRequest"));
     const target = await fromUuid(/** @type {`Actor.${string}`} */ (entry.uuid));
     if (!(target instanceof Actor)) throw new Error(format("ICONENGINE.Use.NoTarget"));
-    if (!ItemUse.mayAffect(user, message, /** @type {Actor.Implementation} */ (target))) {
+    if (!TacticalChat.mayApply(user, message, /** @type {Actor.Implementation} */ (target))) {
       throw new Error(format("ICONENGINE.Use.MayNotAffect", { name: target.name ?? "" }));
     }
     const inflicter = typeof record.actor === "string" ? await fromUuid(/** @type {`Actor.${string}`} */ (record.actor)) : null;
@@ -332,8 +316,8 @@ export default class ItemUse {
     const placer = inflicter instanceof Actor && !!user && (user.isGM || (message.author?.id === userId && inflicter.testUserPermission(user, "OWNER")))
       ? /** @type {Actor.Implementation} */ (inflicter) : null;
     const status = typeof effect.status === "string" && knownStatuses().has(effect.status) ? effect.status : "";
-    const duration = ["save", "ongoing", "turn"].includes(effect.duration) ? effect.duration : "save";
-    const mark = placer && typeof effect.mark === "string" ? effect.mark.slice(0, 100) : "";
+    const duration = EFFECT_DURATIONS.includes(effect.duration) ? effect.duration : "save";
+    const mark = placer && typeof effect.mark === "string" ? effect.mark.slice(0, TacticalRolls.MAX_MARK_NAME) : "";
     await ItemUse.applyEffect(inflicter instanceof Actor ? /** @type {Actor.Implementation} */ (inflicter) : null,
       /** @type {Actor.Implementation} */ (target), { trigger: "use", status, duration, mark, movement: "", text: "" });
   }

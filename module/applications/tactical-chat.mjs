@@ -10,6 +10,7 @@ import { savedOptions } from "../dice/tactical-requests.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
 import GmRecords from "../gm-records.mjs";
 import IconSocket from "../icon-socket.mjs";
+import { localize } from "./i18n.mjs";
 
 /**
  * @import { TacticalOptions, AppliedDamage } from "../dice/cards/icon-tactical.mjs"
@@ -25,8 +26,6 @@ import IconSocket from "../icon-socket.mjs";
  * @property {number} [vigilanceCharges]  How many charges it spends.
  */
 
-/** @param {string} key */
-const localize = key => game.i18n?.localize(key) ?? key;
 /** @param {string} key @param {Record<string, string>} data */
 const format = (key, data) => game.i18n?.format(key, data) ?? key;
 /** A user-given name made safe for HTML (a message's flavor is HTML). @param {string} text */

@@ -1,11 +1,9 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { HOOKS, callAfter, callPre } from "../hooks.mjs";
 import { areaTemplateData, spaceAt, tokenSpaces, tokensInTemplate } from "./template-data.mjs";
+import { localize } from "../applications/i18n.mjs";
 
 /** @import { Space } from "./area-shapes.mjs" */
-
-/** @param {string} key */
-const localize = key => game.i18n?.localize(key) ?? key;
 
 /**
  * Placing an item's area on the viewed scene as a measured template, and targeting what it covers.

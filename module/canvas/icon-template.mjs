@@ -1,6 +1,6 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { outline } from "./area-shapes.mjs";
-import { AREA_FLAG, templateSpaces } from "./template-data.mjs";
+import { templateSpaces } from "./template-data.mjs";
 
 /**
  * The measured template placeable (`CONFIG.MeasuredTemplate.objectClass`): a template holding an
@@ -8,12 +8,6 @@ import { AREA_FLAG, templateSpaces } from "./template-data.mjs";
  * covers and highlights exactly those; any other template is Foundry's.
  */
 export default class IconTemplate extends foundry.canvas.placeables.MeasuredTemplate {
-  /** Whether this template holds an ICON area. */
-  get isIconArea() {
-    const flags = /** @type {Record<string, Record<string, unknown> | undefined>} */ (/** @type {unknown} */ (this.document.flags ?? {}));
-    return !!flags[SYSTEM_ID]?.[AREA_FLAG];
-  }
-
   /**
    * The covered spaces' outline, relative to the template's origin (the centre of its first space).
    * @override

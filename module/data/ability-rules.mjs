@@ -8,6 +8,9 @@ import { AREA_SHAPES, AREA_SIZE } from "../canvas/area-shapes.mjs";
 
 export { AREA_SHAPES, AREA_SIZE };
 
+/** The item types that can be used at the table (the ones with charges, limits and a use card). */
+export const USABLE_TYPES = Object.freeze(["ability", "relic", "trait"]);
+
 /** How far an ability reaches: nothing said, only its user, an adjacent space, or range N. */
 export const RANGE_KINDS = /** @type {const} */ (["", "self", "melee", "range"]);
 

@@ -16,11 +16,9 @@ import { HOOKS, callAfter, callPre, cancelled } from "../hooks.mjs";
 import { rechargeItems } from "../documents/item-recharge.mjs";
 import { abilityAftermath, applyDamageRequest, attackResult, attackerOf, coreTarget, damageOptions, damageRequest, hatredEnd, healRequest,
   planAttack, saveRequest } from "./tactical-requests.mjs";
+import { format } from "../applications/i18n.mjs";
 
 export { SLASHED_DAMAGE, DANGEROUS_TERRAIN_DAMAGE };
-
-/** @param {string} key @param {Record<string, string>} [data] */
-const format = (key, data = {}) => game.i18n?.format(key, data) ?? key;
 
 /**
  * @typedef {object} IconTurnOrder  What this module uses of the ICON Combat (documents/icon-combat.mjs).

@@ -8,9 +8,8 @@ import IconRoll from "../dice/icon-roll.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
 import { HOOKS, callAfter } from "../hooks.mjs";
 import { runMoment } from "./item-recharge.mjs";
+import { localize } from "../applications/i18n.mjs";
 
-/** @param {string} key */
-const localize = key => game.i18n?.localize(key) ?? key;
 /** @param {string} key @param {Record<string, string>} data */
 const format = (key, data) => game.i18n?.format(key, data) ?? key;
 

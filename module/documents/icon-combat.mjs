@@ -5,9 +5,8 @@ import { combatUpdate, refusalFor } from "../data/combat-rules.mjs";
 import IconSocket from "../icon-socket.mjs";
 import { HOOKS, callAfter, callPre, cancelled } from "../hooks.mjs";
 import { runCombatEffects } from "./combat-effects.mjs";
+import { localize } from "../applications/i18n.mjs";
 
-/** @param {string} key */
-const localize = key => game.i18n?.localize(key) ?? key;
 /** @param {string} key @param {Record<string, string>} data */
 const format = (key, data) => game.i18n?.format(key, data) ?? key;
 

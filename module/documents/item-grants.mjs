@@ -2,14 +2,10 @@ import { SYSTEM_ID } from "../config.mjs";
 import { HOOKS, callAfter, callPre } from "../hooks.mjs";
 import { GRANT_FIELDS } from "./grant-fields.mjs";
 import { foePresetUpdate } from "../data/rules.mjs";
-
-/** @param {string} key @param {Record<string, string>} [data] */
-const format = (key, data) => (data ? game.i18n?.format(key, data) : game.i18n?.localize(key)) ?? key;
+import { format } from "../applications/i18n.mjs";
 
 /** The flag (under the system's scope) on an item a class, job or foe template gave. */
 export const GRANT_FLAG = "grant";
-
-export { GRANT_FIELDS };
 
 /**
  * @typedef {"class" | "job" | "foeTemplate"} GrantKind

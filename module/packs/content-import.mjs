@@ -1,9 +1,7 @@
 import { failureOf, planContentPack, worldPacks } from "./content-pack.mjs";
+import { format } from "../applications/i18n.mjs";
 
 /** @import { PackPlan } from "./content-pack.mjs" */
-
-/** @param {string} key @param {Record<string, string>} [data] */
-const format = (key, data) => (data ? game.i18n?.format(key, data) : game.i18n?.localize(key)) ?? key;
 
 /**
  * @typedef {object} ContentImportOutcome

@@ -179,7 +179,7 @@ export function planContentPack(input, { packs, validate } = {}) {
       const type = KIND_TYPES[kind];
       const _id = derivedId(`${SYSTEM_ID}.content:${id}.${type.type}.${record.id}`);
       const key = `${type.documentName}:${record.id}`;
-      if (items.has(key) || records.some(r => r.kind === kind && r.id === record.id)) return fail("id", `"${record.id}" is the id of another ${type.documentName === "Item" ? "item" : "foe"} record`);
+      if (items.has(key)) return fail("id", `"${record.id}" is the id of another ${type.documentName === "Item" ? "item" : "foe"} record`);
       const collection = type.documentName === "Item" ? where.items : where.actors;
       items.set(key, { kind, id: record.id, _id, uuid: `Compendium.${collection}.${type.documentName}.${_id}` });
       records.push({ kind, index, record, id: record.id, _id });
@@ -265,10 +265,10 @@ export function planContentPack(input, { packs, validate } = {}) {
 
   // References to records that could not be planned are dropped, with a warning each; a foe's
   // items are copies of the planned item documents (its own ids, the item's UUID as their source).
+  const planned = new Set(itemDocs.map(d => `Compendium.${where.items}.Item.${d._id}`));
   for (const doc of itemDocs) {
     const system = /** @type {{grants?: string[]}} */ (doc.system);
     if (!system.grants) continue;
-    const planned = new Set(itemDocs.map(d => `Compendium.${where.items}.Item.${d._id}`));
     const kept = system.grants.filter(uuid => planned.has(uuid));
     for (const uuid of system.grants.filter(u => !planned.has(u))) {
       const ref = [...items.values()].find(i => i.uuid === uuid);

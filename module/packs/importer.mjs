@@ -8,7 +8,7 @@
 
 // @ts-ignore -- wasm/ is a build output (it may be absent at type-check time); typed via ImporterApi below.
 import init, * as wasm from "../../wasm/icon_importer.js";
-import { MAX_JSON, jsonText, stringArg } from "../core-arguments.mjs";
+import { plainCopy, stringArg } from "../core-arguments.mjs";
 
 /** @type {Promise<ImporterApi> | null} */
 let loading = null;
@@ -24,10 +24,13 @@ export function loadImporter() {
 }
 
 /**
- * Import options as plain data (the importer reads them as a JS object), or undefined.
+ * Import options as plain data (the importer reads them as a JS object and checks each), or
+ * undefined.
  * @param {unknown} options
+ * @returns {Parameters<typeof wasm.importPack>[1]}
  */
-const importOptions = options => (options === undefined || options === null ? undefined : JSON.parse(jsonText("import options", options, MAX_JSON)));
+const importOptions = options =>
+  (options === undefined || options === null ? undefined : /** @type {Parameters<typeof wasm.importPack>[1]} */ (plainCopy("import options", options)));
 
 /** @type {ImporterApi["importPack"]} */
 export const importPack = (text, options) =>

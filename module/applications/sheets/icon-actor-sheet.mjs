@@ -1,4 +1,5 @@
 import { applyPresets, htmlFieldsContext, itemRow, sortedItems } from "./sheet-context.mjs";
+import { USABLE_TYPES } from "../../data/ability-rules.mjs";
 import { getCore, isCoreLoaded } from "../../core.mjs";
 import AttackDialog from "../attack-dialog.mjs";
 import TacticalRolls from "../../dice/tactical-rolls.mjs";
@@ -332,7 +333,7 @@ export default class IconActorSheet extends HandlebarsActorSheet {
       const { default: ItemGrants } = await import("../../documents/item-grants.mjs");
       return ItemGrants.pick(actor, item);
     }
-    if (!["ability", "relic", "trait"].includes(item.type)) return null;
+    if (!USABLE_TYPES.includes(item.type)) return null;
     const data = item.pack ? game.items?.fromCompendium(/** @type {never} */ (item)) : item.toObject();
     return actor.createEmbeddedDocuments("Item", [/** @type {Item.CreateData} */ (data)]);
   }

@@ -1,4 +1,5 @@
 import { ICONENGINE } from "../../config.mjs";
+import { USABLE_TYPES } from "../../data/ability-rules.mjs";
 import { abilityContext, grantContext, usesContext } from "./sheet-context.mjs";
 import editableAction from "./editable-action.mjs";
 
@@ -56,7 +57,7 @@ export class IconItemSheet extends HandlebarsItemSheet {
       readOnly: !this.isEditable,
       enriched,
       // An owned ability, relic or trait is used from here (module/applications/item-use.mjs).
-      canUse: !!item.actor && ["ability", "relic", "trait"].includes(item.type),
+      canUse: !!item.actor && USABLE_TYPES.includes(item.type),
       ...this._prepareTypeContext(system)
     });
   }
@@ -185,7 +186,7 @@ export class GrantSheet extends IconItemSheet {
     const data = /** @type {{type?: string, uuid?: string}} */ (foundry.applications.ux.TextEditor.implementation.getDragEventData(event));
     if (data.type !== "Item" || typeof data.uuid !== "string") return;
     const item = await fromUuid(/** @type {`Item.${string}`} */ (data.uuid));
-    if (!(item instanceof Item) || !["ability", "relic", "trait"].includes(item.type)) return;
+    if (!(item instanceof Item) || !USABLE_TYPES.includes(item.type)) return;
     const grants = /** @type {Item.SystemOfType<"job">} */ (this.document.system)._source.grants;
     if (grants.includes(data.uuid)) return;
     await this.document.update({ system: { grants: [...grants, data.uuid] } });

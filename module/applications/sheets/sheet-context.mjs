@@ -5,7 +5,7 @@
  */
 import { ABILITY_ACTIONS, ABILITY_TAGS, ACTIONS, BURDEN_CLOCKS, CLASSES, DAMAGE_DICE, FOE_CLASSES, FOE_TEMPLATES,
   LIMITS, chapterOfLevel, classPresetUpdate, foePresetUpdate, foeTurns } from "../../data/rules.mjs";
-import { AREA_SHAPES, EFFECT_DURATIONS, EFFECT_TRIGGERS, LIMITS as ITEM_LIMITS, RANGE_KINDS, RECHARGES, abilitySummary } from
+import { AREA_SHAPES, EFFECT_DURATIONS, EFFECT_TRIGGERS, LIMITS as ITEM_LIMITS, RANGE_KINDS, RECHARGES, USABLE_TYPES, abilitySummary } from
   "../../data/ability-rules.mjs";
 import { ICONENGINE } from "../../config.mjs";
 
@@ -124,7 +124,7 @@ export function itemRow(item, format) {
   return {
     chips,
     tags: summary.tags.map(tag => format(`ICONENGINE.Tag.${tag}`)),
-    usable: ["ability", "relic", "trait"].includes(item.type),
+    usable: USABLE_TYPES.includes(item.type),
     spent: !!summary.charges && summary.charges.value <= 0
   };
 }
