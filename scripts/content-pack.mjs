@@ -2,10 +2,11 @@
 // JSON: packs/_source/example-items (Item) and packs/_source/example-foes (Actor), which the build
 // compiles with the other packs. Planned by the importer's own planner (module/packs/content-pack.mjs);
 // a record it cannot plan fails the build.   node scripts/content-pack.mjs
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { cliSources, planContentPack } from "../module/packs/content-pack.mjs";
+import { replaceDirIfChanged } from "./replace-dir.mjs";
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const EXAMPLE_PACK = path.join(ROOT, "assets", "content-packs", "example.json");
@@ -35,13 +36,7 @@ function build() {
     rmSync(work, { recursive: true, force: true });
     mkdirSync(work, { recursive: true });
     for (const doc of /** @type {{name: string, _id: string}[]} */ (docs)) writeFileSync(path.join(work, fileName(doc)), `${JSON.stringify(doc, null, 2)}\n`);
-    const same = existsSync(target) && readdirSync(target).join("\n") === readdirSync(work).join("\n")
-      && readdirSync(target).every(f => readFileSync(path.join(target, f)).equals(readFileSync(path.join(work, f))));
-    if (same) rmSync(work, { recursive: true, force: true });
-    else {
-      rmSync(target, { recursive: true, force: true });
-      renameSync(work, target);
-    }
+    replaceDirIfChanged(target, work);
   }
   console.error(`[content] example pack: ${valid} of ${records} records, ${plan.items.length} items, ${plan.actors.length} foes`);
 }

@@ -10,12 +10,13 @@
 // `icon-engine import` turns the export into foundryvtt-cli source JSON; an import with any bad
 // line or warning fails the build, and packs/_source/guide/ is replaced only when it changed.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Marked } from "marked";
 import { SYSTEM_PATH } from "../module/config.mjs";
 import { GUIDE_ENTRY_SLUG, guideId, guidePageUuid, guideSlug } from "../module/guide.mjs";
+import { replaceDirIfChanged } from "./replace-dir.mjs";
 
 const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const GUIDE_MARKDOWN = path.join(ROOT, "docs", "guide.md");
@@ -146,14 +147,9 @@ function build() {
   writeFileSync(exportFile, `${JSON.stringify(guideExport(readFileSync(GUIDE_MARKDOWN, "utf8")), null, 2)}\n`);
   const report = execFileSync(cli, ["import", exportFile, "--format", "json", "--out", imported], { encoding: "utf8" });
   if (!/ 0 bad lines, 0 warnings;/.test(report)) throw new Error(`the guide's import was not clean:\n${report}`);
-  const same = existsSync(source) && readdirSync(source).join("\n") === readdirSync(imported).join("\n")
-    && readdirSync(source).every(f => readFileSync(path.join(source, f)).equals(readFileSync(path.join(imported, f))));
-  if (!same) {
-    rmSync(source, { recursive: true, force: true });
-    renameSync(imported, source);
-  }
+  const changed = replaceDirIfChanged(source, imported);
   rmSync(work, { recursive: true, force: true });
-  console.error(`[guide] ${report.split("\n")[0].replace(/; written to .*/, "")}${same ? "" : ": packs/_source/guide updated"}`);
+  console.error(`[guide] ${report.split("\n")[0].replace(/; written to .*/, "")}${changed ? ": packs/_source/guide updated" : ""}`);
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) build();
