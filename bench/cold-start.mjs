@@ -14,16 +14,19 @@ import { COLD_KINDS, DIALOG, LARGEST, fight } from "./requests.mjs";
 const root = fileURLToPath(new URL("..", import.meta.url));
 const mode = process.argv[2] ?? "kinds";
 const out = {};
-/** Milliseconds of `fn`, its answer or its refusal kept. */
-const time = fn => {
+/** Milliseconds of `fn`, and whether it refused (past a limit: an answer too, timed the same). */
+const timed = fn => {
   const start = performance.now();
+  let refused = false;
   try {
     fn();
   } catch {
-    // a refusal is an answer too (past a limit), timed the same
+    refused = true;
   }
-  return performance.now() - start;
+  return { ms: performance.now() - start, refused };
 };
+/** Milliseconds of `fn`, its answer or its refusal kept. */
+const time = fn => timed(fn).ms;
 
 const bytes = readFileSync(`${root}wasm/icon_engine_bg.wasm`);
 let t = performance.now();
@@ -44,14 +47,10 @@ if (mode === "kinds") {
   for (const [name, request] of COLD_KINDS) out.odds[name] = time(() => core.odds(request));
 } else if (mode === "limits") {
   const [name, request] = LARGEST[Number(process.argv[3])];
-  out.limits = {
-    name,
-    plan: time(() => core.plan(request)),
-    roll: time(() => core.roll(request)),
-    odds: time(() => core.odds(request)),
-    // after the timing: whether those odds are answered or refused past a limit
-    oddsRefused: (() => { try { core.odds(request); return false; } catch { return true; } })()
-  };
+  const plan = time(() => core.plan(request));
+  const roll = time(() => core.roll(request));
+  const odds = timed(() => core.odds(request));
+  out.limits = { name, plan, roll, odds: odds.ms, oddsRefused: odds.refused };
 } else if (mode === "combat") {
   const f = fight(core, Number(process.argv[3]));
   // the start, then the first turn begun and ended: the first calls the process makes

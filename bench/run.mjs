@@ -18,14 +18,11 @@ import { gzipSync } from "node:zlib";
 import { DIALOG, LARGEST, ROLLING, fight } from "./requests.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const raw = await import(`${root}wasm/icon_engine.js`);
-raw.initSync({ module: readFileSync(`${root}wasm/icon_engine_bg.wasm`) });
-// everything below goes through the public APIs (module/core.mjs, module/packs/importer.mjs):
-// request objects in, outcome objects out, every argument checked before wasm is entered
-const core = await (await import(`${root}module/core.mjs`)).loadCore();
-const rawImporter = await import(`${root}wasm/icon_importer.js`);
-rawImporter.initSync({ module: readFileSync(`${root}wasm/icon_importer_bg.wasm`) });
-const importer = await (await import(`${root}module/packs/importer.mjs`)).loadImporter();
+// everything below goes through the public APIs (module/core.mjs, module/packs/importer.mjs),
+// loaded as the node tests load them: request objects in, outcome objects out, every argument
+// checked before wasm is entered
+const { default: core } = await import("../test/support/load-core.mjs");
+const { default: importer } = await import("../test/support/load-importer.mjs");
 
 const only = process.argv.find(a => a.startsWith("--only="))?.slice(7).split(",");
 const want = name => !only || only.includes(name);
