@@ -14,7 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { extractPack } from "@foundryvtt/foundryvtt-cli";
 import importer from "../support/load-importer.mjs";
-import { openPage } from "../support/browser.mjs";
+import { UNTIL, openPage } from "../support/browser.mjs";
 import { startServer } from "../support/static-server.mjs";
 
 const root = new URL("../../", import.meta.url);
@@ -78,11 +78,8 @@ describe("a player's client", () => {
     assert.deepEqual(shipped, expected);
     const dazed = expected.findLast(t => t.key === "dazed");
     assert.ok(dazed, "the rules reference defines Dazed");
-    const term = await browser.page.evaluate(async () => {
-      const until = async (fn, what) => {
-        for (let i = 0; i < 200; i++) { const v = await fn(); if (v) return v; await new Promise(r => setTimeout(r, 25)); }
-        throw new Error(`timed out waiting for ${what}`);
-      };
+    const term = await browser.page.evaluate(async UNTIL => {
+      eval(UNTIL);
       return until(async () => {
         const html = await foundry.applications.ux.TextEditor.implementation.enrichHTML("<p>The goblin is dazed.</p>");
         const host = document.createElement("div");
@@ -90,7 +87,7 @@ describe("a player's client", () => {
         const found = host.querySelector(".icon-term");
         return found && { text: found.textContent, tooltip: found.dataset.tooltip ?? found.getAttribute("data-tooltip-text") ?? found.innerHTML };
       }, "the glossary");
-    });
+    }, UNTIL);
     assert.equal(term.text, "dazed");
     assert.ok(term.tooltip.includes(dazed.definition.split("\n")[0].slice(0, 40)), JSON.stringify(term));
     assert.deepEqual(requested.filter(p => /icon_importer/.test(p)), []);

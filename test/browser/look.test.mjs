@@ -18,7 +18,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { openPage } from "../support/browser.mjs";
+import { UNTIL, openPage } from "../support/browser.mjs";
 import { startServer } from "../support/static-server.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
@@ -42,7 +42,8 @@ describe("the look, in v13's light and dark themes", () => {
     await page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
     await page.waitForFunction(() => globalThis.shimReady === true);
     await page.addScriptTag({ path: AXE });
-    await page.evaluate(async () => {
+    await page.evaluate(async UNTIL => {
+      eval(UNTIL);
       const { bootSystem } = await import("../support/boot-system.mjs");
       await bootSystem({ as: "gm" });
       document.querySelector("#chat").replaceChildren();
@@ -51,14 +52,6 @@ describe("the look, in v13's light and dark themes", () => {
       // Item art: the system's own status pictograms stand in for a world's icons.
       const art = name => `systems/icon-engine/assets/icons/statuses/${name}.svg`;
 
-      const until = async (find, what) => {
-        for (let waited = 0; waited < 5000; waited += 20) {
-          const found = find();
-          if (found) return found;
-          await new Promise(resolve => setTimeout(resolve, 20));
-        }
-        throw new Error(`timed out waiting for ${what}`);
-      };
       // World items: what a class, a job and a foe template grant (the job's last grant no longer exists).
       const [shieldWall, oathTrait, eliteTrait] = await Item.implementation.createDocuments([
         { name: "Shield Wall", type: "ability", img: art("sturdy"), system: { actions: "1", tags: ["stance"], description: "<p>Allies behind you gain cover.</p>" } },
@@ -161,7 +154,7 @@ describe("the look, in v13's light and dark themes", () => {
         return [...foundry.applications.instances.values()].filter(app => !before.has(app.id));
       };
       globalThis.look = { character, foe, hero, grants, dialogs, open, size, opened, until };
-    });
+    }, UNTIL);
     await page.evaluate(() => document.fonts.ready);
   });
 
