@@ -139,7 +139,8 @@ Hooks.once("init", () => {
   applications.HotbarMacros.register();
   applications.ChatCards.register();
   applications.TacticalChat.register();
-  dice.TacticalRolls.register();
+  documents.ActorStatuses.register();
+  documents.ActorMarks.register();
   applications.narrative.ClockPanel.register();
   applications.narrative.NarrativeCards.register();
   foundry.applications.handlebars.loadTemplates([...Object.values(ICONENGINE.templates), ...ICONENGINE.partials]);

@@ -1,6 +1,7 @@
 import { SYSTEM_PATH } from "../config.mjs";
 import { loadCore } from "../core.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
+import ActorStatuses from "../documents/actor-statuses.mjs";
 import { attackDialogContext, attackTargetOf, attackerOf, initialAttackState, readAttackForm } from "../dice/tactical-requests.mjs";
 import { currentMode, modeChoices } from "../message-mode.mjs";
 
@@ -75,7 +76,7 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
     this.#state = initialAttackState({
       ability: /** @type {{system: Item.SystemOfType<"ability">} | null} */ (ability), // attacks come from ability items
       heavy,
-      attackerStatuses: TacticalRolls.statusesOf(actor),
+      attackerStatuses: ActorStatuses.statusesOf(actor),
       targets: AttackDialog.userTargets(actor),
       rollMode: currentMode(),
       // Only the options given: the ability's own (`system.attack`) stand for the others.
@@ -114,7 +115,7 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
         img: token.document?.texture?.src ?? actor.img ?? "",
         // Targets are characters and foes, whose defense the attack reads.
         system: /** @type {import("../types/system.js").IconHealthSystem} */ (actor.system),
-        statuses: TacticalRolls.statusesOf(/** @type {Actor.Implementation} */ (actor))
+        statuses: ActorStatuses.statusesOf(/** @type {Actor.Implementation} */ (actor))
       });
       target.summon = !!token.document?.getFlag?.("icon-engine", "summoned");
       target.distance = AttackDialog.#spaces(from, token);

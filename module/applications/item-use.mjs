@@ -3,6 +3,9 @@ import { EFFECT_DURATIONS, USABLE_TYPES, consumption, usability, useKind } from 
 import { knownStatuses } from "../data/trust.mjs";
 import { USE_CARD_TEMPLATE, useCardContext } from "../dice/cards/use-card.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
+import ActorMarks from "../documents/actor-marks.mjs";
+import ActorStatuses from "../documents/actor-statuses.mjs";
+import ActorTurns from "../documents/actor-turns.mjs";
 import AreaPlacement from "../canvas/area-placement.mjs";
 import { HOOKS, callAfter, callPre, cancelled } from "../hooks.mjs";
 import IconSocket from "../icon-socket.mjs";
@@ -88,9 +91,9 @@ export default class ItemUse {
       outcome = { kind: "attack", dialog, template, targets };
     } else {
       if (config.consume) await ItemUse.spend(item);
-      const combo = system.tags?.includes("combo") ? await TacticalRolls.useCombo(actor) : null;
+      const combo = system.tags?.includes("combo") ? await ActorTurns.useCombo(actor) : null;
       const message = await ItemUse.postCard(item, { kind: config.kind, targets, combo, rollMode: config.rollMode });
-      await TacticalRolls.abilityUsed(actor);
+      await ActorTurns.abilityUsed(actor);
       outcome = { kind: config.kind, message, template, targets };
     }
     callAfter(HOOKS.useItem, item, outcome);
@@ -106,8 +109,8 @@ export default class ItemUse {
     const actor = item.actor;
     if (!actor) return format("ICONENGINE.Use.NoActor", { name: item.name ?? "" });
     const used = /** @type {Record<string, number> | undefined} */ (actor.getFlag(SYSTEM_ID, "interruptsUsed"));
-    const refusal = usability(/** @type {AbilityLike} */ (item.system), { name: item.name ?? "", inCombat: TacticalRolls.inCombat(actor),
-      statuses: TacticalRolls.statusesOf(actor), interruptsUsed: Number(used?.[item.id ?? ""] ?? 0) });
+    const refusal = usability(/** @type {AbilityLike} */ (item.system), { name: item.name ?? "", inCombat: ActorTurns.inCombat(actor),
+      statuses: ActorStatuses.statusesOf(actor), interruptsUsed: Number(used?.[item.id ?? ""] ?? 0) });
     return refusal ? format(refusal.key, refusal.data) : null;
   }
 
@@ -121,7 +124,7 @@ export default class ItemUse {
     if (refusal) throw new Error(refusal);
     const actor = /** @type {Actor.Implementation} */ (item.actor);
     const system = /** @type {AbilityLike} */ (item.system);
-    const inCombat = TacticalRolls.inCombat(actor);
+    const inCombat = ActorTurns.inCombat(actor);
     const update = consumption(system, { inCombat });
     // Dotted `system.*` keys, which Foundry's update expands.
     if (Object.keys(update).length) await item.update(/** @type {Item.UpdateData} */ (/** @type {unknown} */ (update)));
@@ -317,14 +320,14 @@ export default class ItemUse {
       ? /** @type {Actor.Implementation} */ (inflicter) : null;
     const status = typeof effect.status === "string" && knownStatuses().has(effect.status) ? effect.status : "";
     const duration = EFFECT_DURATIONS.includes(effect.duration) ? effect.duration : "save";
-    const mark = placer && typeof effect.mark === "string" ? effect.mark.slice(0, TacticalRolls.MAX_MARK_NAME) : "";
+    const mark = placer && typeof effect.mark === "string" ? effect.mark.slice(0, ActorMarks.MAX_MARK_NAME) : "";
     await ItemUse.applyEffect(inflicter instanceof Actor ? /** @type {Actor.Implementation} */ (inflicter) : null,
       /** @type {Actor.Implementation} */ (target), { trigger: "use", status, duration, mark, movement: "", text: "" });
   }
 
   /**
    * One effect on one target: its status through the core's rules (Unstoppable, Sealed,
-   * Intangible; `TacticalRolls.inflict`), ongoing or ending with the target's next turn as it says;
+   * Intangible; `ActorStatuses.inflict`), ongoing or ending with the target's next turn as it says;
    * its mark placed by the inflicter. `icon-engine.preApplyEffect` (target, {effect, inflicter})
    * may cancel it or change the effect; `icon-engine.applyEffect` (target, {effect, inflicter,
    * landed}) follows. Movement and text are for the table.
@@ -340,14 +343,14 @@ export default class ItemUse {
     let landed = false;
     if (status) {
       const fromFoe = !!inflicter && inflicter.type !== target.type;
-      landed = await TacticalRolls.inflict(inflicter, target, status, { fromFoe });
+      landed = await ActorStatuses.inflict(inflicter, target, status, { fromFoe });
       if (landed && duration !== "save") {
         const effects = target.effects.filter(e => e.statuses.size === 1 && e.statuses.has(status));
         const flags = duration === "ongoing" ? { ongoing: true } : { endsAtTurnEnd: true };
         await target.updateEmbeddedDocuments("ActiveEffect", effects.map(e => ({ _id: e.id, [`flags.${SYSTEM_ID}`]: flags })));
       }
     }
-    if (mark && inflicter) landed = (await TacticalRolls.placeMark(inflicter, target, mark)) || landed;
+    if (mark && inflicter) landed = (await ActorMarks.placeMark(inflicter, target, mark)) || landed;
     callAfter(HOOKS.applyEffect, target, { effect: change.effect, inflicter, landed });
     return landed;
   }

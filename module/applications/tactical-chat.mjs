@@ -6,6 +6,8 @@ import { PLAYERS_APPLY_SETTING, applyOptionsOnly, checkedKey, healthUndoOnly, kn
 import { MAX_VIGILANCE, spendVigilance, vigilanceSpenders } from "../data/vigilance.mjs";
 import { TEMPLATES, appliedContext } from "../dice/cards/icon-tactical.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
+import ActorHealth from "../documents/actor-health.mjs";
+import ActorStatuses from "../documents/actor-statuses.mjs";
 import { savedOptions } from "../dice/tactical-requests.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
 import GmRecords from "../gm-records.mjs";
@@ -433,16 +435,16 @@ export default class TacticalChat {
     const options = saved && tactical.saveForHalf ? savedOptions(base) : { ...base };
     const spender = vigilance > 0 ? await actorOf(vigilanceBy) : null;
     if (vigilance > 0 && !spender) throw new Error(localize("ICONENGINE.Vigilance.NoHolder"));
-    const spent = spender ? await TacticalRolls.spendVigilance(spender, vigilanceCharges, vigilance) : null;
+    const spent = spender ? await ActorHealth.spendVigilance(spender, vigilanceCharges, vigilance) : null;
     if (spent) options.vigilance = vigilance;
     try {
-      const applied = await TacticalRolls.applyDamageTo(actor, amount, options);
+      const applied = await ActorHealth.applyDamageTo(actor, amount, options);
       if (spent) applied.vigilance = spent;
       if (game.user?.isGM && message.id) await GmRecords.setDamage(message.id, key, applied);
       await dottedFlags(message).setFlag(SYSTEM_ID, `damageApplied.${key}`, applied);
     } catch (error) {
       // Nothing is lost: charges spent on damage that was not applied come back.
-      if (spent) await TacticalRolls.refundVigilance(spent);
+      if (spent) await ActorHealth.refundVigilance(spent);
       throw error;
     }
   }
@@ -489,7 +491,7 @@ export default class TacticalChat {
     if (options.ability === false) return 0;
     const core = await loadCore();
     // One point of damage into a fresh target with the actor's statuses: what Counter deals back.
-    const probe = { hp: 10, maxHp: 10, vigor: 0, armor: 0, wounds: 0, isPlayerCharacter: false, statuses: TacticalRolls.statusesOf(target) };
+    const probe = { hp: 10, maxHp: 10, vigor: 0, armor: 0, wounds: 0, isPlayerCharacter: false, statuses: ActorStatuses.statusesOf(target) };
     const answer = /** @type {Done & {counter?: number}} */ (core.resolve({ kind: "icon.applyDamage", target: probe, amount: 1, source: "effect" }, []));
     return Number(answer.counter ?? 0);
   }
@@ -520,10 +522,10 @@ export default class TacticalChat {
         const effect = target.effects.get(id);
         return !!effect && effect.statuses.size > 0 && [...effect.statuses].every(s => known.has(s));
       });
-      await TacticalRolls.undoHealth(target, undo);
+      await ActorHealth.undoHealth(target, undo);
       if (applied.slashed === true) await target.unsetFlag(SYSTEM_ID, SLASHED_FLAG);
     }
-    if (refund && holder) await TacticalRolls.refundVigilance(refund);
+    if (refund && holder) await ActorHealth.refundVigilance(refund);
     if (record.byGM && message.id) await GmRecords.setDamage(message.id, key, null);
     await dottedFlags(message).unsetFlag(SYSTEM_ID, `damageApplied.${key}`);
   }

@@ -6,6 +6,8 @@ import { SLASHED_FLAG } from "../data/slashed.mjs";
 import { TERRAIN_FLAG } from "../data/terrain.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
+import ActorStatuses from "./actor-statuses.mjs";
+import ActorTurns from "./actor-turns.mjs";
 import { HOOKS, callAfter } from "../hooks.mjs";
 import { runMoment } from "./item-recharge.mjs";
 import { localize } from "../applications/i18n.mjs";
@@ -125,7 +127,7 @@ async function clearTurnLimits(combat) {
 async function endOfTurnRules(combatant) {
   const actor = combatant.actor;
   if (!actor) return;
-  const statuses = TacticalRolls.statusesOf(actor);
+  const statuses = ActorStatuses.statusesOf(actor);
   const { regenerates, ends } = endOfTurn(statuses);
   // ICON health is a character's or a foe's (a hero of another ruleset has none)
   const health = actor.type === "character" || actor.type === "foe"
@@ -160,7 +162,7 @@ async function summonsLeave(combat, ids) {
 async function promptSaves(combatant) {
   const actor = combatant.actor;
   if (!actor) return;
-  const statuses = getCore().iconSaveable(TacticalRolls.statusesOf(actor));
+  const statuses = getCore().iconSaveable(ActorStatuses.statusesOf(actor));
   if (!statuses.length) return;
   const names = statuses.map(id => ({ id, name: localize(`ICONENGINE.Status.${id}.name`) }));
   const content = await foundry.applications.handlebars.renderTemplate(ICONENGINE.combat.saves, {
@@ -206,8 +208,8 @@ async function endOfCombat(combat, personalResolve) {
     const actor = combatant.actor;
     if (!actor || done.has(actor.uuid)) continue;
     done.add(actor.uuid);
-    await TacticalRolls.discardTokens(actor);
-    const statuses = TacticalRolls.statusesOf(actor);
+    await ActorTurns.discardTokens(actor);
+    const statuses = ActorStatuses.statusesOf(actor);
     // Any actor's system data: healTarget reads ICON health where there is some.
     const system = /** @type {Parameters<typeof healTarget>[0]} */ (actor.system);
     const target = healTarget(system, actor.type === "character", statuses);

@@ -41,6 +41,7 @@ describe("icon-engine.* hooks", () => {
       globalThis.t = {
         ana, ogre,
         TacticalRolls: (await import("../../module/dice/tactical-rolls.mjs")).default,
+        ActorHealth: (await import("../../module/documents/actor-health.mjs")).default,
         ItemUse: (await import("../../module/applications/item-use.mjs")).default,
         state: () => initialAttackState({ targets: [attackTargetOf({ uuid: ogre.uuid, name: "Ogre", img: "", system: ogre.system, statuses: [] })] }),
         item: async system => (await ana.createEmbeddedDocuments("Item", [{ name: "Test", type: "ability", system }]))[0]
@@ -177,14 +178,14 @@ describe("icon-engine.* hooks", () => {
       const before = hp();
       const stop = listen("icon-engine.preApplyDamage", () => false);
       let refused = null;
-      try { await t.TacticalRolls.applyDamageTo(t.ogre, 5, { source: "effect", ability: true, fromFoe: true }); } catch (error) { refused = error.message; }
+      try { await t.ActorHealth.applyDamageTo(t.ogre, 5, { source: "effect", ability: true, fromFoe: true }); } catch (error) { refused = error.message; }
       stop.off();
       const untouched = hp();
       const change = listen("icon-engine.preApplyDamage", (target, request) => { request.amount = 3; });
-      const applied = await t.TacticalRolls.applyDamageTo(game.actors.get(t.ogre.id), 5, { source: "effect", ability: true, fromFoe: true });
+      const applied = await t.ActorHealth.applyDamageTo(game.actors.get(t.ogre.id), 5, { source: "effect", ability: true, fromFoe: true });
       change.off();
       after.off();
-      await t.TacticalRolls.undoHealth(game.actors.get(t.ogre.id), applied.undo);
+      await t.ActorHealth.undoHealth(game.actors.get(t.ogre.id), applied.undo);
       return { before, refused, untouched, dealt: applied.dealt, lost: before - (before - applied.dealt), pre: [change.calls[0][0].id === t.ogre.id, change.calls[0][1].options.source],
         after: after.calls.map(c => [c[0].id === t.ogre.id, c[1].dealt]), back: hp() };
     });

@@ -38,6 +38,7 @@ describe("marks in a world", () => {
     const result = await browser.page.evaluate(async () => {
       const PLAYER = "playerUser000000";
       const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
+      const { default: ActorMarks } = await import("../../module/documents/actor-marks.mjs");
       const { attackTargetOf, initialAttackState } = await import("../../module/dice/tactical-requests.mjs");
       const ana = await Actor.implementation.create({ name: "Ana", type: "character", ownership: { default: 0, [PLAYER]: 3 } });
       const bo = await Actor.implementation.create({ name: "Bo", type: "character" });
@@ -56,11 +57,11 @@ describe("marks in a world", () => {
       const moved = { ogre: marksOn(ogre), wolf: marksOn(wolf) };
       // a player asks the GM to place the marks of a message they did not write: refused
       const refusals = [];
-      try { await TacticalRolls.placeMarks({ messageId: message.id }, PLAYER); } catch (error) { refusals.push(error.message); }
+      try { await ActorMarks.placeMarks({ messageId: message.id }, PLAYER); } catch (error) { refusals.push(error.message); }
       // ... nor of one they wrote for an attacker they do not own
       const forged = await ChatMessage.implementation.create({ author: PLAYER, content: "",
         flags: { "icon-engine": { tactical: { attacker: bo.uuid, mark: { mark: "Hex", targets: [wolf.uuid] } } } } });
-      try { await TacticalRolls.placeMarks({ messageId: forged.id }, PLAYER); } catch (error) { refusals.push(error.message); }
+      try { await ActorMarks.placeMarks({ messageId: forged.id }, PLAYER); } catch (error) { refusals.push(error.message); }
       // Ana is defeated: her marks end, Bo's stay
       await ana.toggleStatusEffect("defeated", { active: true });
       const deadline = Date.now() + 3000;

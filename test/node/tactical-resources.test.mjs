@@ -109,6 +109,7 @@ globalThis.game = {
 };
 
 const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
+const { default: ActorHealth } = await import("../../module/documents/actor-health.mjs");
 const { default: TacticalChat } = await import("../../module/applications/tactical-chat.mjs");
 const { runCombatEffects } = await import("../../module/documents/combat-effects.mjs");
 const requests = await import("../../module/dice/tactical-requests.mjs");
@@ -268,9 +269,9 @@ describe("Vigilance charges: held, stacking, spent, given back", () => {
 
   test("gaining stacks on the actor", async () => {
     const warden = new StandInActor({ name: "Warden", system: { vigilance: 1 } });
-    assert.equal(await TacticalRolls.gainVigilance(warden, 2), 3);
+    assert.equal(await ActorHealth.gainVigilance(warden, 2), 3);
     assert.equal(warden.system.vigilance, 3);
-    await assert.rejects(TacticalRolls.gainVigilance(warden, 0), /BadGain/);
+    await assert.rejects(ActorHealth.gainVigilance(warden, 0), /BadGain/);
   });
 
   test("spent on an ally's damage: the charges go, the roll reduces as armor; Undo gives them back", async () => {

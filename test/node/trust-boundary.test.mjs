@@ -24,6 +24,8 @@ globalThis.Combatant = class {};
 const { default: IconSocket } = await import("../../module/icon-socket.mjs");
 const { default: TacticalChat } = await import("../../module/applications/tactical-chat.mjs");
 const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
+const { default: ActorMarks } = await import("../../module/documents/actor-marks.mjs");
+const { default: ActorStatuses } = await import("../../module/documents/actor-statuses.mjs");
 const { default: ClockPanel } = await import("../../module/applications/narrative/clock-panel.mjs");
 const { default: IconCombat } = await import("../../module/documents/icon-combat.mjs");
 const requests = await import("../../module/dice/tactical-requests.mjs");
@@ -44,7 +46,8 @@ TacticalRolls.roll = async (request, tactical) => {
 settings.registerTrustSettings?.();
 ClockPanel.register();
 TacticalChat.register();
-TacticalRolls.register();
+ActorStatuses.register();
+ActorMarks.register();
 IconCombat.registerSocket();
 IconCombat.registerDefeatedSync();
 IconSocket.register();
@@ -431,8 +434,8 @@ describe("Marks: placed on the targets the card's own attack rolls name, from an
   test("the player's character defeated ends the marks it placed and those on it, no other", async () => {
     const wolf = addActor({ name: "Wolf", type: "foe" });
     await playerRequests("placeMarks", { messageId: markedCard(player(), hero, [ogre]).id });
-    await as(GM, () => TacticalRolls.placeMarks({ messageId: markedCard(gm(), wolf, [ogre], [ogre], "Pack Hunt").id }, GM));
-    await as(GM, () => TacticalRolls.placeMarks({ messageId: markedCard(gm(), ogre, [hero], [hero], "Grudge").id }, GM));
+    await as(GM, () => ActorMarks.placeMarks({ messageId: markedCard(gm(), wolf, [ogre], [ogre], "Pack Hunt").id }, GM));
+    await as(GM, () => ActorMarks.placeMarks({ messageId: markedCard(gm(), ogre, [hero], [hero], "Grudge").id }, GM));
     assert.deepEqual([marksOn(ogre).sort(), marksOn(hero)], [["Hunter's Mark", "Pack Hunt"], ["Grudge"]]);
     const [effect] = await as(PLAYER, () => hero.createEmbeddedDocuments("ActiveEffect", [{ name: "Defeated", statuses: ["defeated"] }]));
     await as(GM, () => Hooks.callAll("createActiveEffect", effect, {}, PLAYER));

@@ -3,6 +3,8 @@ import { USABLE_TYPES } from "../../data/ability-rules.mjs";
 import { getCore, isCoreLoaded } from "../../core.mjs";
 import AttackDialog from "../attack-dialog.mjs";
 import TacticalRolls from "../../dice/tactical-rolls.mjs";
+import ActorStatuses from "../../documents/actor-statuses.mjs";
+import ActorTurns from "../../documents/actor-turns.mjs";
 import { tacticalSheetContext } from "./tactical-context.mjs";
 import editableAction from "./editable-action.mjs";
 import { activateKeyboard, markSelectedTab } from "../keyboard.mjs";
@@ -249,7 +251,7 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    * @param {import("./sheet-context.mjs").ItemLike[]} items
    */
   static #tacticalContext(actor, items) {
-    const statuses = TacticalRolls.statusesOf(actor);
+    const statuses = ActorStatuses.statusesOf(actor);
     return tacticalSheetContext({ items, statuses, saveable: isCoreLoaded() ? getCore().iconSaveable(statuses) : null,
       system: /** @type {Record<string, unknown>} */ (actor.system), isCharacter: actor.type === "character" });
   }
@@ -409,7 +411,7 @@ export default class IconActorSheet extends HandlebarsActorSheet {
   static async #tickPowerDie(event, target) {
     const ability = target.dataset.ability ?? "";
     const by = Math.trunc(Number(target.dataset.by)) || 0;
-    await IconActorSheet.#noticeErrors(() => TacticalRolls.tokens(this.document, { type: "tickPowerDie", ability, by }));
+    await IconActorSheet.#noticeErrors(() => ActorTurns.tokens(this.document, { type: "tickPowerDie", ability, by }));
   }
 
   /**
@@ -425,12 +427,12 @@ export default class IconActorSheet extends HandlebarsActorSheet {
     }));
     const ability = typeof answer?.ability === "string" ? answer.ability.trim() : "";
     if (!ability) return;
-    await IconActorSheet.#noticeErrors(() => TacticalRolls.tokens(this.document, { type: "gainPowerDie", ability }));
+    await IconActorSheet.#noticeErrors(() => ActorTurns.tokens(this.document, { type: "gainPowerDie", ability }));
   }
 
   /**
    * A limit break: its resolve cost (personal, and party resolve when the GM spends it), and 1
-   * personal resolve given to another character (TacticalRolls.limitBreak).
+   * personal resolve given to another character (ActorTurns.limitBreak).
    * @this {IconActorSheet}
    */
   static async #limitBreak() {
@@ -449,7 +451,7 @@ export default class IconActorSheet extends HandlebarsActorSheet {
     }));
     if (!answer) return;
     const giveTo = others.find(a => a.uuid === answer.giveTo) ?? null;
-    await IconActorSheet.#noticeErrors(() => TacticalRolls.limitBreak(actor, { cost: Math.trunc(Number(answer.cost)) || 0,
+    await IconActorSheet.#noticeErrors(() => ActorTurns.limitBreak(actor, { cost: Math.trunc(Number(answer.cost)) || 0,
       fromParty: Math.trunc(Number(answer.fromParty)) || 0, giveTo: /** @type {Actor.Implementation | null} */ (giveTo) }));
   }
 

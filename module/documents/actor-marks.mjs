@@ -1,0 +1,164 @@
+import { SYSTEM_ID } from "../config.mjs";
+import { loadCore } from "../core.mjs";
+import { endedEffects, markEffectData, marksOf } from "../data/marks.mjs";
+import GmRecords from "../gm-records.mjs";
+import IconSocket from "../icon-socket.mjs";
+import { format } from "../applications/i18n.mjs";
+
+/**
+ * @import { Done } from "../types/core.js"
+ * @typedef {import("../dice/icon-roll.mjs").default} IconRoll
+ */
+
+/**
+ * Marks ("You can only place one mark at a time on each character and only one of each unique mark
+ * can be active at a time"): placed and ended through the core's `icon.marks`, stored as effects
+ * with the system's mark flag (module/data/marks.mjs). The GM places them for players' cards.
+ */
+export default class ActorMarks {
+  /** The longest mark name the GM's client writes onto an effect (an ability's name). */
+  static MAX_MARK_NAME = 100;
+
+  /** The GM's placements, one after another, so a card's once-only check sees the one before. */
+  static #queue = Promise.resolve();
+
+  /**
+   * The GM's side of placing marks: a message's `flags.icon-engine.tactical.mark` ({mark, targets})
+   * placed by its attacker through the core's `icon.marks` (the placer's older mark on a target and
+   * its same mark elsewhere end), on the targets the message's own attack rolls name, once per
+   * message (the GM's record). Refused unless the asking user is a GM or the message's author and
+   * owns the attacker. See docs/security.md.
+   * @param {Record<string, unknown>} payload  `{messageId}`.
+   * @param {string} userId  Who asked.
+   * @returns {Promise<void>}
+   */
+  static placeMarks(payload, userId) {
+    const run = ActorMarks.#queue.then(() => ActorMarks.#placeMarks(payload, userId));
+    ActorMarks.#queue = run.then(() => {}, () => {});
+    return run;
+  }
+
+  /**
+   * @param {Record<string, unknown>} payload
+   * @param {string} userId
+   */
+  static async #placeMarks({ messageId }, userId) {
+    const message = /** @type {ChatMessage.Implementation | undefined} */ (/** @type {unknown} */ (game.messages?.get(String(messageId))));
+    if (!message) throw new Error(format("ICONENGINE.Rules.Mark.NoMessage"));
+    const user = game.users?.get(userId);
+    const tactical = /** @type {{attacker?: unknown, mark?: {mark?: unknown, targets?: unknown} | null} | undefined} */ (
+      message.getFlag(SYSTEM_ID, "tactical"));
+    const placer = typeof tactical?.attacker === "string" ? await fromUuid(/** @type {`Actor.${string}`} */ (tactical.attacker)) : null;
+    if (!(placer instanceof Actor) || !user) throw new Error(format("ICONENGINE.Socket.NotAllowed"));
+    if (!user.isGM && (message.author?.id !== userId || !placer.testUserPermission(user, "OWNER"))) {
+      throw new Error(format("ICONENGINE.Socket.NotAllowed"));
+    }
+    const name = typeof tactical?.mark?.mark === "string" ? tactical.mark.mark.trim() : "";
+    if (!name || name.length > ActorMarks.MAX_MARK_NAME) {
+      throw new Error(format("ICONENGINE.Rules.Mark.BadName", { max: String(ActorMarks.MAX_MARK_NAME) }));
+    }
+    if (GmRecords.marksPlaced(message.id)) throw new Error(format("ICONENGINE.Rules.Mark.AlreadyPlaced"));
+    if (!game.user?.isGM) throw new Error(format("ICONENGINE.Trust.GMOnly"));
+    const targets = Array.isArray(tactical?.mark?.targets) ? tactical.mark.targets.filter(t => typeof t === "string") : [];
+    // Only the targets the message's own attack rolls name.
+    const rolled = new Set(/** @type {IconRoll[]} */ (message.rolls).map(r => r.iconOptions.tactical?.role === "attack" ? r.iconOptions.tactical.target?.uuid : null));
+    let marked = false;
+    for (const uuid of targets) {
+      if (!rolled.has(uuid)) continue;
+      const target = await fromUuid(/** @type {`Actor.${string}`} */ (uuid));
+      if (!(target instanceof Actor)) continue;
+      marked = true;
+      await ActorMarks.placeMark(placer, /** @type {Actor.Implementation} */ (target), name);
+    }
+    if (marked) await GmRecords.setMarks(/** @type {string} */ (message.id), userId);
+  }
+
+  /**
+   * Place a mark through the core's `icon.marks` (the placer's older mark on the target and its
+   * same mark elsewhere end; a summon "cannot be marked"). As the GM: the callers check who asks.
+   * @param {Actor.Implementation} placer
+   * @param {Actor.Implementation} target
+   * @param {string} name  The unique mark.
+   * @returns {Promise<boolean>}  Whether it was placed.
+   */
+  static async placeMark(placer, target, name) {
+    const core = await loadCore();
+    const img = CONFIG.statusEffects.find(s => s.id === "marked")?.img ?? "icons/svg/target.svg";
+    const stored = ActorMarks.#storedMarks();
+    // "Summons ... cannot be marked": an unlinked token's actor, or a linked actor's token on the scene.
+    const summon = !!target.token?.getFlag(SYSTEM_ID, "summoned")
+      || !!canvas?.scene?.tokens.some(t => t.actorLink && t.actorId === target.id && !!t.getFlag(SYSTEM_ID, "summoned"));
+    const mark = { mark: name, placer: placer.uuid, target: target.uuid };
+    const answer = /** @type {Done & {ended: import("../data/marks.mjs").Mark[], placed: boolean}} */ (core.resolve({ kind: "icon.marks",
+      marks: stored.map(s => s.mark), event: { type: "place", mark, targetIsSummon: summon } }, []));
+    await ActorMarks.#deleteMarks(stored, answer.ended);
+    if (answer.placed) {
+      const data = markEffectData(mark, placer.name ?? "", SYSTEM_ID, format, img);
+      await target.createEmbeddedDocuments("ActiveEffect", [/** @type {ActiveEffect.CreateData} */ (/** @type {unknown} */ (data))]);
+    }
+    return answer.placed;
+  }
+
+  /**
+   * "Marks end when the character that placed the mark is defeated": the marks the core's
+   * `icon.marks` ends with this actor's defeat (those it placed, and those on it) are deleted.
+   * Runs on the active GM when an actor gains the defeated status.
+   * @param {Actor.Implementation} actor
+   */
+  static async endMarksOf(actor) {
+    const core = await loadCore();
+    const stored = ActorMarks.#storedMarks();
+    if (!stored.length) return;
+    const answer = /** @type {Done & {ended: import("../data/marks.mjs").Mark[]}} */ (core.resolve({ kind: "icon.marks",
+      marks: stored.map(s => s.mark), event: { type: "defeated", id: actor.uuid } }, []));
+    await ActorMarks.#deleteMarks(stored, answer.ended);
+  }
+
+  /**
+   * Every actor that fights or stands on the viewed scene: the combat's combatants, the scene's
+   * tokens (unlinked ones' own actors) and the world's actors; each once.
+   * @returns {Actor.Implementation[]}
+   */
+  static #fighters() {
+    /** @type {Map<string, Actor.Implementation>} */
+    const found = new Map();
+    const add = (/** @type {Actor.Implementation | null | undefined} */ a) => { if (a) found.set(a.uuid, a); };
+    // The configured Combat is IconCombat (foundry-vtt-types 13.345 gives game.combat no members of it).
+    const combat = /** @type {Combat.Implementation | null | undefined} */ (/** @type {unknown} */ (game.combat));
+    for (const c of combat?.combatants ?? []) add(c.actor);
+    for (const t of canvas?.scene?.tokens ?? []) add(/** @type {Actor.Implementation | null} */ (t.actor));
+    for (const a of game.actors ?? []) add(/** @type {Actor.Implementation} */ (a));
+    return [...found.values()];
+  }
+
+  /** @returns {import("../data/marks.mjs").MarkedEffect[]} */
+  static #storedMarks() {
+    return marksOf(ActorMarks.#fighters().map(a => ({ uuid: a.uuid, effects: a.effects.contents.map(e => ({ id: e.id, flags: e.flags })) })),
+      SYSTEM_ID);
+  }
+
+  /**
+   * Delete the stored effects of marks the core ended.
+   * @param {import("../data/marks.mjs").MarkedEffect[]} stored
+   * @param {import("../data/marks.mjs").Mark[]} ended
+   */
+  static async #deleteMarks(stored, ended) {
+    for (const gone of endedEffects(stored, ended)) {
+      const doc = await fromUuid(/** @type {`Actor.${string}`} */ (gone.actorUuid));
+      if (doc instanceof Actor && doc.effects.has(gone.effectId)) await doc.deleteEmbeddedDocuments("ActiveEffect", [gone.effectId]);
+    }
+  }
+
+  /**
+   * Start listening: the GM places marks players ask for, and ends the marks of a character that
+   * is defeated (any way: damage, the tracker, the token HUD).
+   */
+  static register() {
+    IconSocket.registerHandler("placeMarks", ActorMarks.placeMarks);
+    Hooks.on("createActiveEffect", (/** @type {ActiveEffect.Implementation} */ effect) => {
+      if (!game.users?.activeGM?.isSelf || !effect.statuses.has("defeated")) return;
+      const actor = effect.parent;
+      if (actor instanceof Actor) ActorMarks.endMarksOf(/** @type {Actor.Implementation} */ (actor)).catch(error => console.error(error));
+    });
+  }
+}
