@@ -70,7 +70,7 @@ export const api = Object.freeze({
    * Apply a status (with how long it lasts) or a mark to a target, as an ability's effect does.
    * @param {Actor.Implementation | null} inflicter
    * @param {Actor.Implementation} target
-   * @param {Partial<import("./dice/cards/use-card.mjs").UseEffect>} effect
+   * @param {Partial<import("./applications/item-use.mjs").UseEffect>} effect
    */
   applyEffect: (inflicter, target, effect) => ItemUse.applyEffect(inflicter, target,
     { trigger: "use", status: "", duration: "save", mark: "", movement: "", text: "", ...effect }),

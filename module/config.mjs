@@ -18,7 +18,7 @@ export const ICONENGINE = {
     clockPanel: `${SYSTEM_PATH}/templates/apps/clock-panel.hbs`,
     burdenPrompt: `${SYSTEM_PATH}/templates/apps/burden-prompt.hbs`,
     helpCard: `${SYSTEM_PATH}/templates/chat/help-card.hbs`,
-    useCard: `${SYSTEM_PATH}/templates/chat/use-card.hbs`,
+    abilityCard: `${SYSTEM_PATH}/templates/chat/ability-card.hbs`,
     contentPack: `${SYSTEM_PATH}/templates/apps/content-pack.hbs`
   },
 

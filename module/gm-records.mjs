@@ -1,7 +1,9 @@
 import { SYSTEM_ID } from "./config.mjs";
+import { boundedApplied, boundedEffect } from "./data/trust.mjs";
 
 /**
  * @import { AppliedDamage } from "./dice/cards/icon-tactical.mjs"
+ * @import { AppliedEffect } from "./dice/cards/ability-card.mjs"
  */
 
 /**
@@ -13,7 +15,9 @@ import { SYSTEM_ID } from "./config.mjs";
 
 /**
  * @typedef {object} MessageRecords  What the GM's client carried out for one chat message.
- * @property {Record<string, AppliedDamage>} [damage]  Applied damage by the card's roll key.
+ * @property {Record<string, AppliedDamage>} [damage]   Applied damage by the card's target key.
+ * @property {Record<string, AppliedEffect>} [effects]  Applied parts by `${key}.${part}` (key -1: the card's user).
+ * @property {Record<string, boolean>} [counter]        Counter dealt back, by target key; an undo of the damage leaves it dealt.
  * @property {TickRecord} [tick]
  * @property {{userId: string}} [marks]  The card's marks were placed, at this user's request.
  */
@@ -23,17 +27,27 @@ export const RECORDS_SETTING = "gmRecords";
 
 /**
  * The GM's own records of what its client carried out for chat cards: damage applied (with how to
- * undo it), clock ticks and placed marks, by message id. They live in a hidden world setting, which only users
- * with the SETTINGS_MODIFY permission (by default the GMs and assistant GMs) can write, so a
- * player cannot forge or erase one the way they can rewrite their own message's flags: an undo
- * restores what this record says, a card ticks its clock once. See docs/security.md.
+ * undo it), parts applied, Counter dealt, clock ticks, by message id. They live in a hidden world
+ * setting, which only users with the SETTINGS_MODIFY permission (by default the GMs and assistant
+ * GMs) can write, so a player cannot forge or erase one the way they can rewrite their own
+ * message's flags: an undo restores what this record says, a card ticks its clock once. See
+ * docs/security.md.
  *
- * The setting carries the records of the latest {@link GmRecords.MAX_MESSAGES} messages; a
- * deleted message's records go with it.
+ * Bounded: a record holds ids, numbers and capped text (data/trust.mjs cuts each one as it is
+ * written), a message's records at most {@link GmRecords.MAX_RECORD_BYTES} of JSON (a card whose
+ * records are full refuses further applications before anything changes), and the setting the
+ * records of at most {@link GmRecords.MAX_MESSAGES} messages and {@link GmRecords.MAX_BYTES} of
+ * JSON (the oldest go first); a deleted message's records go with it.
  */
 export default class GmRecords {
   /** Records are kept for at most this many messages (the oldest go first). */
   static MAX_MESSAGES = 200;
+
+  /** The most JSON one message's records hold. */
+  static MAX_RECORD_BYTES = 64 * 1024;
+
+  /** The most JSON the setting holds. */
+  static MAX_BYTES = 2 * 1024 * 1024;
 
   /** Register the setting and forget a deleted message's records (call at init). */
   static register() {
@@ -74,13 +88,21 @@ export default class GmRecords {
   }
 
   /**
-   * The records of a message (a copy).
+   * The records of a message (a copy of that message's, small by the bounds above).
    * @param {string | null | undefined} messageId
    * @returns {MessageRecords}
    */
   static of(messageId) {
     const found = messageId ? GmRecords.#all()[messageId] : undefined;
-    return found ? structuredClone(found) : {};
+    return found && typeof found === "object" ? structuredClone(found) : {};
+  }
+
+  /**
+   * Whether a message's records have room for another application (checked before one is made).
+   * @param {string | null | undefined} messageId
+   */
+  static hasRoom(messageId) {
+    return JSON.stringify(GmRecords.of(messageId)).length < GmRecords.MAX_RECORD_BYTES;
   }
 
   /**
@@ -100,23 +122,65 @@ export default class GmRecords {
    * @param {AppliedDamage | null} applied
    */
   static async setDamage(messageId, key, applied) {
-    return GmRecords.#serial(() => GmRecords.#setDamage(messageId, key, applied));
+    return GmRecords.#serial(() => GmRecords.#setSlot(messageId, "damage", String(key), applied ? boundedApplied(applied) : null));
+  }
+
+  /**
+   * The GM's record of a card's applied part.
+   * @param {string | null | undefined} messageId
+   * @param {string} slot  `${key}.${part}`.
+   * @returns {AppliedEffect | null}
+   */
+  static effect(messageId, slot) {
+    return GmRecords.of(messageId).effects?.[slot] ?? null;
+  }
+
+  /**
+   * Record (or, with null, forget) a card's applied part. GM only.
+   * @param {string} messageId
+   * @param {string} slot
+   * @param {AppliedEffect | null} applied
+   */
+  static async setEffect(messageId, slot, applied) {
+    return GmRecords.#serial(() => GmRecords.#setSlot(messageId, "effects", slot, applied ? boundedEffect(applied) : null));
+  }
+
+  /**
+   * Whether a card's target dealt its Counter back.
+   * @param {string | null | undefined} messageId
+   * @param {number} key
+   */
+  static counter(messageId, key) {
+    return GmRecords.of(messageId).counter?.[String(key)] === true;
+  }
+
+  /**
+   * Record that a card's target dealt its Counter back. GM only.
+   * @param {string} messageId
+   * @param {number} key
+   */
+  static async setCounter(messageId, key) {
+    return GmRecords.#serial(() => GmRecords.#setSlot(messageId, "counter", String(key), true));
   }
 
   /**
    * @param {string} messageId
-   * @param {number} key
-   * @param {AppliedDamage | null} applied
+   * @param {"damage" | "effects" | "counter"} group
+   * @param {string} slot
+   * @param {unknown} value  null: forget.
    */
-  static async #setDamage(messageId, key, applied) {
+  static async #setSlot(messageId, group, slot, value) {
     const records = GmRecords.of(messageId);
-    const damage = { ...records.damage };
-    if (applied) damage[String(key)] = applied;
-    else delete damage[String(key)];
-    /** @type {MessageRecords} */
-    const next = { ...records, damage };
-    if (!Object.keys(damage).length) delete next.damage;
-    await GmRecords.#write(messageId, Object.keys(next).length ? next : null);
+    const entries = /** @type {Record<string, unknown>} */ ({ ...records[group] });
+    if (value === null) delete entries[slot];
+    else entries[slot] = value;
+    /** @type {Record<string, unknown>} */
+    const next = { ...records, [group]: entries };
+    if (!Object.keys(entries).length) delete next[group];
+    if (JSON.stringify(next).length > GmRecords.MAX_RECORD_BYTES) {
+      throw new Error(game.i18n?.localize("ICONENGINE.Trust.RecordsFull") ?? "records full");
+    }
+    await GmRecords.#write(messageId, Object.keys(next).length ? /** @type {MessageRecords} */ (next) : null);
   }
 
   /**
@@ -152,11 +216,12 @@ export default class GmRecords {
    * @param {string} userId  Who asked.
    */
   static async setMarks(messageId, userId) {
-    return GmRecords.#serial(() => GmRecords.#write(messageId, { ...GmRecords.of(messageId), marks: { userId } }));
+    return GmRecords.#serial(() => GmRecords.#write(messageId, { ...GmRecords.of(messageId), marks: { userId: String(userId).slice(0, 16) } }));
   }
 
   /**
-   * Write a message's records (or, with null, forget them), and forget deleted messages'.
+   * Write a message's records (or, with null, forget them), and forget deleted messages'; the
+   * oldest messages' records go past {@link GmRecords.MAX_MESSAGES} or {@link GmRecords.MAX_BYTES}.
    * @param {string | null} messageId
    * @param {MessageRecords | null} records  null: forget the message.
    */
@@ -170,6 +235,12 @@ export default class GmRecords {
     if (messageId && records) all[messageId] = records;
     const keys = Object.keys(all);
     for (const old of keys.slice(0, Math.max(0, keys.length - GmRecords.MAX_MESSAGES))) delete all[old];
+    let size = JSON.stringify(all).length;
+    for (const old of Object.keys(all)) {
+      if (size <= GmRecords.MAX_BYTES || old === messageId) break;
+      size -= JSON.stringify(all[old]).length + old.length + 6;
+      delete all[old];
+    }
     await game.settings?.set(SYSTEM_ID, RECORDS_SETTING, all);
   }
 }

@@ -52,6 +52,8 @@ Hooks.once("init", () => {
   // First of the chat render hooks: the system's own cards are shown as stored, before any hook
   // binds listeners to their elements (see IconEnrichers.guardSystemCards).
   IconEnrichers.guardSystemCards();
+  // Then the cards rendered from their checked data (ability cards, messages of IconRolls).
+  applications.CardView.register();
 
   CONFIG.Actor.documentClass = documents.IconActor;
   CONFIG.Item.documentClass = documents.IconItem;
@@ -138,12 +140,14 @@ Hooks.once("init", () => {
   applications.ItemUse.register();
   applications.HotbarMacros.register();
   applications.ChatCards.register();
-  applications.TacticalChat.register();
+  applications.CardActions.register();
   documents.ActorStatuses.register();
   documents.ActorMarks.register();
   applications.narrative.ClockPanel.register();
   applications.narrative.NarrativeCards.register();
   foundry.applications.handlebars.loadTemplates([...Object.values(ICONENGINE.templates), ...ICONENGINE.partials]);
+  // The chat cards, compiled for the synchronous render of checked data (every roll card is registered by now).
+  dice.SyncTemplates.load(applications.CardView.templates).catch(error => console.error(`${SYSTEM_ID} | chat card templates`, error));
 });
 
 // ICON counts a diagonal as 1 space: system.json's grid.diagonals makes that the default of the

@@ -2,6 +2,7 @@ import { SYSTEM_PATH } from "../config.mjs";
 import { loadCore } from "../core.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
 import ActorStatuses from "../documents/actor-statuses.mjs";
+import UseTargets from "../canvas/use-targets.mjs";
 import { attackDialogContext, attackTargetOf, attackerOf, initialAttackState, readAttackForm } from "../dice/tactical-requests.mjs";
 import { currentMode, modeChoices } from "../message-mode.mjs";
 
@@ -55,13 +56,19 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
    */
   #beforeRoll;
 
+  /** The area the use placed (a MeasuredTemplate uuid), which goes once the attack is posted. */
+  #template = "";
+
   /** The names of the initial attack options `open` takes beside the ability. */
   static OPTION_NAMES = /** @type {const} */ (["trueStrike", "autoHit", "floor", "critAgain", "mark", "range", "unerring"]);
 
   /**
-   * @param {{actor: Actor.Implementation, ability?: Item.Implementation | null, heavy?: boolean, beforeRoll?: (() => Promise<unknown>) | null} & Partial<Record<typeof AttackDialog.OPTION_NAMES[number], unknown>> & import("../types/sheets.js").DeepPartial<foundry.applications.api.ApplicationV2.Configuration>} options
+   * @param {{actor: Actor.Implementation, ability?: Item.Implementation | null, heavy?: boolean, beforeRoll?: (() => Promise<unknown>) | null,
+   *   tokens?: TokenDocument.Implementation[] | null, template?: string} & Partial<Record<typeof AttackDialog.OPTION_NAMES[number], unknown>>
+   *   & import("../types/sheets.js").DeepPartial<foundry.applications.api.ApplicationV2.Configuration>} options
+   *   `tokens`: the use's targets (module/canvas/use-targets.mjs); without them, the user's targeted tokens.
    */
-  constructor({ actor, ability = null, heavy = false, beforeRoll = null, ...rest }) {
+  constructor({ actor, ability = null, heavy = false, beforeRoll = null, tokens = null, template = "", ...rest }) {
     /** @type {Record<string, unknown>} */
     const initial = {};
     const config = /** @type {Record<string, unknown>} */ ({ ...rest });
@@ -73,11 +80,12 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
     this.#actor = actor;
     this.#ability = ability;
     this.#beforeRoll = beforeRoll;
+    this.#template = template;
     this.#state = initialAttackState({
       ability: /** @type {{system: Item.SystemOfType<"ability">} | null} */ (ability), // attacks come from ability items
       heavy,
       attackerStatuses: ActorStatuses.statusesOf(actor),
-      targets: AttackDialog.userTargets(actor),
+      targets: tokens ? AttackDialog.targetsOf(actor, tokens) : AttackDialog.userTargets(actor),
       rollMode: currentMode(),
       // Only the options given: the ability's own (`system.attack`) stand for the others.
       options: initial
@@ -89,7 +97,8 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
    * (`trueStrike`, `autoHit`, `floor`, `critAgain`, `mark`, `range`, `unerring`).
    * `beforeRoll` runs when the attack is rolled, before the dice (an item's use spends its charge).
    * @param {Actor.Implementation} actor
-   * @param {{ability?: Item.Implementation | null, heavy?: boolean, beforeRoll?: (() => Promise<unknown>) | null} & Partial<Record<typeof AttackDialog.OPTION_NAMES[number], unknown>>} [options]
+   * @param {{ability?: Item.Implementation | null, heavy?: boolean, beforeRoll?: (() => Promise<unknown>) | null, tokens?: TokenDocument.Implementation[] | null,
+   *   template?: string} & Partial<Record<typeof AttackDialog.OPTION_NAMES[number], unknown>>} [options]
    */
   static async open(actor, options = {}) {
     await loadCore();
@@ -97,44 +106,44 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
   }
 
   /**
-   * The user's targeted tokens, with the defense, Evasion and Stealth read from each token's
-   * actor, and the spaces from the attacker's token when both are on the canvas (Blind's range).
+   * The user's targeted tokens as the attack sees them (see {@link targetsOf}).
    * @param {Actor.Implementation} [attacker]
    * @returns {import("../dice/tactical-requests.mjs").AttackTarget[]}
    */
   static userTargets(attacker) {
+    return AttackDialog.targetsOf(attacker ?? null, [...(game.user?.targets ?? [])].map(t => /** @type {TokenDocument.Implementation} */ (t.document)));
+  }
+
+  /**
+   * Tokens as the attack sees them: the defense, Evasion and Stealth read from each token's actor,
+   * and the spaces from the attacker's token to the nearest space of the target's ("at least 1
+   * space of its area within the listed range") when both are on the scene.
+   * @param {Actor.Implementation | null} attacker
+   * @param {TokenDocument.Implementation[]} tokens
+   * @returns {import("../dice/tactical-requests.mjs").AttackTarget[]}
+   */
+  static targetsOf(attacker, tokens) {
     /** @type {import("../dice/tactical-requests.mjs").AttackTarget[]} */
     const targets = [];
-    const from = attacker?.getActiveTokens?.()[0] ?? null;
-    for (const token of game.user?.targets ?? []) {
+    const from = attacker ? UseTargets.tokenOf(attacker) : null;
+    for (const token of tokens) {
       const actor = token.actor;
       if (!actor) continue;
       const target = attackTargetOf({
         uuid: actor.uuid,
         name: token.name ?? actor.name,
-        img: token.document?.texture?.src ?? actor.img ?? "",
+        img: token.texture?.src ?? actor.img ?? "",
         // Targets are characters and foes, whose defense the attack reads.
         system: /** @type {import("../types/system.js").IconHealthSystem} */ (actor.system),
         statuses: ActorStatuses.statusesOf(/** @type {Actor.Implementation} */ (actor))
       });
-      target.summon = !!token.document?.getFlag?.("icon-engine", "summoned");
-      target.distance = AttackDialog.#spaces(from, token);
+      target.token = token.uuid ?? "";
+      target.summon = !!token.getFlag?.("icon-engine", "summoned");
+      target.distance = UseTargets.distance(from, token);
+      target.adjacent = target.distance === 1;
       targets.push(target);
     }
     return targets;
-  }
-
-  /**
-   * Spaces between two tokens on the canvas's grid, or null when either is missing.
-   * @param {{center?: {x: number, y: number}} | null} from
-   * @param {{center?: {x: number, y: number}}} to
-   * @returns {number | null}
-   */
-  static #spaces(from, to) {
-    const grid = canvas?.grid;
-    if (!from?.center || !to.center || !grid || typeof grid.measurePath !== "function") return null;
-    const spaces = grid.measurePath([from.center, to.center], {}).spaces;
-    return Number.isFinite(spaces) ? spaces : null;
   }
 
   /** @override */
@@ -185,6 +194,6 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
   static async #onSubmit(event, form, formData) {
     this.#state = readAttackForm(this.#state, formData.object);
     await this.#beforeRoll?.();
-    await TacticalRolls.attack(this.#actor, this.#state, { ability: this.#ability });
+    await TacticalRolls.attack(this.#actor, this.#state, { ability: this.#ability, template: this.#template });
   }
 }

@@ -67,6 +67,20 @@ export function spacesBetween(a, b) {
   return Math.max(Math.abs(a.i - b.i), Math.abs(a.j - b.j));
 }
 
+/**
+ * The fewest spaces between two groups of spaces (two tokens' areas): "a target must have at least
+ * 1 space of its area within the listed range of the attack", and a large user's range counts from
+ * the nearest of its spaces.
+ * @param {Space[]} a
+ * @param {Space[]} b
+ * @returns {number}
+ */
+export function nearestSpaces(a, b) {
+  let best = Infinity;
+  for (const s of a) for (const t of b) best = Math.min(best, spacesBetween(s, t));
+  return best;
+}
+
 /** @param {Space} s */
 const key = s => `${s.i},${s.j}`;
 

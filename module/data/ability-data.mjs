@@ -1,6 +1,6 @@
 import BaseItemData, { defineBaseItemSchema } from "./base-item-data.mjs";
 import { ABILITY_ACTIONS, ABILITY_TAGS } from "./rules.mjs";
-import { ABILITY_BOUNDS, AREA_SHAPES, EFFECT_DURATIONS, EFFECT_TRIGGERS, LIMITS, RANGE_KINDS, RECHARGES,
+import { ABILITY_BOUNDS, AREA_SHAPES, EFFECT_DURATIONS, EFFECT_TRIGGERS, LIMITS, MOVE_KINDS, RANGE_KINDS, RECHARGES, TARGET_KINDS,
   migrateAbilitySource } from "./ability-rules.mjs";
 import { ICONENGINE } from "../config.mjs";
 
@@ -82,13 +82,21 @@ function defineAbilitySchema() {
       boons: integer(0, ...ABILITY_BOUNDS.boons),
       curses: integer(0, ...ABILITY_BOUNDS.boons)
     }),
-    // What it does to its targets: a status (with how long it lasts), a mark, forced movement, or
-    // other text; on use, on a hit, or on a failed save.
+    // What it does to its targets (or its user): a status (with how long it lasts), a mark, forced
+    // movement, or other text; when its trigger fires (ability-rules.mjs EFFECT_TRIGGERS). "Effects
+    // happen regardless of hitting or missing, unless specified": a new effect fires on use.
     effects: new ArrayField(new SchemaField({
-      trigger: new StringField({ required: true, blank: false, initial: "hit", choices: [...EFFECT_TRIGGERS] }),
+      trigger: new StringField({ required: true, blank: false, initial: "use", choices: [...EFFECT_TRIGGERS] }),
+      // Gamble N+: the d6 face from which it fires.
+      gamble: integer(4, 1, 6),
+      to: new StringField({ required: true, blank: false, initial: "target", choices: [...TARGET_KINDS] }),
       status: new StringField({ required: true, blank: true, choices: STATUS_IDS }),
       duration: new StringField({ required: true, blank: false, initial: "save", choices: [...EFFECT_DURATIONS] }),
       mark: text(100),
+      move: new SchemaField({
+        kind: new StringField({ required: true, blank: true, choices: [...MOVE_KINDS] }),
+        spaces: integer(1, 0, 10)
+      }),
       movement: text(200),
       text: text(500)
     }), { validate: (/** @type {unknown} */ v) => !Array.isArray(v) || v.length <= 12, validationError: "must have at most 12 effects" }),

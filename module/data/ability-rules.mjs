@@ -20,8 +20,25 @@ export const RECHARGES = /** @type {const} */ (["", "turn", "round", "combat", "
 /** Once per: no limit, each turn (anyone's), each round, each combat. */
 export const LIMITS = /** @type {const} */ (["", "turn", "round", "combat"]);
 
-/** When one of an ability's effects applies: on use (to its targets), on a hit, on a failed save. */
-export const EFFECT_TRIGGERS = /** @type {const} */ (["use", "hit", "failedSave"]);
+/**
+ * When one of an ability's effects applies (the core's `icon.ability` decides, per target): on use,
+ * whatever the attack did ("Effects happen regardless of hitting or missing, unless specified");
+ * on a hit ("A critical hit counts as a hit"), a critical hit, a miss, an exceed (a total attack
+ * roll of 15+), a failed save; and the triggered effects of the glossary: Charge (used on a slow
+ * turn), Comeback (its user bloodied), Finishing Blow (its target bloodied), Slay (it reduced a
+ * character to 0 hp), Gamble N+ (a d6 of N or more), Heroic (its condition met, judged at the table).
+ */
+export const EFFECT_TRIGGERS = /** @type {const} */ (["use", "hit", "crit", "miss", "exceed", "failedSave", "charge", "comeback",
+  "finishingBlow", "slay", "gamble", "heroic"]);
+
+/** Whom an effect lands on: the ability's targets, or its user ("gain 2 vigor"). */
+export const TARGET_KINDS = /** @type {const} */ (["target", "self"]);
+
+/**
+ * Forced movement an effect makes: none, a shove ("Move a character involuntarily X spaces in a
+ * straight line away from you"), a pull (towards you), or a move the GM drags, up to X spaces.
+ */
+export const MOVE_KINDS = /** @type {const} */ (["", "shove", "pull", "move"]);
 
 /**
  * How long a status an effect inflicts lasts: until saved against (ICON's default: "You can make a

@@ -10,10 +10,12 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { statusEffects } from "./status-effects.mjs";
 import { MAX_VIGILANCE } from "./vigilance.mjs";
+import { MARK_FLAG } from "./marks.mjs";
 
 /**
  * @import { HealthUndo } from "./health-changes.mjs"
- * @import { VigilanceSpent } from "../dice/cards/icon-tactical.mjs"
+ * @import { AppliedDamage, VigilanceSpent } from "../dice/cards/icon-tactical.mjs"
+ * @import { AppliedEffect } from "../dice/cards/ability-card.mjs"
  */
 
 /** The actor fields `icon.applyDamage` (and camp's resolve) write: all an undo may restore. */
@@ -84,7 +86,7 @@ export function statusEffectSource(data, known) {
   if (!isDocumentId(source._id)) return null;
   const flags = /** @type {Record<string, Record<string, unknown> | undefined> | undefined} */ (source.flags);
   const own = flags?.[SYSTEM_ID];
-  const text = (/** @type {unknown} */ value) => (typeof value === "string" ? value.slice(0, 1000) : "");
+  const text = (/** @type {unknown} */ value) => (typeof value === "string" ? value.slice(0, 300) : "");
   // The fields a status effect is made of (statusEffectData), as plain source data.
   return /** @type {ActiveEffect.Source} */ (/** @type {unknown} */ ({
     _id: source._id,
@@ -117,8 +119,8 @@ export function healthUndoOnly(undo, known) {
   const remove = Array.isArray(raw?.deleteEffects) ? raw.deleteEffects : [];
   return {
     update,
-    restoreEffects: restore.slice(0, 50).map(data => statusEffectSource(data, known)).filter(data => data !== null),
-    deleteEffects: remove.slice(0, 50).filter(isDocumentId)
+    restoreEffects: restore.slice(0, 32).map(data => statusEffectSource(data, known)).filter(data => data !== null),
+    deleteEffects: remove.slice(0, 32).filter(isDocumentId)
   };
 }
 
@@ -175,4 +177,92 @@ export function applyOptionsOnly(options) {
     if (typeof value === "boolean" || (typeof value === "number" && Number.isFinite(value)) || typeof value === "string") out[name] = value;
   }
   return out;
+}
+
+/** @param {unknown} value @param {number} max */
+const capped = (value, max) => (typeof value === "string" ? value.slice(0, max) : "");
+
+/** @param {unknown} value @returns {Record<string, unknown>} */
+const fields = value => (value && typeof value === "object" && !Array.isArray(value) ? /** @type {Record<string, unknown>} */ (value) : {});
+
+/** @param {unknown} value */
+const integer = value => (typeof value === "number" && Number.isInteger(value) && Math.abs(value) <= 1_000_000 ? value : 0);
+
+/**
+ * A mark effect's source as an application deletes it (the placer's older mark) and an undo
+ * recreates it: a status effect's fields and the system's mark flag (a name of at most 100
+ * characters, the placer's uuid and name); null when it is no mark.
+ * @param {unknown} data
+ * @param {Set<string>} known
+ * @returns {ActiveEffect.Source | null}
+ */
+export function markEffectSource(data, known) {
+  const source = statusEffectSource(data, known);
+  const mark = fields(fields(fields(fields(data).flags)[SYSTEM_ID])[MARK_FLAG]);
+  if (!source || typeof mark.mark !== "string" || !mark.mark.trim() || typeof mark.placer !== "string") return null;
+  const own = /** @type {Record<string, Record<string, unknown>>} */ (/** @type {unknown} */ (source.flags));
+  own[SYSTEM_ID][MARK_FLAG] = { mark: capped(mark.mark, 100), placer: capped(mark.placer, 300), placerName: capped(mark.placerName, 100) };
+  return source;
+}
+
+/**
+ * An applied damage as the GM's records keep it: ids, numbers and capped text only (names of at
+ * most 100 characters, at most 32 steps, the undo cut as {@link healthUndoOnly} cuts it), so no
+ * record grows with what a player writes on their own actors.
+ * @param {unknown} applied
+ * @param {Set<string>} [known]
+ * @returns {AppliedDamage}
+ */
+export function boundedApplied(applied, known = knownStatuses()) {
+  const a = fields(applied);
+  const after = fields(a.after);
+  /** @type {AppliedDamage} */
+  const out = {
+    targetUuid: capped(a.targetUuid, 300),
+    targetName: capped(a.targetName, 100),
+    dealt: integer(a.dealt),
+    steps: (Array.isArray(a.steps) ? a.steps : []).slice(0, 32).map(step => {
+      const s = fields(step);
+      return { rule: capped(s.rule, 40), change: integer(s.change), amount: integer(s.amount) };
+    }),
+    counter: wholeIn(a.counter, 0, 100) ?? 0,
+    after: { hp: integer(after.hp), vigor: integer(after.vigor), wounds: integer(after.wounds), defeated: after.defeated === true,
+      fallen: after.fallen === true },
+    undo: healthUndoOnly(a.undo, known),
+    userId: capped(a.userId, 16)
+  };
+  if (a.counterDone === true) out.counterDone = true;
+  if (a.slashed === true) out.slashed = true;
+  if (a.terrain === true) out.terrain = true;
+  const vigilance = vigilanceRefundOnly(a.vigilance, known);
+  if (vigilance) out.vigilance = { ...vigilance, uuid: capped(vigilance.uuid, 300), name: capped(vigilance.name, 100) };
+  return out;
+}
+
+/**
+ * An applied part as the GM's records keep it: who applied it, whether it landed, the effects it
+ * created (ids), the marks it ended (as {@link markEffectSource} cuts them), the token it moved and
+ * the collision's damage; nothing else.
+ * @param {unknown} applied
+ * @param {Set<string>} [known]
+ * @returns {AppliedEffect}
+ */
+export function boundedEffect(applied, known = knownStatuses()) {
+  const a = fields(applied);
+  const point = (/** @type {unknown} */ p) => ({ x: integer(fields(p).x), y: integer(fields(p).y) });
+  const moved = a.moved ? fields(a.moved) : null;
+  return {
+    userId: capped(a.userId, 16),
+    landed: a.landed === true,
+    blockedBy: typeof a.blockedBy === "string" ? capped(a.blockedBy, 32) : null,
+    created: (Array.isArray(a.created) ? a.created : []).slice(0, 16).map(c => ({ actor: capped(fields(c).actor, 300), id: capped(fields(c).id, 16) }))
+      .filter(c => c.actor && isDocumentId(c.id)),
+    restored: (Array.isArray(a.restored) ? a.restored : []).slice(0, 16)
+      .map(r => ({ actor: capped(fields(r).actor, 300), source: markEffectSource(fields(r).source, known) ?? statusEffectSource(fields(r).source, known) }))
+      .filter(r => r.actor && r.source !== null)
+      .map(r => ({ actor: r.actor, source: /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (r.source)) })),
+    moved: moved ? { token: capped(moved.token, 300), from: point(moved.from), to: point(moved.to), spaces: wholeIn(moved.spaces, 0, 100) ?? 0,
+      collided: moved.collided === true } : null,
+    collision: a.collision ? boundedApplied(a.collision, known) : null
+  };
 }

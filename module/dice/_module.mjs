@@ -9,3 +9,4 @@ export * as narrativeCards from "./cards/icon-narrative.mjs";
 export * as tacticalCards from "./cards/icon-tactical.mjs";
 export * as tacticalRequests from "./tactical-requests.mjs";
 export { default as TacticalRolls } from "./tactical-rolls.mjs";
+export { default as SyncTemplates } from "./sync-templates.mjs";

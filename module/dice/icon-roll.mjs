@@ -1,7 +1,8 @@
 import { ICONENGINE } from "../config.mjs";
-import { loadCore } from "../core.mjs";
+import { getCore, isCoreLoaded, loadCore } from "../core.mjs";
 import planFormula from "./plan-formula.mjs";
-import { rollCardFor } from "./roll-cards.mjs";
+import { registeredRollCards, rollCardFor } from "./roll-cards.mjs";
+import SyncTemplates from "./sync-templates.mjs";
 
 /**
  * @import { CoreRequest, Done, PlanDie } from "../types/core.js"
@@ -136,6 +137,73 @@ export default class IconRoll extends Roll {
   }
 
   /**
+   * The outcome its faces give now, through the core: what the message stores is its author's
+   * claim, so a card shows (and applies) what the core makes of the stored request and faces, and
+   * nothing when the core refuses them. Null before the core has loaded or for a roll without a request.
+   * @returns {Done | null}
+   */
+  checkedOutcome() {
+    const request = this.iconOptions.request;
+    if (!request || !isCoreLoaded() || !this._evaluated) return null;
+    try {
+      const faces = this.dice.map(term => term.results.map(result => result.result));
+      const answer = getCore().resolve(request, faces);
+      return answer.status === "done" ? answer : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The roll's options with the names of the actors it names read from their documents now (an
+   * unlinked token's own name first), never from what the message stores.
+   * @returns {Record<string, unknown>}
+   */
+  #namedOptions() {
+    const options = /** @type {Record<string, unknown>} */ ({ ...this.options });
+    const tactical = this.iconOptions.tactical;
+    if (!tactical) return options;
+    /** @param {{uuid?: unknown, name?: unknown} | null | undefined} who */
+    const named = who => {
+      if (!who || typeof who.uuid !== "string") return who ?? null;
+      let doc = null;
+      try {
+        doc = foundry.utils.fromUuidSync(/** @type {`Actor.${string}`} */ (who.uuid));
+      } catch {
+        doc = null;
+      }
+      const actor = /** @type {{name?: string, token?: {name?: string} | null} | null} */ (doc);
+      return { ...who, name: actor ? (actor.token?.name ?? actor.name ?? "") : "?" };
+    };
+    options.tactical = { ...tactical, target: named(tactical.target), actor: named(tactical.actor) };
+    return options;
+  }
+
+  /**
+   * The chat card's context: Foundry's, the core's outcome (computed again, see
+   * {@link checkedOutcome}) and the registered card's own context from it.
+   * @template {import("../types/roll.js").ChatRenderContext} C
+   * @param {{flavor?: string, isPrivate?: boolean}} options
+   * @param {C} context  Foundry's context (formula, flavor, user, tooltip, total).
+   */
+  #cardContext({ isPrivate = false } = {}, context) {
+    const outcome = isPrivate ? null : this.checkedOutcome();
+    const request = this.iconOptions.request;
+    const card = rollCardFor(request?.kind);
+    return {
+      ...context,
+      total: outcome ? outcome.total : context.total,
+      request,
+      card: outcome && request && card?.context ? card.context(outcome, request, this.#namedOptions()) : null,
+      formula: outcome?.formula ?? context.formula,
+      outcome: outcome && {
+        ...outcome,
+        terms: (outcome.terms ?? []).map(term => ({ ...term, dieClass: IconRoll.#dieClass(term.notation) }))
+      }
+    };
+  }
+
+  /**
    * Add the core's outcome to the chat card, and show the formula as the user wrote it.
    * Overrides Roll#_prepareChatRenderContext (Foundry v12+; declared in module/types/roll.d.ts,
    * which foundry-vtt-types 13.345 lacks).
@@ -143,20 +211,28 @@ export default class IconRoll extends Roll {
    * @param {{flavor?: string, isPrivate?: boolean}} [options]
    */
   async _prepareChatRenderContext(options = {}) {
-    const context = await super._prepareChatRenderContext(options);
-    const outcome = options.isPrivate ? null : this.outcome;
-    const request = this.iconOptions.request;
-    const card = rollCardFor(request?.kind);
-    return {
-      ...context,
-      request,
-      card: outcome && request && card?.context ? card.context(outcome, request, /** @type {Record<string, unknown>} */ (this.options)) : null,
-      formula: outcome?.formula ?? context.formula,
-      outcome: outcome && {
-        ...outcome,
-        terms: (outcome.terms ?? []).map(term => ({ ...term, dieClass: IconRoll.#dieClass(term.notation) }))
-      }
-    };
+    return this.#cardContext(options, await super._prepareChatRenderContext(options));
+  }
+
+  /**
+   * The chat card now, synchronously (the templates compiled at init: module/dice/sync-templates.mjs),
+   * for the chat hook that shows a message's rolls rather than whatever HTML its author stored.
+   * Null when its template is not compiled yet.
+   * @param {{isPrivate?: boolean}} [options]
+   * @returns {string | null}
+   */
+  renderSync({ isPrivate = false } = {}) {
+    const template = rollCardFor(this.iconOptions.request?.kind)?.template ?? IconRoll.CHAT_TEMPLATE;
+    if (!SyncTemplates.has(template)) return null;
+    const flavor = isPrivate ? null : this.iconOptions.flavor ?? null;
+    const total = isPrivate ? "?" : Math.round(Number(this.total) * 100) / 100;
+    const context = this.#cardContext({ isPrivate }, { formula: isPrivate ? "???" : this._formula, flavor, user: game.user?.id ?? "", tooltip: "", total });
+    return SyncTemplates.render(template, context);
+  }
+
+  /** The templates {@link renderSync} needs: the generic card and every registered kind's. */
+  static get chatTemplates() {
+    return [IconRoll.CHAT_TEMPLATE, ...new Set(registeredRollCards().map(kind => rollCardFor(kind)?.template ?? ""))].filter(Boolean);
   }
 
   /**

@@ -44,6 +44,7 @@ import { attackRange } from "../data/ability-rules.mjs";
 /**
  * @typedef {object} AttackTarget  A targeted token, as the attack needs it.
  * @property {string} uuid         The target actor's uuid (a token's synthetic actor for unlinked tokens).
+ * @property {string} [token]      Its token's uuid, when it stands on a scene.
  * @property {string} name
  * @property {string} img
  * @property {number} defense      Read from the target actor.
@@ -198,7 +199,9 @@ export function initialAttackState({ ability = null, heavy = false, attackerStat
     frayOnMiss: roll?.frayOnMiss ?? true,
     pierce: roll?.pierce ?? false,
     divine: roll?.divine ?? false,
-    ranged: false,
+    // "For ranged attacks, a target must have at least 1 space of its area within the listed range":
+    // an ability with a range is a ranged attack (cover and the adjacent foe's curse apply); melee reaches adjacent spaces.
+    ranged: system?.range?.kind === "range",
     foeAdjacent: false,
     weakened: has("weakened"),
     dazed: has("dazed"),
@@ -552,16 +555,17 @@ export function saveRequest({ boons = 0, curses = 0, bonus = 0, blessing = false
 
 /**
  * What using an ability (any, basic attacks included) does to its user's statuses: Stunned "Your
- * next ability used ends your turn, then end this status". The core says which statuses remain
- * (`iconAfterAbility`: stunned ends); the turn ends when the user was stunned, an ongoing
- * `stunned+` included (its cause keeps the status, not the turn).
+ * next ability used ends your turn, then end this status"; Stealth "is broken when you use any
+ * ability other than dash". The core says which statuses remain (`iconAfterAbility`); the turn ends
+ * when the user was stunned, an ongoing `stunned+` included (its cause keeps the status, not the turn).
  * @param {Pick<CoreApi, "iconAfterAbility">} core
  * @param {string[]} statuses  The user's core statuses (`id+` when ongoing).
+ * @param {{dash?: boolean}} [ability]  `dash`: the ability was a Dash.
  * @returns {{ended: string[], endsTurn: boolean}}  `ended`: status ids to remove.
  */
-export function abilityAftermath(core, statuses) {
+export function abilityAftermath(core, statuses, { dash = false } = {}) {
   const bare = (/** @type {string} */ s) => s.replace(/\+$/, "");
-  const left = new Set(core.iconAfterAbility(statuses));
+  const left = new Set(core.iconAfterAbility(statuses, { dash }));
   return {
     ended: statuses.filter(s => !left.has(s)).map(bare),
     endsTurn: statuses.some(s => bare(s) === "stunned")

@@ -3,7 +3,9 @@ import { loadCore } from "../core.mjs";
 import { healthChange } from "../data/health-changes.mjs";
 import { SLASHED_DAMAGE } from "../data/slashed.mjs";
 import { DANGEROUS_TERRAIN_DAMAGE, TERRAIN_FLAG } from "../data/terrain.mjs";
-import IconSocket from "../icon-socket.mjs";
+import { cardRecord, checkedPart } from "../data/card-data.mjs";
+import { knownStatuses } from "../data/trust.mjs";
+import CardPost from "../applications/card-post.mjs";
 import "./cards/icon-tactical.mjs";
 import IconRoll from "./icon-roll.mjs";
 import { applyMode, createOptions, currentMode } from "../message-mode.mjs";
@@ -51,7 +53,8 @@ export default class TacticalRolls {
    * @param {string} flavor
    * @param {string} rollMode
    * @param {object} [flags]  The message's `tactical` flag.
-   * @param {{damageApplied?: Record<string, AppliedDamage>}} [more]  Other flags of the system's scope.
+   * @param {{damageApplied?: Record<string, AppliedDamage>, saveFor?: {message: string, key: number}}} [more]
+   *   Other flags of the system's scope.
    */
   static async post(actor, rolls, flavor, rollMode, flags = {}, more = {}) {
     const data = {
@@ -69,39 +72,42 @@ export default class TacticalRolls {
   }
 
   /**
-   * Roll an attack: per target the attack roll (with the target's Evasion d6 first when it has
-   * Evasion and the attack is no True Strike; none at all for an auto-hit), then the damage of
-   * its result; one message. Targets the core finds untargetable (Stealth, Blind's range) are
-   * skipped with a notice. A Hatred whose foe X became immune or un-targetable ends first; an
-   * ability with Combo uses (or gains) the attacker's combo token; a mark is placed on every
-   * target attacked. `icon-engine.preAttack` (actor, state, {ability}) may cancel it or change the
-   * state; `icon-engine.preDamage` (actor, request, {target, key, result}) each damage roll;
+   * Roll an attack and post its card (module/dice/cards/ability-card.mjs): per target the attack
+   * roll (with the target's Evasion d6 first when it has Evasion and the attack is no True Strike;
+   * none at all for an auto-hit), then the damage of its result; the ability's parts (its effects,
+   * its mark) are applied from the card. Targets the core finds untargetable (Stealth, Blind's
+   * range, the ability's range) are skipped with a notice. A Hatred whose foe X became immune or
+   * un-targetable ends first; an ability with Combo uses (or gains) the attacker's combo token.
+   * `icon-engine.preAttack` (actor, state, {ability}) may cancel it or change the state;
+   * `icon-engine.preDamage` (actor, request, {target, key, result}) each damage roll;
    * `icon-engine.damage` and `icon-engine.attack` follow (module/hooks.mjs).
    * @param {Actor.Implementation} actor
    * @param {AttackState} state
-   * @param {{ability?: Item.Implementation | null}} [options]
+   * @param {{ability?: Item.Implementation | null, template?: string}} [options]  `template`: the area the use placed.
    */
-  static async attack(actor, state, { ability = null } = {}) {
+  static async attack(actor, state, { ability = null, template = "" } = {}) {
     const core = await loadCore();
     if (!callPre(HOOKS.preAttack, actor, state, { ability })) return null;
     const attacker = attackerOf(/** @type {IconHealthActor} */ (actor)); // the sheets attack with characters and foes
     state = await TacticalRolls.#endHatred(actor, state);
-    const combo = state.combo ? await ActorTurns.useCombo(actor) : null;
+    const combo = state.combo ? await ActorTurns.useCombo(actor) : "";
     /** @type {IconRoll[]} */
     const rolls = [];
-    /** @type {string[]} */
-    const attacked = [];
+    /** @type {import("../data/card-data.mjs").CardTarget[]} */
+    const targets = [];
     /** @type {[IconRoll, {target: object | null, key: number, result: string}][]} */
     const damaged = [];
-    for (const [key, part] of planAttack(core, state, attacker).entries()) {
+    for (const part of planAttack(core, state, attacker)) {
       const target = part.target ? { uuid: part.target.uuid, name: part.target.name, img: part.target.img, defense: part.target.defense } : null;
       if (part.untargetable) {
         ui.notifications?.warn(format(`ICONENGINE.Rules.Untargetable.${part.untargetable}Notice`, { name: target?.name ?? "" }));
         continue;
       }
+      // A target's key is its place on the card.
+      const key = targets.length;
+      if (part.target) targets.push({ actor: part.target.uuid, token: part.target.token ?? "" });
       const roll = await TacticalRolls.roll(part.attack, { role: "attack", key, target });
       rolls.push(roll);
-      if (part.target) attacked.push(part.target.uuid);
       const result = attackResult(roll.outcome);
       const damage = damageRequest(state, attacker, result);
       const context = { target, key, result };
@@ -111,20 +117,27 @@ export default class TacticalRolls {
         rolls.push(damageRoll);
         damaged.push([damageRoll, context]);
       }
+      if (!part.target) break;
     }
     if (!rolls.length) return null;
-    // The flavor is HTML: the ability's name is the user's, escaped.
-    const name = ability?.name ? foundry.utils.escapeHTML(ability.name)
-      : game.i18n?.localize(state.dice >= 2 ? "ICONENGINE.Tactical.HeavyAttack" : "ICONENGINE.Tactical.LightAttack") ?? "";
-    const version = combo ? game.i18n?.localize(`ICONENGINE.Rules.Tokens.${combo}`) ?? combo : "";
-    const flavor = version ? `${name} (${version})` : name;
-    const mark = state.mark ? { mark: state.mark, targets: attacked } : null;
-    const message = await TacticalRolls.post(actor, rolls, flavor, state.rollMode, { attacker: actor.uuid, ability: ability?.uuid ?? null, mark });
-    if (mark && attacked.length && message) await TacticalRolls.#placeMarksOf(message);
+    const known = knownStatuses();
+    const card = ability
+      ? await CardPost.cardOf(ability, { kind: "attack", targets, combo, template })
+      : cardRecord({ actor: actor.uuid, item: null, basic: state.dice >= 2 ? "heavy" : "light", kind: "attack", targets,
+        user: { bloodied: false, slowTurn: ActorTurns.slowTurn(actor) }, template }, known);
+    // The dialog's mark (an ability's, or one typed for this attack): placed on every target attacked.
+    if (state.mark && !card.parts.some(p => p.mark === state.mark) && card.parts.length < 12) {
+      card.parts.push(checkedPart({ trigger: "use", to: "target", mark: state.mark }, known));
+    }
+    if (state.saveForHalf && !card.save) card.save = { boons: 0, curses: 0, forHalf: true };
+    rolls.push(...await CardPost.gambleRolls(card));
+    const message = await CardPost.post(actor, card, rolls, state.rollMode);
     for (const [roll, context] of damaged) callAfter(HOOKS.damage, actor, roll, context);
     callAfter(HOOKS.attack, actor, message, state, { ability });
     // Basic attacks are abilities too ("The following Basic Abilities are common to every character").
-    await ActorTurns.abilityUsed(actor);
+    const tags = /** @type {{tags?: string[]} | undefined} */ (ability?.system)?.tags ?? [];
+    await ActorTurns.abilityUsed(actor, { tags });
+    await CardPost.resolveArea(template, tags);
     return message;
   }
 
@@ -144,19 +157,6 @@ export default class TacticalRolls {
     if (ActorStatuses.statusesOf(actor).includes("hatred")) await actor.toggleStatusEffect("hatred", { active: false });
     ui.notifications?.info(format("ICONENGINE.Rules.HatredEnded", { name: actor.name ?? "", foe: hated.name }));
     return { ...state, hatred: false };
-  }
-
-  /**
-   * Place an attack message's mark on the targets it attacked (as the GM: the socket carries a
-   * player's request, and the GM checks it comes from the message's author, who owns the attacker).
-   * @param {ChatMessage.Implementation} message
-   */
-  static async #placeMarksOf(message) {
-    try {
-      await IconSocket.executeAsGM("placeMarks", { messageId: message.id });
-    } catch (error) {
-      ui.notifications?.warn(error instanceof Error ? error.message : String(error));
-    }
   }
 
   /**
@@ -235,10 +235,13 @@ export default class TacticalRolls {
    * Blessing tokens is spent for +1 boon (refused, with a notice, when it holds none).
    * `icon-engine.preSave` (actor, {status, boons, curses, bonus, blessing}) may cancel it or change
    * the request; `icon-engine.save` (actor, roll, message) follows.
+   * A save rolled from an ability's card names it (`link`: the card's message and the target's key,
+   * stored as the save message's `saveFor` flag), and the card reads its result from there.
    * @param {Actor.Implementation} actor
-   * @param {{status?: string | null, boons?: number, curses?: number, bonus?: number, blessing?: boolean, rollMode?: string}} [options]
+   * @param {{status?: string | null, boons?: number, curses?: number, bonus?: number, blessing?: boolean, rollMode?: string,
+   *   link?: {message: string, key: number} | null}} [options]
    */
-  static async save(actor, { status = null, boons = 0, curses = 0, bonus = 0, blessing = false, rollMode } = {}) {
+  static async save(actor, { status = null, boons = 0, curses = 0, bonus = 0, blessing = false, rollMode, link = null } = {}) {
     const core = await loadCore();
     const request = { status, boons, curses, bonus, blessing };
     if (!callPre(HOOKS.preSave, actor, request)) return null;
@@ -259,7 +262,7 @@ export default class TacticalRolls {
     const roll = await TacticalRolls.roll(saveRequest({ boons, curses, bonus, blessing }),
       { role: "save", actor: { uuid: actor.uuid, name: actor.name ?? "" }, status: named });
     const message = await TacticalRolls.post(actor, [roll], game.i18n?.localize("ICONENGINE.Tactical.Save.title") ?? "",
-      rollMode ?? TacticalRolls.#defaultRollMode());
+      rollMode ?? TacticalRolls.#defaultRollMode(), {}, link ? { saveFor: link } : {});
     if (status && roll.outcome?.success) await actor.toggleStatusEffect(status, { active: false });
     callAfter(HOOKS.save, actor, roll, message);
     return message;

@@ -74,14 +74,24 @@ export default class ActorMarks {
   }
 
   /**
-   * Place a mark through the core's `icon.marks` (the placer's older mark on the target and its
-   * same mark elsewhere end; a summon "cannot be marked"). As the GM: the callers check who asks.
+   * @typedef {object} PlacedMark  What placing a mark did, for its undo.
+   * @property {boolean} placed
+   * @property {string | null} created  The mark effect's id on the target.
+   * @property {{actor: string, source: ActiveEffect.Source}[]} ended  The mark effects it deleted.
+   */
+
+  /**
+   * Place a mark through the core's `icon.marks` (the placer's older mark on the target ends,
+   * unless `keepOld`: "If you place a mark on a character that already has a mark from you, you
+   * choose which to keep or discard"; its same mark elsewhere ends; a summon "cannot be marked").
+   * As the GM: the callers check who asks.
    * @param {Actor.Implementation} placer
    * @param {Actor.Implementation} target
    * @param {string} name  The unique mark.
-   * @returns {Promise<boolean>}  Whether it was placed.
+   * @param {{keepOld?: boolean}} [options]
+   * @returns {Promise<PlacedMark>}
    */
-  static async placeMark(placer, target, name) {
+  static async placeMark(placer, target, name, { keepOld = false } = {}) {
     const core = await loadCore();
     const img = CONFIG.statusEffects.find(s => s.id === "marked")?.img ?? "icons/svg/target.svg";
     const stored = ActorMarks.#storedMarks();
@@ -90,13 +100,28 @@ export default class ActorMarks {
       || !!canvas?.scene?.tokens.some(t => t.actorLink && t.actorId === target.id && !!t.getFlag(SYSTEM_ID, "summoned"));
     const mark = { mark: name, placer: placer.uuid, target: target.uuid };
     const answer = /** @type {Done & {ended: import("../data/marks.mjs").Mark[], placed: boolean}} */ (core.resolve({ kind: "icon.marks",
-      marks: stored.map(s => s.mark), event: { type: "place", mark, targetIsSummon: summon } }, []));
-    await ActorMarks.#deleteMarks(stored, answer.ended);
+      marks: stored.map(s => s.mark), event: { type: "place", mark, keepOld, targetIsSummon: summon } }, []));
+    const ended = await ActorMarks.#deleteMarks(stored, answer.ended);
+    let created = null;
     if (answer.placed) {
       const data = markEffectData(mark, placer.name ?? "", SYSTEM_ID, format, img);
-      await target.createEmbeddedDocuments("ActiveEffect", [/** @type {ActiveEffect.CreateData} */ (/** @type {unknown} */ (data))]);
+      const docs = await target.createEmbeddedDocuments("ActiveEffect", [/** @type {ActiveEffect.CreateData} */ (/** @type {unknown} */ (data))]);
+      created = docs?.[0]?.id ?? null;
     }
-    return answer.placed;
+    return { placed: answer.placed, created, ended };
+  }
+
+  /**
+   * The mark a placer already has on a target (its name), or null: before placing another, its
+   * placer chooses which to keep.
+   * @param {Actor.Implementation} placer
+   * @param {Actor.Implementation} target
+   * @returns {string | null}
+   */
+  static markOn(placer, target) {
+    const found = marksOf([{ uuid: target.uuid, effects: target.effects.contents.map(e => ({ id: e.id, flags: e.flags })) }], SYSTEM_ID)
+      .find(s => s.mark.placer === placer.uuid);
+    return found?.mark.mark ?? null;
   }
 
   /**
@@ -141,12 +166,19 @@ export default class ActorMarks {
    * Delete the stored effects of marks the core ended.
    * @param {import("../data/marks.mjs").MarkedEffect[]} stored
    * @param {import("../data/marks.mjs").Mark[]} ended
+   * @returns {Promise<{actor: string, source: ActiveEffect.Source}[]>}  The deleted effects' sources (an undo recreates them).
    */
   static async #deleteMarks(stored, ended) {
+    /** @type {{actor: string, source: ActiveEffect.Source}[]} */
+    const deleted = [];
     for (const gone of endedEffects(stored, ended)) {
       const doc = await fromUuid(/** @type {`Actor.${string}`} */ (gone.actorUuid));
-      if (doc instanceof Actor && doc.effects.has(gone.effectId)) await doc.deleteEmbeddedDocuments("ActiveEffect", [gone.effectId]);
+      const effect = doc instanceof Actor ? doc.effects.get(gone.effectId) : undefined;
+      if (!effect) continue;
+      deleted.push({ actor: gone.actorUuid, source: effect.toObject() });
+      await /** @type {Actor.Implementation} */ (doc).deleteEmbeddedDocuments("ActiveEffect", [gone.effectId]);
     }
+    return deleted;
   }
 
   /**

@@ -35,16 +35,67 @@ export default class ActorTurns {
 
   /**
    * After any ability (basic attacks included): Stunned "Your next ability used ends your turn,
-   * then end this status" ({@link abilityAftermath}); the actor's open ICON turn ends.
+   * then end this status", and Stealth "is broken when you use any ability other than dash"
+   * ({@link abilityAftermath}); an ability tagged End turn ("This ability ends your turn") ends it
+   * too, and one tagged Delay makes the user's next turn slow ("When you use an ability with a delay
+   * effect, your next turn must be slow"). The actor's open ICON turn ends once, whatever ends it
+   * ("If multiple abilities or effects would end your turn at the same time, you can only choose one").
    * @param {Actor.Implementation} actor
+   * @param {{tags?: string[], dash?: boolean}} [ability]  The ability's tags; `dash`: it was a Dash.
    * @returns {Promise<{endsTurn: boolean}>}
    */
-  static async abilityUsed(actor) {
+  static async abilityUsed(actor, { tags = [], dash = false } = {}) {
     const core = await loadCore();
-    const { ended, endsTurn } = abilityAftermath(core, ActorStatuses.statusesOf(actor));
-    for (const id of ended) await actor.toggleStatusEffect(id, { active: false });
+    const aftermath = abilityAftermath(core, ActorStatuses.statusesOf(actor), { dash });
+    for (const id of aftermath.ended) await actor.toggleStatusEffect(id, { active: false });
+    if (tags.includes("delay")) await ActorTurns.#dispatchFor(actor, id => ({ type: "delay", id }));
+    const endsTurn = aftermath.endsTurn || tags.includes("endTurn");
     if (endsTurn) await ActorTurns.#endTurnOf(actor);
     return { endsTurn };
+  }
+
+  /**
+   * The combat and the actor's combatant in it, when the actor fights in the running combat.
+   * @param {Actor.Implementation} actor
+   */
+  static #combatantOf(actor) {
+    const combat = /** @type {IconTurnOrder & {id?: string | null, combatants: {find(fn: (c: {id: string | null, actor?: {uuid: string} | null}) => boolean): {id: string | null} | undefined}} | null} */ (
+      /** @type {unknown} */ (game.combat ?? null));
+    const combatant = combat?.combatants.find(c => c.actor?.uuid === actor.uuid);
+    return combat && combatant?.id ? { combat, id: combatant.id } : null;
+  }
+
+  /**
+   * Send a turn-order event for the actor's combatant (through the combat's own dispatch).
+   * @param {Actor.Implementation} actor
+   * @param {(id: string) => object} event
+   */
+  static async #dispatchFor(actor, event) {
+    const found = ActorTurns.#combatantOf(actor);
+    if (!found?.combat.iconState || typeof found.combat.iconDispatch !== "function") return;
+    await found.combat.iconDispatch(event(found.id));
+  }
+
+  /**
+   * Whether the actor is taking a slow turn now (Charge: "when the ability is used on a slow turn").
+   * @param {Actor.Implementation} actor
+   */
+  static slowTurn(actor) {
+    const found = ActorTurns.#combatantOf(actor);
+    const current = found?.combat.iconState?.current;
+    return !!current && current.id === found?.id && /** @type {{slow?: boolean}} */ (current).slow === true;
+  }
+
+  /**
+   * The turn now, as a stamp that changes with every turn of the running combat (empty outside
+   * one): what "once a turn" and Combo's "not both versions in one turn" compare.
+   */
+  static turnStamp() {
+    const combat = /** @type {{id?: string | null, iconState?: {round?: number, current?: {id?: string} | null, logged?: number} | null} | null} */ (
+      /** @type {unknown} */ (game.combat ?? null));
+    const state = combat?.iconState;
+    if (!state?.current?.id) return "";
+    return `${combat?.id}.${state.round}.${state.current.id}.${state.logged ?? 0}`;
   }
 
   /**

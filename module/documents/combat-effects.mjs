@@ -228,26 +228,40 @@ async function endOfCombat(combat, personalResolve) {
 
 /**
  * Wire the save buttons of the end-of-turn cards: roll an ICON save (`icon.save`); on a success
- * the status ends.
+ * the status ends. Only a GM's card is honoured (the tracker's GM posts them), and only for a
+ * status its flag names that the actor may save against now (the core's `iconSaveable`): a
+ * player's forged card saves nothing. A Blessing token may be spent on the save (+1 boon).
  */
 export function registerSaveCards() {
   Hooks.on("renderChatMessageHTML", (message, html) => {
     const saves = message.getFlag(SYSTEM_ID, "saves");
     if (!saves) return;
-    for (const button of html.querySelectorAll("button[data-icon-save]")) {
-      button.addEventListener("click", async event => {
-        const target = /** @type {HTMLButtonElement} */ (event.currentTarget);
-        const status = target.dataset.iconSave ?? "";
+    const buttons = /** @type {HTMLButtonElement[]} */ ([...html.querySelectorAll("button[data-icon-save]")]);
+    if (!message.author?.isGM) {
+      for (const button of buttons) button.remove();
+      return;
+    }
+    for (const button of buttons) {
+      button.addEventListener("click", async () => {
+        const status = button.dataset.iconSave ?? "";
         const actor = /** @type {Actor.Implementation | null} */ (fromUuidSync(saves.actorUuid));
-        if (!actor?.isOwner) return;
-        target.disabled = true;
-        const name = localize(`ICONENGINE.Status.${status}.name`);
-        const roll = await IconRoll.fromRequest({ kind: "icon.save" }, { flavor: format("ICONENGINE.Combat.saveButton", { status: name }) });
-        await roll.evaluate();
-        await roll.toMessage({ speaker: ChatMessage.implementation.getSpeaker({ actor }) });
-        if (roll.iconOptions.outcome?.success) {
-          await actor.toggleStatusEffect(status, { active: false });
-          ui.notifications?.info(format("ICONENGINE.Combat.saved", { name: actor.name ?? "", status: name }));
+        if (!actor?.isOwner || !Array.isArray(saves.statuses) || !saves.statuses.includes(status)) return;
+        if (!getCore().iconSaveable(ActorStatuses.statusesOf(actor)).includes(status)) {
+          ui.notifications?.warn("ICONENGINE.Tactical.NotSaveable", { localize: true });
+          return;
+        }
+        button.disabled = true;
+        try {
+          const { default: CardActions } = await import("../applications/card-actions.mjs");
+          const blessing = await CardActions.askBlessing(actor);
+          if (blessing === null) return;
+          const saved = await TacticalRolls.save(actor, { status, blessing });
+          const roll = /** @type {import("../dice/icon-roll.mjs").default | undefined} */ (saved?.rolls?.[0]);
+          if (roll?.outcome?.success) {
+            ui.notifications?.info(format("ICONENGINE.Combat.saved", { name: actor.name ?? "", status: localize(`ICONENGINE.Status.${status}.name`) }));
+          }
+        } finally {
+          button.disabled = false;
         }
       });
     }

@@ -107,14 +107,14 @@ function messageElement(message) {
 }
 
 /**
- * A button of a message's card (`data-tactical-action`), once the chat log shows it.
+ * A button of a message's card (`data-card-action`), once the chat log shows it.
  * @param {ChatMessage.Implementation} message
  * @param {string} action
  * @param {string} what  Named in the timeout.
  * @returns {Promise<HTMLButtonElement>}
  */
 function cardButton(message, action, what) {
-  return until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector(`[data-tactical-action="${action}"]`)), what);
+  return until(() => /** @type {HTMLButtonElement | null} */ (messageElement(message)?.querySelector(`[data-card-action="${action}"]`)), what);
 }
 
 /**
@@ -279,13 +279,13 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       const target = await actorOf("foe");
       const before = stats(target).hp.value;
       const message = await attackMessage(attacker, target);
-      const apply = await cardButton(message, "apply", "the Apply damage button");
+      const apply = await cardButton(message, "damage", "the Apply damage button");
       apply.click();
       const applied = await until(() => damageApplied(message, 0), "damage to be applied");
       const hurt = stats(target).hp.value;
       assert.ok(hurt < before, `all-max dice hit and hurt (${before} → ${hurt})`);
       assert.equal(hurt, applied.after.hp, "the actor holds what the card says");
-      const undo = await cardButton(message, "undo", "the Undo button");
+      const undo = await cardButton(message, "undoDamage", "the Undo button");
       undo.click();
       await until(() => !damageApplied(message, 0), "the undo");
       assert.equal(stats(target).hp.value, before, "Undo restores the HP");
@@ -300,11 +300,11 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       button.click();
       const message = await until(() => newMessage(m => !!m.getFlag(SYSTEM_ID, "damageApplied")), "the Slashed card");
       assert.equal(stats(actor).hp.value, before - 4, "Slashed: take 4 damage");
-      const undo = await cardButton(message, "undo", "the Undo button");
+      const undo = await cardButton(message, "undoDamage", "the Undo button");
       undo.click();
       await until(() => !damageApplied(message, 0), "the undo");
       assert.equal(stats(actor).hp.value, before, "Undo restores the HP");
-      const apply = await cardButton(message, "apply", "the Apply button after the Undo");
+      const apply = await cardButton(message, "damage", "the Apply button after the Undo");
       apply.click();
       await until(() => damageApplied(message, 0), "the damage applied again");
       assert.equal(stats(actor).hp.value, before - 4);
@@ -340,14 +340,14 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       const target = await actorOf("foe");
       await target.toggleStatusEffect("counter", { active: true });
       const message = await attackMessage(attacker, target);
-      const apply = await cardButton(message, "apply", "the Apply damage button");
+      const apply = await cardButton(message, "damage", "the Apply damage button");
       apply.click();
       const counter = await cardButton(message, "counter", "the Counter button");
       const before = stats(attacker).hp.value;
       counter.click();
       const card = await until(() => newMessage(m => m.id !== message.id && !!m.getFlag(SYSTEM_ID, "damageApplied")), "the Counter card");
       assert.equal(stats(attacker).hp.value, before - 2, "Counter: 2 damage back");
-      const undo = await cardButton(card, "undo", "the Counter card's Undo");
+      const undo = await cardButton(card, "undoDamage", "the Counter card's Undo");
       undo.click();
       await until(() => !damageApplied(card, 0), "the undo");
       assert.equal(stats(attacker).hp.value, before, "Undo restores the attacker");

@@ -17,7 +17,9 @@ import type AbilityData from "../data/ability-data.mjs";
 import type RelicData from "../data/relic-data.mjs";
 import type TraitData from "../data/trait-data.mjs";
 import type { ClassData, FoeTemplateData, JobData } from "../data/grant-data.mjs";
-import type { UseRecord, UseEffect } from "../dice/cards/use-card.mjs";
+import type { UseEffect } from "../applications/item-use.mjs";
+import type { CardRecord } from "../data/card-data.mjs";
+import type { AppliedEffect } from "../dice/cards/ability-card.mjs";
 import type { AreaFlag } from "../canvas/template-data.mjs";
 import type { GrantFlag } from "../documents/item-grants.mjs";
 import type { UseConfig, UseOutcome } from "../applications/item-use.mjs";
@@ -121,6 +123,8 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         slashedThisTurn?: boolean;
         /** Dangerous terrain damage taken in the current turn ("only ... once a turn"; module/data/terrain.mjs). */
         terrainThisTurn?: boolean;
+        /** The turn (ActorTurns.turnStamp) each Combo ability was last used in: not both versions in one turn. */
+        comboTurns?: Record<string, string>;
       };
     };
     /** Status effects (module/data/status-effects.mjs, health-changes.mjs). */
@@ -134,6 +138,8 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         mark?: { mark: string; placer: string; placerName: string };
         /** An ability's status that lasts to the end of its bearer's next turn (module/documents/item-recharge.mjs). */
         endsAtTurnEnd?: boolean;
+        /** The card whose part put the status on (module/applications/card-actions.mjs). */
+        source?: { card: string | null; name: string };
       };
     };
     Item: {
@@ -171,8 +177,16 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         tactical?: { attacker?: string; ability?: string | null };
         /** The `/icon help` card (module/applications/chat-commands.mjs). */
         help?: boolean;
-        /** An item's use card (module/applications/item-use.mjs). */
-        use?: UseRecord;
+        /** An item's use card from before ability cards (shown as stored, without its buttons). */
+        use?: object;
+        /** An ability's card (module/data/card-data.mjs), a claim its readers cut to shape. */
+        card?: CardRecord;
+        /** An ability card's parts applied on the author's own client, by `${key}` then part index. */
+        effectsApplied?: Record<string, Record<string, AppliedEffect>>;
+        /** Counter dealt back per target key (stays dealt after an undo of the damage). */
+        counterDealt?: Record<string, boolean>;
+        /** A save rolled from an ability card: the card's message and the target's key. */
+        saveFor?: { message: string; key: number };
       };
     };
     Token: {

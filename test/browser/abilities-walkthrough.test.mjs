@@ -191,10 +191,10 @@ describe("issue 28: abilities at the table, from an empty world", () => {
     assert.equal(rolled.flavor, "Hail Square");
     walk.message = rolled.message;
     const card = page.locator(`#chat [data-message-id='${walk.message}']`);
-    await card.locator("button[data-tactical-action=apply]").first().waitFor();
+    await card.locator("button[data-card-action=damage]:not([data-saved])").first().waitFor();
     const before = await page.evaluate(() => canvas.scene.tokens.contents.filter(t => t.name.startsWith("Hound")).map(t => [t.name, t.actor.system.hp.value]));
     walk.before = Object.fromEntries(before);
-    await card.locator("button[data-tactical-action=apply][data-key='0']").click();
+    await card.locator("button[data-card-action=damage]:not([data-saved])[data-key="0"]").click();
     const applied = await page.evaluate(async id => {
       const message = game.messages.get(id);
       const done = await until(() => message.getFlag("icon-engine", "damageApplied")?.[0], "the applied damage");
@@ -212,14 +212,14 @@ describe("issue 28: abilities at the table, from an empty world", () => {
   test("9. undo puts the hound back", async () => {
     const { page } = browser;
     const card = page.locator(`#chat [data-message-id='${walk.message}']`);
-    await card.locator("button[data-tactical-action=undo]").first().click();
+    await card.locator("button[data-card-action=undoDamage]").first().click();
     const hp = await page.evaluate(async ({ id, name }) => {
       const message = game.messages.get(id);
       await until(() => !message.getFlag("icon-engine", "damageApplied")?.[0], "the undo");
       return canvas.scene.tokens.contents.find(t => t.name === name).actor.system.hp.value;
     }, { id: walk.message, name: walk.applied.name });
     assert.equal(hp, walk.before[walk.applied.name]);
-    await card.locator("button[data-tactical-action=apply][data-key='0']").waitFor();
+    await card.locator("button[data-card-action=damage]:not([data-saved])[data-key="0"]").waitFor();
     await shot(9, "undone", card);
     assert.deepEqual(browser.errors, []);
   });

@@ -199,17 +199,17 @@ describe("an ICON attack in the browser", () => {
     assert.deepEqual(await chat.locator(".tactical-attack .die").allTextContents(), ["16", "3", "6"]);
     assert.equal(await chat.locator(".tactical-attack .die.discarded").textContent(), "3");
     assert.equal(await chat.locator(".tactical-damage .dice-total").textContent(), "19");
-    const apply = chat.locator("[data-tactical-action=apply]");
+    const apply = chat.locator("[data-card-action=damage]:not([data-saved])");
     assert.equal((await apply.textContent()).trim(), "Apply damage to Goblin");
     // a save-for-half attack offers the half too, and an ally's Vigilance
-    assert.equal((await chat.locator("[data-tactical-action=applySaved]").textContent()).trim(), "Saved: apply half");
-    assert.equal((await chat.locator("[data-tactical-action=vigilance]").textContent()).trim(), "Vigilance");
+    assert.equal((await chat.locator("[data-card-action=damage][data-saved=true]").textContent()).trim(), "Saved: apply half");
+    assert.equal((await chat.locator("[data-card-action=vigilance]").textContent()).trim(), "Vigilance");
     await chat.screenshot({ path: `${results}attack-card.png` });
 
     // Apply: what TacticalChat.applyDamage does with the owner's data, minus the Document calls.
     await page.evaluate(() => {
       const t = globalThis.attackTest;
-      document.querySelector("[data-tactical-action=apply]").addEventListener("click", async () => {
+      document.querySelector("[data-card-action=damage]:not([data-saved])").addEventListener("click", async () => {
         const { core, requests, health, cards, goblin } = t;
         const statuses = ["dazed"];
         const done = core.resolve(requests.applyDamageRequest(requests.coreTarget(goblin, statuses), t.damage.total, t.apply), []);
@@ -221,7 +221,7 @@ describe("an ICON attack in the browser", () => {
           undo: { ...change.undo, deleteEffects: change.createStatuses.map(id => `new-${id}`) }, created: change.createStatuses };
         const block = document.querySelector(".tactical-apply[data-key='0']");
         block.innerHTML = await t.render(cards.TEMPLATES.applied, { ...cards.appliedContext(t.applied, 0), canUndo: true });
-        block.querySelector("[data-tactical-action=undo]").addEventListener("click", () => {
+        block.querySelector("[data-card-action=undoDamage]").addEventListener("click", () => {
           goblin.system = health.applyToSystem(goblin.system, t.applied.undo.update);
           goblin.effects.push(...t.applied.undo.restoreEffects.map(data => ({ id: data._id, statuses: data.statuses, data })));
           block.innerHTML = "<button type=\"button\" data-tactical-action=\"apply\">restored</button>";
@@ -241,7 +241,7 @@ describe("an ICON attack in the browser", () => {
     assert.match(await chat.locator(".tactical-applied .tactical-health").textContent(), /Goblin took 18: HP 2, vigor 0/);
     await chat.screenshot({ path: `${results}attack-card-applied.png` });
 
-    await chat.locator("[data-tactical-action=undo]").click();
+    await chat.locator("[data-card-action=undoDamage]").click();
     await page.waitForSelector("text=restored");
     const restored = await page.evaluate(() => ({ system: globalThis.attackTest.goblin.system, original: globalThis.attackTest.original,
       effects: globalThis.attackTest.goblin.effects.map(e => e.id) }));
@@ -271,7 +271,7 @@ describe("an ICON attack in the browser", () => {
     const text = await chat.textContent();
     assert.doesNotMatch(text, /Goblin|Critical|Hit|Miss|Exceed|Apply|22|19/);
     assert.equal(await chat.locator(".dice-formula").first().textContent(), "???");
-    assert.equal(await chat.locator("[data-tactical-action]").count(), 0);
+    assert.equal(await chat.locator("[data-card-action]").count(), 0);
     await chat.screenshot({ path: `${results}attack-card-blind.png` });
     assertNoErrors();
   });
@@ -361,11 +361,11 @@ describe("an ICON attack in the browser", () => {
     });
     assert.deepEqual(shown, { steps: ["amount", "armor", "hp"], hp: 27 });
     const chat = page.locator(".chat-message");
-    assert.equal((await chat.locator(".tactical-heal .tactical-apply [data-tactical-action=apply]").textContent()).trim(), "Apply 4 damage to Ysolde");
+    assert.equal((await chat.locator(".tactical-heal .tactical-apply [data-card-action=damage]:not([data-saved])").textContent()).trim(), "Apply 4 damage to Ysolde");
     assert.equal(await chat.locator(".tactical-heal .tactical-steps").count(), 0, "the chat hook shows the applied breakdown in the apply block");
     // TacticalChat's render hook: the applied breakdown in the apply block
     await page.evaluate(() => { document.querySelector(".tactical-heal .tactical-apply").innerHTML = globalThis.attackTest.appliedBlock; });
-    assert.equal(await chat.locator(".tactical-heal .tactical-applied [data-tactical-action=undo]").count(), 1);
+    assert.equal(await chat.locator(".tactical-heal .tactical-applied [data-card-action=undoDamage]").count(), 1);
     assert.deepEqual(await chat.locator(".tactical-heal .tactical-applied .change").allTextContents(), ["+4", "−1", "−3"]);
     assert.equal(await chat.locator(".tactical-heal .tactical-vigilance").textContent(), "Keeper spent 2 Vigilance: 5 as armor.");
     await chat.screenshot({ path: `${results}slashed-card.png` });

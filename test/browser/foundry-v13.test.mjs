@@ -55,6 +55,7 @@ function world({ as = "gm", data = {}, route, boot = true } = {}) {
         const { loadCore } = await import("../../module/core.mjs");
         await loadCore();
         await foundry.applications.handlebars.loadTemplates(CONFIG.ICONENGINE.partials);
+        await globalThis.iconEngine.dice.SyncTemplates.ready;
         // what the boot told the user, once the ready hook's data migration has run
         for (let waited = 0; !game.settings.get("icon-engine", "dataVersion") && waited < 5000; waited += 20) await new Promise(r => setTimeout(r, 20));
         globalThis.bootNotices = ui.notifications.queue.map(n => [n.type, n.message]);
@@ -184,6 +185,7 @@ describe("2. the core loading after the world: 500 actors prepared again, no she
       const { isCoreLoaded } = await import("../../module/core.mjs");
       const open = game.actors.contents[25];
       await foundry.applications.handlebars.loadTemplates(CONFIG.ICONENGINE.partials);
+      await globalThis.iconEngine.dice.SyncTemplates.ready;
       globalThis.sheetRenders = 0;
       Hooks.on("renderCharacterSheet", () => { globalThis.sheetRenders++; });
       await open.sheet.render({ force: true });

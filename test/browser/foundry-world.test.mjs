@@ -143,7 +143,7 @@ describe("v14's detached chat", () => {
       const copy = other.importNode(card, true);
       other.body.append(copy);
       Hooks.callAll("renderChatMessageHTML", message, copy, {});
-      copy.querySelector('[data-tactical-action="apply"]').dispatchEvent(new other.defaultView.MouseEvent("click", { bubbles: true }));
+      copy.querySelector('[data-card-action="damage"]').dispatchEvent(new other.defaultView.MouseEvent("click", { bubbles: true }));
       while (!message.getFlag("icon-engine", "damageApplied") && Date.now() < deadline) await new Promise(r => setTimeout(r, 20));
       const after = target.system.hp.value;
       frame.remove();

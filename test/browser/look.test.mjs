@@ -423,11 +423,11 @@ describe("the look, in v13's light and dark themes", () => {
       await shown(attack);
       ids.attack = attack.id;
       // The card's Vigilance button asks who spends (the vigilance dialog), then Apply damage.
-      const vigilance = document.querySelector(`#chat [data-message-id="${attack.id}"] [data-tactical-action="vigilance"]`);
+      const vigilance = document.querySelector(`#chat [data-message-id="${attack.id}"] [data-card-action="vigilance"]`);
       vigilance?.click();
       await until(() => dialogs.some(d => d.element?.querySelector(".vigilance-spend")), "the vigilance dialog");
       ids.vigilanceDialog = dialogs.find(d => d.element?.querySelector(".vigilance-spend")).id;
-      document.querySelector(`#chat [data-message-id="${attack.id}"] [data-tactical-action="apply"]`)?.click();
+      document.querySelector(`#chat [data-message-id="${attack.id}"] [data-card-action="damage"]`)?.click();
       await until(() => document.querySelector(`#chat [data-message-id="${attack.id}"] .tactical-applied`), "the applied damage");
       CONFIG.Dice.randomUniform = uniform;
       ids.save = (await TacticalRolls.save(character)).id;

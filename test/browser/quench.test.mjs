@@ -46,6 +46,7 @@ describe("the Quench batch against the shim", () => {
       await loadCore();
       // init's template loads (not awaited there) finish long before anyone opens a sheet in Foundry.
       await foundry.applications.handlebars.loadTemplates(CONFIG.ICONENGINE.partials);
+      await globalThis.iconEngine.dice.SyncTemplates.ready;
       return {
         blind: CONFIG.specialStatusEffects.BLIND,
         defeated: CONFIG.specialStatusEffects.DEFEATED,

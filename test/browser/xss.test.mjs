@@ -233,7 +233,7 @@ describe("names reach HTML only as text", () => {
       globalThis.__xss = [];
 
       const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
-      const { default: TacticalChat } = await import("../../module/applications/tactical-chat.mjs");
+      const { default: CardActions } = await import("../../module/applications/card-actions.mjs");
       const { default: AttackDialog } = await import("../../module/applications/attack-dialog.mjs");
       const { default: ActionRollDialog } = await import("../../module/applications/narrative/action-roll-dialog.mjs");
       const { default: ClockPanel } = await import("../../module/applications/narrative/clock-panel.mjs");
@@ -262,7 +262,7 @@ describe("names reach HTML only as text", () => {
       const random = CONFIG.Dice.randomUniform;
       CONFIG.Dice.randomUniform = () => 0.999999;
       const attack = await TacticalRolls.attack(hero, initialAttackState({ targets: [target] }), { ability });
-      await TacticalChat.applyDamage(attack, 0);
+      await CardActions.run(attack, { action: "damage", key: 0 }, game.user);
       // Vigilance from the ally: its prompt (rendered here) and the roll it posts, the names in its flavor
       Object.defineProperty(game.user, "character", { value: ally, configurable: true });
       const input = foundry.applications.api.DialogV2.input;
@@ -270,12 +270,13 @@ describe("names reach HTML only as text", () => {
         rendered.push(content);
         return { spender: ally.uuid, charges: 1 };
       };
-      const second = await TacticalRolls.attack(hero, initialAttackState({ targets: [attackTargetOf({ uuid: hero.uuid, name: hero.name,
-        img: "", system: hero.system, statuses: [] })] }), { ability });
+      // (Vigilance: "When an ally in range 2 is damaged by a foe's ability": the foe attacks the hero)
+      const second = await TacticalRolls.attack(foe, initialAttackState({ targets: [attackTargetOf({ uuid: hero.uuid, name: hero.name,
+        img: "", system: hero.system, statuses: [] })] }));
       // the chat log renders the card when it likes: wait for its Vigilance button
       let vigilance = null;
       for (let i = 0; i < 250 && !vigilance; i++) {
-        vigilance = document.querySelector(`#chat [data-message-id="${second.id}"] [data-tactical-action="vigilance"]`);
+        vigilance = document.querySelector(`#chat [data-message-id="${second.id}"] [data-card-action="vigilance"]`);
         if (!vigilance) await new Promise(resolve => setTimeout(resolve, 20));
       }
       vigilance?.click();

@@ -1,6 +1,6 @@
 /**
- * What an ability's data means at the table (module/data/ability-rules.mjs), its use card
- * (module/dice/cards/use-card.mjs), its inline card on a sheet (sheet-context.mjs itemRow) and the
+ * What an ability's data means at the table (module/data/ability-rules.mjs; its card is
+ * test/node/ability-card.test.mjs's), its inline card on a sheet (sheet-context.mjs itemRow) and the
  * attack dialog's starting state from it (tactical-requests.mjs initialAttackState): charges,
  * once per turn/round/combat, interrupts ("Stunned: Can't take interrupts"), recharge moments,
  * stored data of the old shape, and every i18n key they name.
@@ -9,7 +9,6 @@ import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { abilitySummary, attackRange, consumption, migrateAbilitySource, recharge, usability, useKind } from "../../module/data/ability-rules.mjs";
-import { effectLine, useCardContext } from "../../module/dice/cards/use-card.mjs";
 import { itemRow, sortedItems } from "../../module/applications/sheets/sheet-context.mjs";
 import { initialAttackState } from "../../module/dice/tactical-requests.mjs";
 
@@ -135,37 +134,6 @@ describe("cards", () => {
     assert.deepEqual(sortedItems([{ name: "b", sort: 2 }, { name: "c", sort: 1 }, { name: "a", sort: 2 }]).map(i => i.name), ["c", "a", "b"]);
   });
 
-  test("the use card: its chips, trigger, tags, Combo version, targets, a button per effect that lands by a button, saves per target", () => {
-    const record = {
-      actor: "Actor.a", item: "Actor.a.Item.i", name: "Lance", kind: "save", combo: "comboVersion",
-      targets: [{ uuid: "Actor.t", name: "Ogre" }, { uuid: "Actor.u", name: "Imp" }],
-      save: { boons: 1, curses: 0 },
-      effects: [
-        { trigger: "use", status: "dazed", duration: "turn", mark: "", movement: "", text: "" },
-        { trigger: "hit", status: "", duration: "save", mark: "Brand", movement: "Shove 1", text: "" },
-        { trigger: "failedSave", status: "weakened", duration: "ongoing", mark: "", movement: "", text: "It burns." },
-        { trigger: "use", status: "", duration: "save", mark: "", movement: "Pull 2", text: "" }
-      ]
-    };
-    const context = useCardContext({ item: { name: "Lance", img: "x.svg", type: "ability", system: lance }, html: "<p>Zap.</p>", record, format });
-    assert.deepEqual(context.chips, ["Interrupt 2", "Range 5", "Line 4", "Once a round", "Charges 1/3", "Resolve 2"]);
-    assert.equal(context.trigger, "When an ally is hit");
-    assert.equal(context.combo, format("ICONENGINE.Rules.Tokens.comboVersion"));
-    assert.deepEqual(context.effects.map(e => [e.when, e.line, e.canApply]), [
-      ["Effect:", "Dazed until the end of its next turn", true],
-      ["On a hit:", "mark: Brand; Shove 1", true],
-      ["On a failed save:", "Weakened+ (ongoing); It burns.", false],
-      ["Effect:", "Pull 2", false]
-    ]);
-    assert.equal(context.effects[0].label, "Apply: Dazed until the end of its next turn");
-    assert.equal(context.save.label, "Each target saves (10+), with 1 boons and 0 curses.");
-    assert.deepEqual(context.save.targets.map(t => t.label), ["Save: Ogre", "Save: Imp"]);
-    // without targets there is nothing to apply an effect to
-    const alone = useCardContext({ item: { name: "Lance", img: "", type: "ability", system: lance }, html: "", record: { ...record, targets: [] }, format });
-    assert.ok(alone.effects.every(e => !e.canApply));
-    assert.equal(effectLine({ trigger: "use", status: "sturdy", duration: "save", mark: "", movement: "", text: "" }, format), "Sturdy (save ends)");
-  });
-
   test("the attack dialog starts from the ability: its boons and curses, [D], options, range, and an area attack", () => {
     const hail = ability({ tags: ["attack"], area: { shape: "blast", size: 2 }, range: { kind: "range", value: 6 },
       roll: { boons: 1, curses: 2, hitDice: 2, frayOnMiss: false, bonusDice: 1, pierce: true, divine: false, saveForHalf: true },
@@ -177,6 +145,11 @@ describe("cards", () => {
     // the dialog's own options come over the ability's
     assert.equal(initialAttackState({ ability: { system: hail }, options: { range: 2 } }).range, 2);
     assert.equal(initialAttackState({ ability: { system: ability({ tags: ["attack"], range: { kind: "melee", value: 1 } }) } }).range, 1);
+    // "For ranged attacks, a target must have at least 1 space of its area within the listed range ... Ranged attacks also
+    // care about cover": an ability with Range N opens as a ranged attack, a melee one does not
+    assert.equal(state.ranged, true);
+    assert.equal(initialAttackState({ ability: { system: ability({ tags: ["attack"], range: { kind: "melee", value: 1 } }) } }).ranged, false);
+    assert.equal(initialAttackState({}).ranged, false, "a basic attack is melee");
   });
 });
 

@@ -1,5 +1,5 @@
 /**
- * Issue 17's gaps on the module side, through TacticalRolls, TacticalChat and the combat effects
+ * Issue 17's gaps on the module side, through TacticalRolls, CardActions and the combat effects
  * over stand-ins for Foundry's documents (actors that hold system data, effects and flags; chat
  * messages with dotted flags; a started combat), with the real wasm core deciding the damage:
  * Slashed once a turn, Counter's card with Undo, Vigilance charges held, spent and given back.
@@ -89,7 +89,8 @@ class StandInMessage {
   }
 }
 
-globalThis.foundry = { dice: { Roll: class {} }, applications: { handlebars: { renderTemplate: async () => "" } } };
+globalThis.foundry = { dice: { Roll: class {} }, applications: { handlebars: { renderTemplate: async () => "" } },
+  utils: { fromUuidSync: uuid => registry.get(uuid) ?? null } };
 globalThis.Actor = StandInActor;
 globalThis.CONFIG = { sounds: { dice: "sounds/dice.wav" }, Dice: {}, ChatMessage: {} };
 globalThis.ChatMessage = { implementation: {
@@ -110,7 +111,7 @@ globalThis.game = {
 
 const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
 const { default: ActorHealth } = await import("../../module/documents/actor-health.mjs");
-const { default: TacticalChat } = await import("../../module/applications/tactical-chat.mjs");
+const { default: CardActions } = await import("../../module/applications/card-actions.mjs");
 const { runCombatEffects } = await import("../../module/documents/combat-effects.mjs");
 const requests = await import("../../module/dice/tactical-requests.mjs");
 const cards = await import("../../module/dice/cards/icon-tactical.mjs");
@@ -119,7 +120,8 @@ const { slashedLimit } = await import("../../module/data/slashed.mjs");
 const { tacticalSheetContext } = await import("../../module/applications/sheets/tactical-context.mjs");
 
 // Rolls of requests that need no dice (icon.applyDamage): the core's answer, as IconRoll keeps it.
-TacticalRolls.roll = async (request, tactical) => ({ request, outcome: core.resolve(request, []), iconOptions: { request, tactical } });
+TacticalRolls.roll = async (request, tactical) => ({ request, outcome: core.resolve(request, []), iconOptions: { request, tactical },
+  options: { request, tactical }, dice: [] });
 
 /** A started combat of these actors; runCombatEffects' turn workflows do nothing. */
 function combatOf(actors) {
@@ -140,8 +142,8 @@ function attackMessage(attacker, target, total) {
   const apply = requests.damageOptions(requests.initialAttackState(), "hit", false);
   const request = { kind: "icon.damage", result: "hit", die: 6, dice: 1, fray: 0, flat: total - 1, bonusDice: 0 };
   assert.equal(core.resolve(request, [[1]]).total, total);
-  const roll = { total, dice: [{ results: [{ result: 1 }] }],
-    iconOptions: { request, tactical: { role: "damage", key: 0, target: { uuid: target.uuid, name: target.name }, apply } } };
+  const options = { request, tactical: { role: "damage", key: 0, target: { uuid: target.uuid, name: target.name }, apply } };
+  const roll = { total, dice: [{ results: [{ result: 1 }] }], iconOptions: options, options };
   return new StandInMessage({ rolls: [roll], flags: { "icon-engine": { tactical: { attacker: attacker.uuid } } } });
 }
 
@@ -171,14 +173,14 @@ describe("Slashed: 4 damage, no more than once a turn", () => {
     assert.equal(ysolde.system.hp.value, 27, "the second Slashed of the turn deals nothing");
     assert.match(warnings.at(-1), /ICONENGINE\.Tactical\.SlashedOnce.*Ysolde/);
     // the card's Apply after an Undo goes through the same limit
-    await TacticalChat.undoDamage(first, 0);
+    await CardActions.run(first, { action: "undoDamage", key: 0 }, game.user);
     assert.equal(ysolde.system.hp.value, 30, "Undo restores the HP");
     assert.equal(ysolde.getFlag("icon-engine", "slashedThisTurn"), undefined, "and frees the turn's Slashed");
-    await TacticalChat.applyDamage(first, 0);
+    await CardActions.run(first, { action: "damage", key: 0 }, game.user);
     assert.equal(ysolde.system.hp.value, 27, "Apply again from the card");
-    await TacticalChat.undoDamage(first, 0);
+    await CardActions.run(first, { action: "undoDamage", key: 0 }, game.user);
     await TacticalRolls.slashed(ysolde);
-    await assert.rejects(TacticalChat.applyDamage(first, 0), /SlashedOnce/, "re-applying a Slashed in a turn that had one");
+    await assert.rejects(CardActions.run(first, { action: "damage", key: 0 }, game.user), /SlashedOnce/, "re-applying a Slashed in a turn that had one");
     assert.equal(ysolde.system.hp.value, 27);
     // another fighter's Slashed is its own
     await TacticalRolls.slashed(brann);
@@ -220,12 +222,12 @@ describe("Counter: its own card, with Undo", () => {
     const attacker = new StandInActor({ name: "Goblin", type: "foe", system: { armor: 0, hp: { value: 20, max: 20 } } });
     const target = new StandInActor({ name: "Thorn", statuses: ["counter"] });
     const attack = attackMessage(attacker, target, 9);
-    await TacticalChat.applyDamage(attack, 0);
+    await CardActions.run(attack, { action: "damage", key: 0 }, game.user);
     assert.equal(target.system.hp.value, 21);
     assert.equal(attack.getFlag("icon-engine", "damageApplied")[0].counter, 2, "Counter: 2 damage back");
-    await TacticalChat.counterDamage(attack, 0);
+    await CardActions.run(attack, { action: "counter", key: 0 }, game.user);
     assert.equal(attacker.system.hp.value, 18);
-    assert.equal(attack.getFlag("icon-engine", "damageApplied")[0].counterDone, true);
+    assert.equal(attack.getFlag("icon-engine", "counterDealt")[0], true, "Counter is dealt for this card and target");
     const card = messages.at(-1);
     assert.notEqual(card, attack);
     const applied = card.getFlag("icon-engine", "damageApplied")?.[0];
@@ -235,14 +237,17 @@ describe("Counter: its own card, with Undo", () => {
     const [roll] = card.rolls;
     const context = cards.healthContext(roll.outcome, roll.request, { tactical: roll.iconOptions.tactical });
     assert.deepEqual([context.canApply, context.key, context.amount], [true, 0, 2]);
-    assert.equal(TacticalChat.damageRoll(card, 0), roll, "its Apply and Undo find the roll");
-    await TacticalChat.undoDamage(card, 0);
+    assert.equal(CardActions.rollTarget(card, 0), attacker, "its Apply and Undo find the roll's target");
+    await CardActions.run(card, { action: "undoDamage", key: 0 }, game.user);
     assert.equal(attacker.system.hp.value, 20, "Undo restores the attacker");
     assert.equal(card.getFlag("icon-engine", "damageApplied")?.[0], undefined);
-    await TacticalChat.applyDamage(card, 0);
+    await CardActions.run(card, { action: "damage", key: 0 }, game.user);
     assert.equal(attacker.system.hp.value, 18, "Apply again deals Counter's 2, not the card's total");
-    // a second Counter from the same damage is refused
-    await TacticalChat.counterDamage(attack, 0);
+    // a second Counter from the same damage is refused, and so is one after an Undo of the damage and a new Apply
+    await assert.rejects(CardActions.run(attack, { action: "counter", key: 0 }, game.user), /CounterDealt/);
+    await CardActions.run(attack, { action: "undoDamage", key: 0 }, game.user);
+    await CardActions.run(attack, { action: "damage", key: 0 }, game.user);
+    await assert.rejects(CardActions.run(attack, { action: "counter", key: 0 }, game.user), /CounterDealt/);
     assert.equal(attacker.system.hp.value, 18);
   });
 });
@@ -280,14 +285,14 @@ describe("Vigilance charges: held, stacking, spent, given back", () => {
     const warden = new StandInActor({ name: "Keeper", system: { vigilance: 3 } });
     const attack = attackMessage(foe, ally, 9);
     // 2 charges rolled a 5: "reduce the damage by the amount rolled as if with armor" (5 > armor 1)
-    await TacticalChat.applyDamage(attack, 0, { vigilance: 5, vigilanceBy: warden.uuid, vigilanceCharges: 2 });
+    await CardActions.run(attack, { action: "damage", key: 0, vigilance: 5, vigilanceBy: warden.uuid, vigilanceCharges: 2 }, game.user);
     assert.equal(warden.system.vigilance, 1, "2 of 3 charges spent");
     assert.equal(ally.system.hp.value, 26, "9 − 5");
     const applied = attack.getFlag("icon-engine", "damageApplied")[0];
     assert.deepEqual(applied.vigilance && [applied.vigilance.uuid, applied.vigilance.charges, applied.vigilance.rolled], [warden.uuid, 2, 5]);
     assert.ok(applied.steps.some(step => step.rule === "vigilance"));
     assert.deepEqual(cards.appliedContext(applied, 0).vigilance, { name: "Keeper", charges: 2, rolled: 5 });
-    await TacticalChat.undoDamage(attack, 0);
+    await CardActions.run(attack, { action: "undoDamage", key: 0 }, game.user);
     assert.deepEqual([warden.system.vigilance, ally.system.hp.value], [3, 30], "Undo: the charges and the HP come back");
   });
 
@@ -296,13 +301,13 @@ describe("Vigilance charges: held, stacking, spent, given back", () => {
     const ally = new StandInActor({ name: "Friend" });
     const warden = new StandInActor({ name: "Sentinel", system: { vigilance: 2 }, statuses: ["vigilance"] });
     const attack = attackMessage(foe, ally, 9);
-    await assert.rejects(TacticalChat.applyDamage(attack, 0, { vigilance: 6, vigilanceBy: warden.uuid, vigilanceCharges: 3 }), /NotHeld/);
+    await assert.rejects(CardActions.run(attack, { action: "damage", key: 0, vigilance: 6, vigilanceBy: warden.uuid, vigilanceCharges: 3 }, game.user), /NotHeld/);
     assert.deepEqual([warden.system.vigilance, ally.system.hp.value], [2, 30]);
     assert.equal(attack.getFlag("icon-engine", "damageApplied"), undefined);
-    await TacticalChat.applyDamage(attack, 0, { vigilance: 4, vigilanceBy: warden.uuid, vigilanceCharges: 2 });
+    await CardActions.run(attack, { action: "damage", key: 0, vigilance: 4, vigilanceBy: warden.uuid, vigilanceCharges: 2 }, game.user);
     assert.deepEqual([warden.system.vigilance, ally.system.hp.value], [0, 25]);
     assert.equal(warden.effects.contents.length, 0, "no charges left: the Vigilance effect is gone");
-    await TacticalChat.undoDamage(attack, 0);
+    await CardActions.run(attack, { action: "undoDamage", key: 0 }, game.user);
     assert.equal(warden.system.vigilance, 2);
     assert.deepEqual(warden.effects.contents.map(e => [...e.statuses]), [["vigilance"]]);
   });
@@ -311,8 +316,8 @@ describe("Vigilance charges: held, stacking, spent, given back", () => {
     const ally = new StandInActor({ name: "Cut", statuses: ["slashed"] });
     const warden = new StandInActor({ name: "Watcher", system: { vigilance: 2 } });
     const card = await TacticalRolls.slashed(ally);
-    await TacticalChat.undoDamage(card, 0);
-    await assert.rejects(TacticalChat.applyDamage(card, 0, { vigilance: 3, vigilanceBy: warden.uuid, vigilanceCharges: 1 }), /vigilance/);
+    await CardActions.run(card, { action: "undoDamage", key: 0 }, game.user);
+    await assert.rejects(CardActions.run(card, { action: "damage", key: 0, vigilance: 3, vigilanceBy: warden.uuid, vigilanceCharges: 1 }, game.user), /vigilance/);
     assert.deepEqual([warden.system.vigilance, ally.system.hp.value], [2, 30]);
   });
 });

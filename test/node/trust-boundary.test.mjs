@@ -22,7 +22,7 @@ globalThis.Combat = class {
 };
 globalThis.Combatant = class {};
 const { default: IconSocket } = await import("../../module/icon-socket.mjs");
-const { default: TacticalChat } = await import("../../module/applications/tactical-chat.mjs");
+const { default: CardActions } = await import("../../module/applications/card-actions.mjs");
 const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
 const { default: ActorMarks } = await import("../../module/documents/actor-marks.mjs");
 const { default: ActorStatuses } = await import("../../module/documents/actor-statuses.mjs");
@@ -45,7 +45,7 @@ TacticalRolls.roll = async (request, tactical) => {
 // What the system registers at init, then the socket at ready.
 settings.registerTrustSettings?.();
 ClockPanel.register();
-TacticalChat.register();
+CardActions.register();
 ActorStatuses.register();
 ActorMarks.register();
 IconCombat.registerSocket();
@@ -122,7 +122,7 @@ describe("1. Undo restores only the GM's own record of an application, only what
     const card = attackCard(player(), hero, ogre);
     await playerWrites(card, "damageApplied.0", forgedRecord(ogre));
     const before = snapshot();
-    const reply = await playerRequests("undoDamage", { messageId: card.id, key: 0 });
+    const reply = await playerRequests("cardAction", { messageId: card.id, action: "undoDamage", key: 0 });
     assert.equal(reply.ok, false, "refused");
     assert.deepEqual(changedNotOwned(before, snapshot()), []);
     assert.equal(ogre.name, "Ogre");
@@ -133,12 +133,12 @@ describe("1. Undo restores only the GM's own record of an application, only what
   test("what the GM's client applied, it undoes from its own record, whatever the message's flag says", async () => {
     await as(GM, () => world.game.settings.set(SCOPE, "playersApplyDamage", true));
     const card = attackCard(player(), hero, ogre);
-    const applied = await playerRequests("applyDamage", { messageId: card.id, key: 0 });
+    const applied = await playerRequests("cardAction", { messageId: card.id, action: "damage", key: 0 });
     assert.equal(applied.ok, true, applied.error);
     assert.equal(ogre.system.hp.value, 23, "5 + fray 2");
     // the player rewrites the card's record, then asks for the undo
     await playerWrites(card, "damageApplied.0", forgedRecord(ogre));
-    const undone = await playerRequests("undoDamage", { messageId: card.id, key: 0 });
+    const undone = await playerRequests("cardAction", { messageId: card.id, action: "undoDamage", key: 0 });
     assert.equal(undone.ok, true, undone.error);
     assert.equal(ogre.system.hp.value, 30, "the GM's record: HP back to 30, not the forged 1");
     assert.equal(ogre.name, "Ogre");
@@ -150,25 +150,25 @@ describe("1. Undo restores only the GM's own record of an application, only what
   test("by default a player cannot apply their card's damage to a target they do not own; the GM can", async () => {
     const card = attackCard(player(), hero, ogre);
     const before = snapshot();
-    const reply = await playerRequests("applyDamage", { messageId: card.id, key: 0 });
+    const reply = await playerRequests("cardAction", { messageId: card.id, action: "damage", key: 0 });
     assert.equal(reply.ok, false);
     assert.match(reply.error, /ICONENGINE\.Trust\.MayNotApply/);
     assert.deepEqual(changedNotOwned(before, snapshot()), []);
-    await as(GM, () => TacticalChat.applyDamage(card, 0));
+    await as(GM, () => CardActions.run(card, { action: "damage", key: 0 }, gm()));
     assert.equal(ogre.system.hp.value, 23);
   });
 
   test("a target's owner applies and undoes the GM's card on it through the GM's client", async () => {
     const card = attackCard(gm(), ogre, hero, 3);
     const before = snapshot();
-    const applied = await playerRequests("applyDamage", { messageId: card.id, key: 0 });
+    const applied = await playerRequests("cardAction", { messageId: card.id, action: "damage", key: 0 });
     assert.equal(applied.ok, true, applied.error);
     assert.equal(hero.system.hp.value, 25, "3 + fray 2");
     assert.deepEqual(changedNotOwned(before, snapshot()).sort(), [`ChatMessage.${card.id}`, "Setting.gmRecords"],
       "the GM's card shows the breakdown and the GM keeps its record; nothing else of the GM's changes");
-    const again = await playerRequests("applyDamage", { messageId: card.id, key: 0 });
+    const again = await playerRequests("cardAction", { messageId: card.id, action: "damage", key: 0 });
     assert.match(again.error, /AlreadyApplied/, "once");
-    const undone = await playerRequests("undoDamage", { messageId: card.id, key: 0 });
+    const undone = await playerRequests("cardAction", { messageId: card.id, action: "undoDamage", key: 0 });
     assert.equal(undone.ok, true, undone.error);
     assert.equal(hero.system.hp.value, 30);
   });
@@ -181,7 +181,7 @@ describe("the GM's records", () => {
     GmRecords.MAX_MESSAGES = 3;
     try {
       const cards = Array.from({ length: 5 }, () => attackCard(gm(), ogre, ogre, 1));
-      for (const card of cards) await as(GM, () => TacticalChat.applyDamage(card, 0));
+      for (const card of cards) await as(GM, () => CardActions.run(card, { action: "damage", key: 0 }, gm()));
       const held = () => Object.keys(world.game.settings.get(SCOPE, "gmRecords"));
       assert.deepEqual(held(), cards.slice(2).map(c => c.id), "the latest 3");
       world.game.messages.delete(cards[3].id);
@@ -205,7 +205,7 @@ describe("2. Counter damage comes from the GM's record or the target's statuses,
     const card = attackCard(player(), ogre, hero);
     await playerWrites(card, "damageApplied.0", { ...forgedRecord(hero), counter: 25 });
     const before = snapshot();
-    const reply = await playerRequests("counterDamage", { messageId: card.id, key: 0 });
+    const reply = await playerRequests("cardAction", { messageId: card.id, action: "counter", key: 0 });
     assert.equal(reply.ok, false);
     assert.deepEqual(changedNotOwned(before, snapshot()), []);
     assert.equal(ogre.system.hp.value, 30);
@@ -214,11 +214,11 @@ describe("2. Counter damage comes from the GM's record or the target's statuses,
   test("the GM's foe hits a character with Counter: its owner deals the 2 back once", async () => {
     await as(GM, () => hero.createEmbeddedDocuments("ActiveEffect", [{ name: "Counter", statuses: ["counter"] }]));
     const card = attackCard(gm(), ogre, hero);
-    assert.equal((await playerRequests("applyDamage", { messageId: card.id, key: 0 })).ok, true);
-    const reply = await playerRequests("counterDamage", { messageId: card.id, key: 0 });
+    assert.equal((await playerRequests("cardAction", { messageId: card.id, action: "damage", key: 0 })).ok, true);
+    const reply = await playerRequests("cardAction", { messageId: card.id, action: "counter", key: 0 });
     assert.equal(reply.ok, true, reply.error);
     assert.equal(ogre.system.hp.value, 28, "Counter: 2 back");
-    await playerRequests("counterDamage", { messageId: card.id, key: 0 });
+    await playerRequests("cardAction", { messageId: card.id, action: "counter", key: 0 });
     assert.equal(ogre.system.hp.value, 28, "once per applied damage");
   });
 });
@@ -467,7 +467,7 @@ describe("1,000 hostile payloads of each request kind, sent as the player", () =
     const fresh = attackCard(player(), hero, ogre);
     const gmCard = attackCard(gm(), ogre, ogre);
     const applied = attackCard(gm(), ogre, ogre);
-    await as(GM, () => TacticalChat.applyDamage(applied, 0));
+    await as(GM, () => CardActions.run(applied, { action: "damage", key: 0 }, gm()));
     const ticked = actionCard(player(), hero);
     await as(GM, () => ClockPanel.tickFromCard?.(ticked, "alarm"));
     const others = actionCard(gm(), ogre);
@@ -509,10 +509,9 @@ describe("1,000 hostile payloads of each request kind, sent as the player", () =
     combatants: [{ id: "pc00000000000001", side: "party" }]
   });
   const payloads = {
-    applyDamage: () => record({ messageId: ids(), key: [0, 0, 0, 1, -1, "0", 0.5, 99], saved: [true, false], vigilance: [0, 1, 6, 7, -3, "6"],
-      vigilanceBy: [hero.uuid, ally.uuid, ogre.uuid], vigilanceCharges: [1, 3, 4, 99, -1] }),
-    undoDamage: () => record({ messageId: ids(), key: [0, 0, 0, 1, -1, "0"] }),
-    counterDamage: () => record({ messageId: ids(), key: [0, 0, 0, 1, -1, "0"] }),
+    cardAction: () => record({ messageId: ids(), action: ["damage", "damage", "undoDamage", "counter", "effect", "undoEffect", "nope"],
+      key: [0, 0, 0, 1, -1, "0", 0.5, 99], part: [0, 0, 1, 11, 12, -1, "0"], saved: [true, false], keepOld: [true, false],
+      vigilance: [0, 1, 6, 7, -3, "6"], vigilanceBy: [hero.uuid, ally.uuid, ogre.uuid], vigilanceCharges: [1, 3, 4, 99, -1] }),
     placeMarks: () => record({ messageId: ids(), targets: [[ogre.uuid], ogre.uuid], mark: ["Evil", "x".repeat(500)] }),
     tickClock: () => record({ messageId: ids(), clockId: ["alarm", "nope"], id: ["alarm"], ticks: [-8, 8, 1e6, -1e6, 2] }),
     combatEvents: () => record({ combatId: [c.id], events: [Array.from({ length: r() < 0.7 ? 1 + Math.floor(r() * 3) : Math.floor(r() * 12) }, event),

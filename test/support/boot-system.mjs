@@ -17,5 +17,7 @@ export async function bootSystem({ as = "gm", modules = [], data = {}, beforeIni
   const { loadCore } = await import("../../module/core.mjs");
   await loadCore();
   await foundry.applications.handlebars.loadTemplates(CONFIG.ICONENGINE.partials);
+  // and the chat cards' templates, compiled for their synchronous render (module/dice/sync-templates.mjs)
+  await globalThis.iconEngine.dice.SyncTemplates.ready;
   return shim;
 }

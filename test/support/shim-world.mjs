@@ -29,6 +29,8 @@ export function shimWorldPage({ as = "gm" } = {}) {
       const { loadCore } = await import("../../module/core.mjs");
       await loadCore();
       await foundry.applications.handlebars.loadTemplates(CONFIG.ICONENGINE.partials);
+      // and the chat cards' templates, compiled for their synchronous render (module/dice/sync-templates.mjs)
+      await globalThis.iconEngine.dice.SyncTemplates.ready;
     }, as);
   });
   after(async () => {

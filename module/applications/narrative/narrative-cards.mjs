@@ -1,6 +1,6 @@
 import { ICONENGINE, SYSTEM_ID } from "../../config.mjs";
 import GmRecords from "../../gm-records.mjs";
-import { bindNarrativeCard } from "./card-buttons.mjs";
+import { bindNarrativeCard, narrativeEventOf } from "./card-buttons.mjs";
 import ClockPanel from "./clock-panel.mjs";
 import { applyNarrative, burdenPromptContext, narrativeNotices, takeBurdenEvent } from "./narrative-state.mjs";
 
@@ -50,6 +50,17 @@ export default class NarrativeCards {
     const actor = /** @type {Actor.Implementation|null} */ (foundry.utils.fromUuidSync(uuid));
     if (!actor || actor.type !== "character") return NarrativeCards.#report(new Error(game.i18n?.localize("ICONENGINE.Narrative.NoActor")));
     if (!actor.isOwner) return NarrativeCards.#report(new Error(game.i18n?.format("ICONENGINE.Narrative.NotOwner", { name: actor.name })));
+    // The card's character is its author's claim: it must be one its author may roll for. The strain
+    // and risk are the action roll's, resolved again from its faces, whatever the card's buttons carry.
+    const author = message.author;
+    const roll = /** @type {import("../../dice/icon-roll.mjs").default | undefined} */ (message.rolls.find(r =>
+      /** @type {{request?: {kind?: string}}} */ (r.options ?? {}).request?.kind === "icon.action"));
+    const outcome = roll?.checkedOutcome?.() ?? null;
+    const request = /** @type {{risk?: unknown} | undefined} */ (roll?.iconOptions.request);
+    if (!author || !(author.isGM || actor.testUserPermission(author, "OWNER")) || !outcome) {
+      return NarrativeCards.#report(new Error(game.i18n?.localize("ICONENGINE.Narrative.NoActor")));
+    }
+    event = narrativeEventOf(button, { strain: Number(outcome.strain ?? 0), risk: typeof request?.risk === "string" ? request.risk : "risky" });
     try {
       const { update, effects } = applyNarrative(/** @type {Actor.SystemOfType<"character">} */ (actor.system), event); // a character (checked above)
       await actor.update(update);

@@ -123,8 +123,9 @@ export class AbilitySheet extends IconItemSheet {
 
   /** @this {AbilitySheet} */
   static async #addEffect() {
-    const effects = [...this.#source.effects, { trigger: /** @type {const} */ ("hit"), status: "", duration: /** @type {const} */ ("save"), mark: "",
-      movement: "", text: "" }];
+    // "Effects happen regardless of hitting or missing, unless specified": a new effect fires on use.
+    const effects = [...this.#source.effects, { trigger: /** @type {const} */ ("use"), gamble: 4, to: /** @type {const} */ ("target"), status: "",
+      duration: /** @type {const} */ ("save"), mark: "", move: { kind: /** @type {const} */ (""), spaces: 1 }, movement: "", text: "" }];
     await this.document.update({ system: { effects } });
   }
 

@@ -5,7 +5,8 @@
  */
 import { ABILITY_ACTIONS, ABILITY_TAGS, ACTIONS, BURDEN_CLOCKS, CLASSES, DAMAGE_DICE, FOE_CLASSES, FOE_TEMPLATES,
   LIMITS, chapterOfLevel, classPresetUpdate, foePresetUpdate, foeTurns } from "../../data/rules.mjs";
-import { AREA_SHAPES, EFFECT_DURATIONS, EFFECT_TRIGGERS, LIMITS as ITEM_LIMITS, RANGE_KINDS, RECHARGES, USABLE_TYPES, abilitySummary } from
+import { AREA_SHAPES, EFFECT_DURATIONS, EFFECT_TRIGGERS, LIMITS as ITEM_LIMITS, MOVE_KINDS, RANGE_KINDS, RECHARGES, TARGET_KINDS, USABLE_TYPES,
+  abilitySummary } from
   "../../data/ability-rules.mjs";
 import { ICONENGINE } from "../../config.mjs";
 
@@ -211,7 +212,10 @@ export function abilityContext(system) {
       number: index + 1,
       triggerOptions: options(EFFECT_TRIGGERS, effect.trigger, t => `ICONENGINE.ItemSheet.Trigger.${t}`),
       statusOptions: options(["", ...statusIds], effect.status, id => (id ? `ICONENGINE.Status.${id}.name` : "ICONENGINE.ItemSheet.noStatus")),
-      durationOptions: options(EFFECT_DURATIONS, effect.duration, d => `ICONENGINE.ItemSheet.Duration.${d}`)
+      durationOptions: options(EFFECT_DURATIONS, effect.duration, d => `ICONENGINE.ItemSheet.Duration.${d}`),
+      isGamble: effect.trigger === "gamble",
+      toOptions: options(TARGET_KINDS, effect.to, to => `ICONENGINE.ItemSheet.To.${to}`),
+      moveOptions: options(MOVE_KINDS, effect.move?.kind ?? "", m => `ICONENGINE.ItemSheet.Move.${m || "none"}`)
     }))
   };
 }

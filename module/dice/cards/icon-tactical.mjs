@@ -197,6 +197,10 @@ export function stepLines(steps) {
     amount: step.amount }));
 }
 
+/** The headings a health card may show (the damage that is no attack's: TacticalRolls.damage's callers). */
+export const HEALTH_LABELS = Object.freeze(["ICONENGINE.Tactical.Damage", "ICONENGINE.Status.slashed.name", "ICONENGINE.Status.counter.name",
+  "ICONENGINE.Rules.DangerousTerrain", "ICONENGINE.Rules.Sacrifice", "ICONENGINE.Card.Collision"]);
+
 /**
  * Health card of damage that is no attack's (Slashed, Counter): whose, the steps, and HP/vigor now.
  * A card that carries its target and options (TacticalRolls.damage) has an apply block instead of
@@ -207,7 +211,10 @@ export function stepLines(steps) {
  * @param {Record<string, unknown>} options
  */
 export function healthContext(outcome, request, options) {
-  const { actor = null, label = "ICONENGINE.Tactical.Damage", target = null, key = 0, apply = null, amount = 0 } = tacticalOf(options);
+  const { actor = null, label: claimed, target = null, key = 0, apply = null } = tacticalOf(options);
+  const label = HEALTH_LABELS.includes(String(claimed)) ? String(claimed) : "ICONENGINE.Tactical.Damage";
+  // The amount the request asks (what an Apply applies), not a number the roll's options claim.
+  const amount = Math.max(0, Math.trunc(Number(/** @type {{amount?: unknown}} */ (request).amount)) || 0);
   const after = /** @type {{hp: number, vigor: number}} */ (outcome.target);
   return {
     actor,
