@@ -37,6 +37,7 @@ import { format, localize } from "./i18n.mjs";
  * @property {number} [vigilance]  An ally's Vigilance roll (the highest d6), reducing the damage as armor.
  * @property {string} [vigilanceBy]
  * @property {number} [vigilanceCharges]
+ * @property {{x: number, y: number}} [from]  A dragged move: where the token stood (it stands where it was dragged).
  */
 
 /** The actions a control may name. */
@@ -55,6 +56,70 @@ export default class CardActions {
   /** Answer players' requests (call at init). */
   static register() {
     IconSocket.registerHandler("cardAction", (payload, userId) => CardActions.#serial(() => CardActions.#request(payload, userId)));
+    // A part's move the GM (or the token's owner) drags: checked against its distance on this client.
+    Hooks.on("preUpdateToken", (/** @type {TokenDocument.Implementation} */ token, /** @type {Record<string, unknown>} */ change) =>
+      CardActions.#checkDrag(token, change));
+    Hooks.on("updateToken", (/** @type {TokenDocument.Implementation} */ token, /** @type {Record<string, unknown>} */ change) => {
+      CardActions.#dragged(token, change).catch(error => ui.notifications?.error(error instanceof Error ? error.message : String(error)));
+    });
+  }
+
+  /**
+   * The move a part lets this client's user drag (its control pressed), until the token moves.
+   * @type {{token: string, from: {x: number, y: number}, spaces: number, message: ChatMessage.Implementation, key: number, part: number} | null}
+   */
+  static #drag = null;
+
+  /**
+   * Arm a part's move ("Move a character ... X spaces"): the next drag of the target's token on
+   * this client is checked against X and recorded on the card.
+   * @param {ChatMessage.Implementation} message
+   * @param {number} key
+   * @param {number} index
+   */
+  static armDrag(message, key, index) {
+    const facts = CardFacts.of(message);
+    const part = facts?.card.parts[index];
+    const recipient = facts?.actors[key] ?? null;
+    const fired = facts?.answer?.targets[key]?.parts.find(p => p.index === index);
+    if (!facts || !part || part.move.kind !== "move" || !recipient || !fired) throw new Error(localize("ICONENGINE.Card.NotFired"));
+    if (!CardActions.mayApply(game.user, message, recipient)) throw new Error(format("ICONENGINE.Use.MayNotAffect", { name: recipient.name ?? "" }));
+    const token = /** @type {TokenDocument.Implementation | null} */ (documentAt(facts.card.targets[key]?.token))
+      ?? /** @type {Token.Implementation[]} */ (recipient.getActiveTokens())[0]?.document ?? null;
+    if (!token?.isOwner) throw new Error(localize("ICONENGINE.Card.NoTokens"));
+    const spaces = fired.move?.spaces ?? part.move.spaces;
+    CardActions.#drag = { token: token.uuid, from: { x: token.x, y: token.y }, spaces, message, key, part: index };
+    ui.notifications?.info(format("ICONENGINE.Card.DragNow", { name: token.name ?? "", spaces: String(spaces) }));
+  }
+
+  /**
+   * Refuse a drag of the armed token farther than its part allows (in spaces, a diagonal counting 1).
+   * @param {TokenDocument.Implementation} token
+   * @param {Record<string, unknown>} change
+   * @returns {boolean | void}
+   */
+  static #checkDrag(token, change) {
+    const drag = CardActions.#drag;
+    if (!drag || drag.token !== token.uuid || (!("x" in change) && !("y" in change))) return;
+    const size = canvas?.grid?.size ?? 1;
+    const to = { x: Number(change.x ?? token.x), y: Number(change.y ?? token.y) };
+    const spaces = Math.max(Math.abs(to.x - drag.from.x), Math.abs(to.y - drag.from.y)) / size;
+    if (spaces > drag.spaces) {
+      ui.notifications?.warn(format("ICONENGINE.Card.DragTooFar", { name: token.name ?? "", spaces: String(drag.spaces) }));
+      return false;
+    }
+  }
+
+  /**
+   * Record the armed move once its token has moved: the part is applied, with its undo.
+   * @param {TokenDocument.Implementation} token
+   * @param {Record<string, unknown>} change
+   */
+  static async #dragged(token, change) {
+    const drag = CardActions.#drag;
+    if (!drag || drag.token !== token.uuid || (!("x" in change) && !("y" in change))) return;
+    CardActions.#drag = null;
+    await CardActions.press(drag.message, { action: "effect", key: drag.key, part: drag.part, from: drag.from });
   }
 
   /** The GM's actions, one after another: two requests for one control cannot both pass its checks. */
@@ -104,9 +169,12 @@ export default class CardActions {
       const action = button.dataset.cardAction ?? "";
       const key = Number(button.dataset.key ?? 0);
       if (action === "save") await CardActions.rollSave(message, key);
+      else if (action === "undoHeal") await CardActions.undoHeal(message, /** @type {User.Implementation} */ (game.user));
       else if (action === "vigilance") {
         const spent = await CardActions.#rollVigilance(message, key);
         if (spent) await CardActions.press(message, { action: "damage", key, ...spent });
+      } else if (action === "drag") {
+        CardActions.armDrag(message, key, Number(button.dataset.part));
       } else if (action === "effect") {
         const part = Number(button.dataset.part);
         const keepOld = await CardActions.#askKeep(message, key, part);
@@ -151,6 +219,13 @@ export default class CardActions {
     const control = { action, key, part };
     if (payload.saved === true || payload.saved === false) control.saved = payload.saved;
     if (payload.keepOld === true) control.keepOld = true;
+    const from = /** @type {{x?: unknown, y?: unknown} | null} */ (payload.from && typeof payload.from === "object" ? payload.from : null);
+    if (from) {
+      const x = wholeIn(from.x, -1_000_000, 1_000_000);
+      const y = wholeIn(from.y, -1_000_000, 1_000_000);
+      if (x === null || y === null) throw new Error(localize("ICONENGINE.Trust.BadRequest"));
+      control.from = { x, y };
+    }
     if (payload.vigilance !== undefined && payload.vigilance !== 0) {
       const vigilance = wholeIn(payload.vigilance, 1, 6);
       const charges = wholeIn(payload.vigilanceCharges, 1, MAX_VIGILANCE);
@@ -234,6 +309,30 @@ export default class CardActions {
       case "undoEffect": return CardActions.#undoPart(message, control, user);
       default: throw new Error(localize("ICONENGINE.Trust.BadRequest"));
     }
+  }
+
+  /**
+   * Undo a healing card (a cure, a rest, Regeneration): the health fields and status effects it
+   * changed, as its author's record says, only on an actor its author owns; by its author or a GM,
+   * once. Runs on the presser's client: the author owns every actor it changes.
+   * @param {ChatMessage.Implementation} message
+   * @param {User.Implementation} user
+   */
+  static async undoHeal(message, user) {
+    const healed = /** @type {{actor?: unknown, undo?: unknown} | undefined} */ (message.getFlag(SYSTEM_ID, "healed"));
+    const actor = actorAt(healed?.actor);
+    if (!healed || !actor || message.getFlag(SYSTEM_ID, "healUndone")) throw new Error(localize("ICONENGINE.Trust.NotApplied"));
+    if (!(user.isGM || message.author?.id === user.id) || !CardFacts.authorOwns(message, actor) || !actor.testUserPermission(user, "OWNER")) {
+      throw new Error(format("ICONENGINE.Trust.MayNotApply", { name: actor.name ?? "" }));
+    }
+    const known = knownStatuses();
+    const undo = healthUndoOnly(healed.undo, known);
+    undo.deleteEffects = undo.deleteEffects.filter(id => {
+      const effect = actor.effects.get(id);
+      return !!effect && effect.statuses.size > 0 && [...effect.statuses].every(s => known.has(s));
+    });
+    await ActorHealth.undoHealth(actor, undo);
+    await message.setFlag(SYSTEM_ID, "healUndone", true);
   }
 
   /**
@@ -508,6 +607,10 @@ export default class CardActions {
         applied.landed ||= placed.placed;
       } else applied.blockedBy ??= fired.mark?.blockedBy ?? null;
     }
+    if (part.move.kind === "move" && control.key !== -1) {
+      applied.moved = CardActions.#draggedMove(facts, control, part, fired, recipient);
+      applied.landed ||= applied.moved.spaces > 0;
+    }
     if ((part.move.kind === "shove" || part.move.kind === "pull") && control.key !== -1) {
       const { moved, collision } = await CardActions.#move(facts, control.key, part, fired, recipient);
       applied.moved = moved;
@@ -590,6 +693,28 @@ export default class CardActions {
         fromFoe: !!facts.targets[key]?.fromFoe, floor: 1 });
     }
     return { moved: { token: tokenDoc.uuid, from, to, spaces: path.moved, collided: path.collided }, collision };
+  }
+
+  /**
+   * A move the presser dragged: the token stands where it was dragged, at most the spaces the rules
+   * allow from where it stood (`from`, the control's claim, checked against that distance).
+   * @param {CardFactsOf} facts
+   * @param {CardControl} control
+   * @param {CardPart} part
+   * @param {import("../dice/cards/ability-card.mjs").FiredPart} fired
+   * @param {Actor.Implementation} recipient
+   * @returns {NonNullable<AppliedEffect["moved"]>}
+   */
+  static #draggedMove(facts, control, part, fired, recipient) {
+    const token = /** @type {TokenDocument.Implementation | null} */ (documentAt(facts.card.targets[control.key]?.token))
+      ?? /** @type {Token.Implementation[]} */ (recipient.getActiveTokens())[0]?.document ?? null;
+    const size = canvas?.grid?.size ?? 0;
+    if (!token || !control.from || !size) throw new Error(localize("ICONENGINE.Card.NoTokens"));
+    const spaces = Math.max(Math.abs(token.x - control.from.x), Math.abs(token.y - control.from.y)) / size;
+    if (spaces > (fired.move?.spaces ?? part.move.spaces)) {
+      throw new Error(format("ICONENGINE.Card.DragTooFar", { name: token.name ?? "", spaces: String(fired.move?.spaces ?? part.move.spaces) }));
+    }
+    return { token: token.uuid, from: control.from, to: { x: token.x, y: token.y }, spaces: Math.round(spaces), collided: false };
   }
 
   /**

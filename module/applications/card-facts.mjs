@@ -204,6 +204,11 @@ export default class CardFacts {
         error = e instanceof Error ? e.message : String(e);
       }
     } else answer = { targets: targets.map(() => ({ parts: [] })), self: [] };
+    // A card whose author may not act for its actor places no mark and has no user to land a part on.
+    if (answer && !user) {
+      const refused = { lands: false, blockedBy: "notTheirs" };
+      answer = { targets: answer.targets.map(t => ({ parts: t.parts.map(p => (p.mark ? { ...p, mark: refused } : p)) })), self: [] };
+    }
     return { message, card, user, userName, actors, targets, answer, error, gamble, records };
   }
 
@@ -236,7 +241,7 @@ export default class CardFacts {
       save: card.save ? CardFacts.save(message, key, actor) : null,
       statuses: actor ? ActorStatuses.statusesOf(actor) : [],
       mob: actor?.type === "foe" && system?.template === "mob",
-      summon: !!(token ?? actor?.token)?.getFlag?.(SYSTEM_ID, "summoned"),
+      summon: !!token?.getFlag?.(SYSTEM_ID, "summoned") || (!!actor && ActorStatuses.isSummon(actor)),
       fromFoe: !!user && !!actor && user.type !== actor.type,
       bloodied: max > 0 && before * 2 <= max,
       slain: !!applied && (applied.after?.hp === 0 || applied.after?.defeated === true)

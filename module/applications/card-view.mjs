@@ -146,6 +146,23 @@ export default class CardView {
    */
   static #renderRolls(message, content, rolls) {
     content.innerHTML = rolls.map(roll => roll.renderSync() ?? "").join("");
+    // A healing card's Undo, for its author (or a GM) when its author owns the healed actor.
+    const healed = /** @type {{actor?: unknown} | undefined} */ (message.getFlag(SYSTEM_ID, "healed"));
+    const healedActor = healed ? actorAt(healed.actor) : null;
+    if (healedActor && CardFacts.authorOwns(message, healedActor) && (game.user?.isGM || message.isAuthor) && healedActor.isOwner) {
+      const undone = !!message.getFlag(SYSTEM_ID, "healUndone");
+      const line = document.createElement(undone ? "p" : "button");
+      if (line instanceof HTMLButtonElement) {
+        line.type = "button";
+        line.dataset.cardAction = "undoHeal";
+        line.innerHTML = '<i class="fa-solid fa-rotate-left" inert></i> ';
+        line.append(localize("ICONENGINE.Tactical.Undo"));
+      } else {
+        line.className = "card-applied";
+        line.textContent = localize("ICONENGINE.Card.Undone");
+      }
+      content.querySelector(".tactical-heal")?.append(line);
+    }
     for (const block of content.querySelectorAll(".tactical-apply[data-key]")) {
       const key = Number(/** @type {HTMLElement} */ (block).dataset.key);
       const target = CardActions.rollTarget(message, key);

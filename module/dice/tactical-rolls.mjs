@@ -53,7 +53,8 @@ export default class TacticalRolls {
    * @param {string} flavor
    * @param {string} rollMode
    * @param {object} [flags]  The message's `tactical` flag.
-   * @param {{damageApplied?: Record<string, AppliedDamage>, saveFor?: {message: string, key: number}}} [more]
+   * @param {{damageApplied?: Record<string, AppliedDamage>, saveFor?: {message: string, key: number},
+   *   healed?: {actor: string, undo: import("../data/health-changes.mjs").HealthUndo}}} [more]
    *   Other flags of the system's scope.
    */
   static async post(actor, rolls, flavor, rollMode, flags = {}, more = {}) {
@@ -284,7 +285,7 @@ export default class TacticalRolls {
     const outcome = /** @type {Done & {target: Parameters<typeof healthChange>[2], saves: string[]}} */ (heal.outcome);
     // coreTarget above has read ICON health from this actor.
     const system = /** @type {import("../types/system.js").IconHealthSystem} */ (actor.system);
-    await ActorHealth.applyHealth(actor, healthChange({ system, effects: ActorStatuses.effectsOf(actor) }, statuses, outcome.target));
+    const undo = await ActorHealth.applyHealth(actor, healthChange({ system, effects: ActorStatuses.effectsOf(actor) }, statuses, outcome.target));
     const rolls = [heal];
     /** @type {string[]} */
     const ended = [];
@@ -295,8 +296,11 @@ export default class TacticalRolls {
       rolls.push(save);
       if (save.outcome?.success) ended.push(status);
     }
+    // The statuses the cure's saves end go back with an Undo of the card (CardActions' undoHeal).
+    const gone = actor.effects.contents.filter(e => [...e.statuses].some(s => ended.includes(s)));
+    undo.restoreEffects.push(...gone.map(e => e.toObject()));
     const message = await TacticalRolls.post(actor, rolls, game.i18n?.localize(`ICONENGINE.Tactical.Healing.${healing}`) ?? healing,
-      rollMode ?? TacticalRolls.#defaultRollMode());
+      rollMode ?? TacticalRolls.#defaultRollMode(), {}, { healed: { actor: actor.uuid, undo } });
     for (const status of ended) await actor.toggleStatusEffect(status, { active: false });
     // A rest or camp recharges what recharges at rest (module/data/ability-rules.mjs).
     if (healing === "rest" || healing === "camp") await rechargeItems(actor, "rest");

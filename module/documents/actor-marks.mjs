@@ -3,6 +3,7 @@ import { loadCore } from "../core.mjs";
 import { endedEffects, markEffectData, marksOf } from "../data/marks.mjs";
 import GmRecords from "../gm-records.mjs";
 import IconSocket from "../icon-socket.mjs";
+import ActorStatuses from "./actor-statuses.mjs";
 import { format } from "../applications/i18n.mjs";
 
 /**
@@ -95,9 +96,8 @@ export default class ActorMarks {
     const core = await loadCore();
     const img = CONFIG.statusEffects.find(s => s.id === "marked")?.img ?? "icons/svg/target.svg";
     const stored = ActorMarks.#storedMarks();
-    // "Summons ... cannot be marked": an unlinked token's actor, or a linked actor's token on the scene.
-    const summon = !!target.token?.getFlag(SYSTEM_ID, "summoned")
-      || !!canvas?.scene?.tokens.some(t => t.actorLink && t.actorId === target.id && !!t.getFlag(SYSTEM_ID, "summoned"));
+    // "Summons ... cannot be marked".
+    const summon = ActorStatuses.isSummon(target);
     const mark = { mark: name, placer: placer.uuid, target: target.uuid };
     const answer = /** @type {Done & {ended: import("../data/marks.mjs").Mark[], placed: boolean}} */ (core.resolve({ kind: "icon.marks",
       marks: stored.map(s => s.mark), event: { type: "place", mark, keepOld, targetIsSummon: summon } }, []));

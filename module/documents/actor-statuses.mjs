@@ -24,7 +24,20 @@ export default class ActorStatuses {
       statuses: effect.statuses,
       ongoing: !!effect.flags?.[SYSTEM_ID]?.ongoing
     }));
-    return coreStatuses(effects);
+    const statuses = coreStatuses(effects);
+    // "Summons are intangible": immune to damage and effects from foes, whatever effects they carry.
+    if (ActorStatuses.isSummon(actor) && !statuses.some(s => s.replace(/\+$/, "") === "intangible")) statuses.push("intangible+");
+    return statuses;
+  }
+
+  /**
+   * Whether an actor is a summon on the viewed scene: an unlinked token's actor, or a linked actor's
+   * token, flagged `summoned` (module/documents/combat-effects.mjs removes them when combat ends).
+   * @param {Actor.Implementation} actor
+   */
+  static isSummon(actor) {
+    return !!actor.token?.getFlag?.(SYSTEM_ID, "summoned")
+      || !!(typeof canvas === "undefined" ? null : canvas)?.scene?.tokens.some(t => t.actorLink && t.actorId === actor.id && !!t.getFlag(SYSTEM_ID, "summoned"));
   }
 
   /**

@@ -227,6 +227,20 @@ async function endOfCombat(combat, personalResolve) {
 }
 
 /**
+ * Whether an end-of-turn saves card may roll a save against a status: only a GM's card (the
+ * tracker's GM posts them), only for a status its flag names, and only one the actor may save
+ * against now (`saveable`: the core's `iconSaveable` of its statuses).
+ * @param {{author?: {isGM?: boolean} | null}} message
+ * @param {unknown} flag  The card's `saves` flag.
+ * @param {string} status
+ * @param {string[]} saveable
+ */
+export function saveCardAllows(message, flag, status, saveable) {
+  const statuses = /** @type {{statuses?: unknown} | null} */ (flag)?.statuses;
+  return !!message.author?.isGM && Array.isArray(statuses) && statuses.includes(status) && saveable.includes(status);
+}
+
+/**
  * Wire the save buttons of the end-of-turn cards: roll an ICON save (`icon.save`); on a success
  * the status ends. Only a GM's card is honoured (the tracker's GM posts them), and only for a
  * status its flag names that the actor may save against now (the core's `iconSaveable`): a
@@ -245,8 +259,8 @@ export function registerSaveCards() {
       button.addEventListener("click", async () => {
         const status = button.dataset.iconSave ?? "";
         const actor = /** @type {Actor.Implementation | null} */ (fromUuidSync(saves.actorUuid));
-        if (!actor?.isOwner || !Array.isArray(saves.statuses) || !saves.statuses.includes(status)) return;
-        if (!getCore().iconSaveable(ActorStatuses.statusesOf(actor)).includes(status)) {
+        if (!actor?.isOwner) return;
+        if (!saveCardAllows(message, saves, status, getCore().iconSaveable(ActorStatuses.statusesOf(actor)))) {
           ui.notifications?.warn("ICONENGINE.Tactical.NotSaveable", { localize: true });
           return;
         }

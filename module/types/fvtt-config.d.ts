@@ -187,6 +187,10 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         counterDealt?: Record<string, boolean>;
         /** A save rolled from an ability card: the card's message and the target's key. */
         saveFor?: { message: string; key: number };
+        /** A healing card: whose health it changed and how to undo it (its author's record, over actors they own). */
+        healed?: { actor: string; undo: import("../data/health-changes.mjs").HealthUndo };
+        /** The healing card was undone. */
+        healUndone?: boolean;
       };
     };
     Token: {

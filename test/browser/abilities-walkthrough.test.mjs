@@ -185,16 +185,16 @@ describe("issue 28: abilities at the table, from an empty world", () => {
     const rolled = await page.evaluate(async id => {
       const message = await until(() => game.messages.contents.find(m => m.rolls.some(r => r.iconOptions?.tactical?.role === "damage")), "the attack card");
       const hail = game.actors.get(id).items.getName("Hail Square");
-      return { message: message.id, charges: hail.system.charges.value, flavor: message.flavor };
+      return { message: message.id, charges: hail.system.charges.value, name: message.getFlag("icon-engine", "card")?.name };
     }, walk.actor);
     assert.equal(rolled.charges, 1, "2 charges, one spent by the roll");
-    assert.equal(rolled.flavor, "Hail Square");
+    assert.equal(rolled.name, "Hail Square", "the card of the ability used");
     walk.message = rolled.message;
     const card = page.locator(`#chat [data-message-id='${walk.message}']`);
     await card.locator("button[data-card-action=damage]:not([data-saved])").first().waitFor();
     const before = await page.evaluate(() => canvas.scene.tokens.contents.filter(t => t.name.startsWith("Hound")).map(t => [t.name, t.actor.system.hp.value]));
     walk.before = Object.fromEntries(before);
-    await card.locator("button[data-card-action=damage]:not([data-saved])[data-key="0"]").click();
+    await card.locator("button[data-card-action=damage]:not([data-saved])[data-key='0']").click();
     const applied = await page.evaluate(async id => {
       const message = game.messages.get(id);
       const done = await until(() => message.getFlag("icon-engine", "damageApplied")?.[0], "the applied damage");
@@ -219,7 +219,7 @@ describe("issue 28: abilities at the table, from an empty world", () => {
       return canvas.scene.tokens.contents.find(t => t.name === name).actor.system.hp.value;
     }, { id: walk.message, name: walk.applied.name });
     assert.equal(hp, walk.before[walk.applied.name]);
-    await card.locator("button[data-card-action=damage]:not([data-saved])[data-key="0"]").waitFor();
+    await card.locator("button[data-card-action=damage]:not([data-saved])[data-key='0']").waitFor();
     await shot(9, "undone", card);
     assert.deepEqual(browser.errors, []);
   });

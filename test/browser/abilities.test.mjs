@@ -86,6 +86,16 @@ describe("1. abilities the core understands", () => {
     assert.equal(read[1].description, "<p>Behind cover</p>");
   });
 
+  test("an effect stored with no trigger fires on use (\"Effects happen regardless of hitting or missing, unless specified\")", async () => {
+    const triggers = await open.page.evaluate(async () => {
+      const item = await Item.implementation.create({ name: "Plain", type: "ability", system: { effects: [{ status: "dazed" }, { trigger: "hit", status: "dazed" }] } });
+      const out = item.system.effects.map(e => [e.trigger, e.to, e.move.kind]);
+      await item.delete();
+      return out;
+    });
+    assert.deepEqual(triggers, [["use", "target", ""], ["hit", "target", ""]]);
+  });
+
   test("the data model refuses what ICON does not have, naming the field", async () => {
     const errors = await open.page.evaluate(async () => {
       const out = {};
@@ -150,7 +160,9 @@ describe("1. abilities the core understands", () => {
       await until(() => doc().system.area.size === 3, "the area's size");
       return { effects: doc().system.effects, tags: doc().system.tags, area: doc().system.area };
     }, id);
-    assert.deepEqual(saved.effects, [{ trigger: "hit", status: "slashed", duration: "ongoing", mark: "", movement: "", text: "" }]);
+    // "Effects happen regardless of hitting or missing, unless specified": a new effect fires on use
+    assert.deepEqual(saved.effects, [{ trigger: "use", gamble: 4, to: "target", status: "slashed", duration: "ongoing", mark: "", move: { kind: "", spaces: 1 },
+      movement: "", text: "" }]);
     assert.deepEqual(saved.tags, ["area"]);
     assert.deepEqual(saved.area, { shape: "cross", size: 3 });
     assert.equal(await sheet.locator("button[data-tag=area]").getAttribute("aria-pressed"), "true");

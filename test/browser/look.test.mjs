@@ -450,16 +450,16 @@ describe("the look, in v13's light and dark themes", () => {
         ids[name] = (await r.toMessage({})).id;
       }
       // An ability's use card (a button per effect), one that calls for saves, and the save card a target's roll posts.
-      const { default: ItemUse } = await import("../../module/applications/item-use.mjs");
-      game.user.targets.add({ actor: foe, name: foe.name, document: { texture: { src: foe.img }, getFlag: () => undefined } });
+      const { default: CardActions } = await import("../../module/applications/card-actions.mjs");
+      game.user.targets.add({ actor: foe, name: foe.name, document: { actor: foe, name: foe.name, uuid: "", texture: { src: foe.img }, getFlag: () => undefined } });
       ids.use = (await character.items.getName("Static Veil").use({ placeArea: false })).message.id;
       const hymn = (await character.items.getName("Ember Hymn").use()).message;
       ids.useSaves = hymn.id;
       game.user.targets.clear();
       CONFIG.Dice.randomUniform = () => 0.001;
-      const saved = await ItemUse.rollSave(hymn, foe.uuid);
+      const saved = await CardActions.rollSave(hymn, 0);
       CONFIG.Dice.randomUniform = uniform;
-      if (saved !== false) throw new Error(`the ogre's save should fail: ${saved}`);
+      if (saved?.rolls?.[0]?.outcome?.success !== false) throw new Error("the ogre's save should fail");
       ids.useSaveRoll = game.messages.contents.at(-1).id;
       Hooks.call("chatMessage", ui.chat, "/icon help", { speaker: ChatMessage.implementation.getSpeaker(), user: game.user.id });
       const help = await until(() => game.messages.contents.find(m => m.content.includes("help-card")), "the help card");
@@ -485,11 +485,13 @@ describe("the look, in v13's light and dark themes", () => {
     // The ability's cards: a button per effect it can apply, a save button per target, and the save's own card.
     const uses = await page.evaluate(({ use, useSaves, useSaveRoll }) => {
       const card = id => document.querySelector(`#chat [data-message-id="${id}"] .message-content`);
-      return { apply: [...card(use).querySelectorAll("button[data-use-effect]")].map(b => b.textContent.trim()),
-        saves: [...card(useSaves).querySelectorAll("button[data-use-save]")].map(b => b.textContent.trim()),
+      return { apply: [...card(use).querySelectorAll("button[data-card-action=effect]")].map(b => b.textContent.trim()),
+        saves: [...card(useSaves).querySelectorAll("button[data-card-action=save]")].map(b => b.textContent.trim()),
+        saved: card(useSaves).querySelector(".card-save-result")?.textContent.trim() ?? "",
         saveRoll: !!card(useSaveRoll).querySelector(".icon-tactical") };
     }, cards);
-    assert.deepEqual(uses, { apply: ["Apply: Dazed until the end of its next turn", "Apply: mark: Spark"], saves: ["Save: Ogre Chief"], saveRoll: true });
+    assert.deepEqual(uses, { apply: ["Apply: Dazed until the end of its next turn", "Apply: mark: Spark"], saves: [],
+      saved: "Ogre Chief failed its save (rolled by Gamemaster).", saveRoll: true });
     assert.deepEqual(found, {});
     await closeAll();
     assert.deepEqual(browser.errors, []);

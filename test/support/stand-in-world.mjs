@@ -129,6 +129,18 @@ export class Actor extends Document {
   }
   get appliedEffects() { return this.effects.contents; }
   get temporaryEffects() { return this.effects.contents; }
+  get statuses() { return new Set(this.source.effects.flatMap(e => e.statuses ?? [])); }
+  /** A world actor has no token of its own; none stands on a scene here. */
+  get token() { return null; }
+  getActiveTokens() { return []; }
+  async updateEmbeddedDocuments(type, updates) {
+    this.assertWrite();
+    for (const { _id, ...changes } of updates) {
+      const effect = this.source.effects.find(e => e._id === _id);
+      if (effect) for (const [path, value] of Object.entries(flatten(changes))) setPath(effect, path, value);
+    }
+    world.writes.push({ uuid: this.uuid, by: world.game.user?.id });
+  }
   async createEmbeddedDocuments(type, data, { keepId = false } = {}) {
     this.assertWrite();
     const made = data.map(d => ({ ...clone(d), _id: keepId && d._id ? d._id : nextId("e") }));

@@ -50,17 +50,9 @@ export default class NarrativeCards {
     const actor = /** @type {Actor.Implementation|null} */ (foundry.utils.fromUuidSync(uuid));
     if (!actor || actor.type !== "character") return NarrativeCards.#report(new Error(game.i18n?.localize("ICONENGINE.Narrative.NoActor")));
     if (!actor.isOwner) return NarrativeCards.#report(new Error(game.i18n?.format("ICONENGINE.Narrative.NotOwner", { name: actor.name })));
-    // The card's character is its author's claim: it must be one its author may roll for. The strain
-    // and risk are the action roll's, resolved again from its faces, whatever the card's buttons carry.
-    const author = message.author;
-    const roll = /** @type {import("../../dice/icon-roll.mjs").default | undefined} */ (message.rolls.find(r =>
-      /** @type {{request?: {kind?: string}}} */ (r.options ?? {}).request?.kind === "icon.action"));
-    const outcome = roll?.checkedOutcome?.() ?? null;
-    const request = /** @type {{risk?: unknown} | undefined} */ (roll?.iconOptions.request);
-    if (!author || !(author.isGM || actor.testUserPermission(author, "OWNER")) || !outcome) {
-      return NarrativeCards.#report(new Error(game.i18n?.localize("ICONENGINE.Narrative.NoActor")));
-    }
-    event = narrativeEventOf(button, { strain: Number(outcome.strain ?? 0), risk: typeof request?.risk === "string" ? request.risk : "risky" });
+    const consequence = NarrativeCards.consequence(message, actor);
+    if (!consequence) return NarrativeCards.#report(new Error(game.i18n?.localize("ICONENGINE.Narrative.NoActor")));
+    event = narrativeEventOf(button, consequence);
     try {
       const { update, effects } = applyNarrative(/** @type {Actor.SystemOfType<"character">} */ (actor.system), event); // a character (checked above)
       await actor.update(update);
@@ -70,6 +62,26 @@ export default class NarrativeCards {
       NarrativeCards.#report(error);
       throw error;
     }
+  }
+
+  /**
+   * What an action card's consequence buttons act with, from checked data: the card's character is
+   * its author's claim, so it must be one its author may roll for (or the author a GM); the strain
+   * and risk are its action roll's, resolved again from its faces, whatever the card's buttons carry.
+   * Null when the card may not act on that character or has no action roll the core accepts.
+   * @param {ChatMessage.Implementation} message
+   * @param {Actor.Implementation} actor  The character the card names.
+   * @returns {{strain: number, risk: string} | null}
+   */
+  static consequence(message, actor) {
+    const author = message.author;
+    if (!author || !(author.isGM || actor.testUserPermission(author, "OWNER"))) return null;
+    const roll = /** @type {import("../../dice/icon-roll.mjs").default | undefined} */ (message.rolls.find(r =>
+      /** @type {{request?: {kind?: string}}} */ (r.options ?? {}).request?.kind === "icon.action"));
+    const outcome = roll?.checkedOutcome?.() ?? null;
+    if (!outcome) return null;
+    const request = /** @type {{risk?: unknown} | undefined} */ (roll?.iconOptions.request);
+    return { strain: Number(outcome.strain ?? 0), risk: typeof request?.risk === "string" ? request.risk : "risky" };
   }
 
   /**

@@ -157,7 +157,7 @@ export function partLine(part, format) {
  * @param {CardPart} part
  */
 export function partApplies(part) {
-  return !!(part.status || part.mark || part.move.kind === "shove" || part.move.kind === "pull");
+  return !!(part.status || part.mark || part.move.kind);
 }
 
 /**
@@ -173,7 +173,7 @@ export function partApplies(part) {
 function partContext(part, fired, key, applied, mayPress, viewer, format) {
   const blocked = [fired.status, fired.mark].find(b => b && !b.lands && b.blockedBy) ?? null;
   const allBlocked = (!part.status || fired.status?.lands === false) && (!part.mark || fired.mark?.lands === false)
-    && !(part.move.kind === "shove" || part.move.kind === "pull");
+    && (!part.move.kind || fired.move?.spaces === 0);
   return {
     key,
     index: fired.index,
@@ -189,6 +189,8 @@ function partContext(part, fired, key, applied, mayPress, viewer, format) {
         { spaces: String(applied.moved.spaces) }) : ""
     } : null,
     canApply: !applied && mayPress && partApplies(part) && !allBlocked,
+    // A move in any direction is dragged by hand (its control arms the distance check), the rest apply at once.
+    drag: part.move.kind === "move" && !part.status && !part.mark,
     canUndo: !!applied && mayPress,
     label: format("ICONENGINE.Card.ApplyPart", { effect: partLine({ ...part, text: "" }, format) })
   };
