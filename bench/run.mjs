@@ -101,7 +101,7 @@ if (want("size")) {
 if (want("levers")) {
   say("## What each size lever gives the client core");
   say("");
-  say("Each row is the client core built from this source with one lever changed (bench/size-options.sh, scratch builds), against the shipped build's settings: `opt-level = \"s\"`, `lto = true`, `codegen-units = 1`, `panic = \"abort\"`, wasm-opt -Oz.");
+  say("Each row is the client core built from this source with one lever changed (bench/size-options.sh, scratch builds), against the shipped build's settings: `opt-level = \"s\"`, `lto = true`, `codegen-units = 1`, `panic = \"abort\"`, wasm-opt -Oz --low-memory-unused.");
   say("");
   for (const line of execFileSync("bash", [path.join(root, "bench", "size-options.sh")], { encoding: "utf8", maxBuffer: 1 << 24 }).trimEnd().split("\n")) say(line);
   say("");

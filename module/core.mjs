@@ -12,7 +12,7 @@
 
 // @ts-ignore -- wasm/ is a build output (it may be absent at type-check time); typed via CoreApi below.
 import init, * as wasm from "../wasm/icon_engine.js";
-import { MAX_COMBATANTS, MAX_JSON, integerArg, jsonText, plainCopy, seedArg } from "./core-arguments.mjs";
+import { MAX_COMBATANTS, MAX_JSON, describe, integerArg, jsonText, plainCopy, seedArg } from "./core-arguments.mjs";
 
 /**
  * The raw wasm exports (wasm/icon_engine.js), typed loosely: only this module calls them.
@@ -160,8 +160,36 @@ export const iconSituation = situation => JSON.parse(core().iconSituationJson(js
 /** @type {CoreApi["iconSaveable"]} */
 export const iconSaveable = statuses => JSON.parse(core().iconSaveableJson(jsonText("statuses", statuses)));
 
-/** @type {CoreApi["iconAfterAbility"]} */
-export const iconAfterAbility = statuses => JSON.parse(core().iconAfterAbilityJson(jsonText("statuses", statuses)));
+/**
+ * The statuses left once a character uses an ability: Stunned ends, and Stealth unless the
+ * ability was a dash (`{dash: true}`; without options the ability is no dash).
+ * @type {CoreApi["iconAfterAbility"]}
+ */
+export function iconAfterAbility(statuses, options) {
+  const text = jsonText("statuses", statuses);
+  return JSON.parse(core().iconAfterAbilityJson(text, dashOption(options)));
+}
+
+/**
+ * `iconAfterAbility`'s options, read as plain data: `{dash?: boolean}` or nothing.
+ * @param {unknown} options
+ * @returns {boolean}
+ */
+function dashOption(options) {
+  if (options === undefined) return false;
+  const o = plainCopy("options", options);
+  if (o === null || typeof o !== "object" || Array.isArray(o)) {
+    throw new Error(`invalid options: an object {dash} expected, not ${describe(o)}`);
+  }
+  const { dash = false, ...rest } = /** @type {Record<string, unknown>} */ (o);
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined) throw new Error(`invalid options: unknown field \`${unknown}\`, expected \`dash\``);
+  if (typeof dash !== "boolean") throw new Error(`invalid options: \`dash\` must be a boolean, not ${describe(dash)}`);
+  return dash;
+}
+
+/** @type {CoreApi["iconEffectiveStatuses"]} */
+export const iconEffectiveStatuses = statuses => JSON.parse(core().iconEffectiveStatusesJson(jsonText("statuses", statuses)));
 
 /** @type {CoreApi["rulesetTables"]} */
 export const rulesetTables = () => JSON.parse(core().rulesetTablesJson());
@@ -246,7 +274,7 @@ function makeApi(raw) {
   /** @type {Record<string, unknown>} */
   const api = {
     plan, resolve, roll, odds, oddsArrays, rollMany, combatApply, narrativeApply, clockTick, sessionXp,
-    iconDerived, iconSituation, iconSaveable, iconAfterAbility, rulesetTables, mnsLookup, version,
+    iconDerived, iconSituation, iconSaveable, iconAfterAbility, iconEffectiveStatuses, rulesetTables, mnsLookup, version,
     cacheStats, Rng
   };
   for (const [name, fn] of Object.entries(raw)) {

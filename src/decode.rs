@@ -18,6 +18,9 @@ use serde::de::{
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+mod value;
+pub use value::{read, DeError, Read};
+
 /// At most this many bytes of JSON in one argument (a combat's state, which in version 1 kept up
 /// to 100 whole snapshots of its fight).
 pub const MAX_JSON_BYTES: usize = 64 << 20;
@@ -77,7 +80,7 @@ pub fn parse(what: &str, text: &str) -> Result<Value> {
 
 /// Reads a `T` from a JSON value; `what` names the argument in errors.
 pub fn from_value<T: DeserializeOwned>(what: &str, value: &Value) -> Result<T> {
-    let message = match T::deserialize(value) {
+    let message = match read::<T>(value) {
         Ok(v) => return Ok(v),
         Err(e) => e.to_string(),
     };
@@ -87,7 +90,7 @@ pub fn from_value<T: DeserializeOwned>(what: &str, value: &Value) -> Result<T> {
     if message.starts_with('`') {
         return Err(Error::request(format!("invalid {what}: {message}")));
     }
-    let decode = |v: &Value| T::deserialize(v).err().map(|e| e.to_string());
+    let decode = |v: &Value| read::<T>(v).err().map(|e| e.to_string());
     Err(Error::request(describe(what, value, &message, &decode)))
 }
 
@@ -101,7 +104,7 @@ pub fn from_value<T: DeserializeOwned>(what: &str, value: &Value) -> Result<T> {
 pub fn tagged<'de, D, T>(
     d: D,
     tag: &'static str,
-    read: impl FnOnce(Tagged<'_>) -> serde_json::Result<T>,
+    read: impl FnOnce(Tagged<'_>) -> std::result::Result<T, DeError>,
 ) -> std::result::Result<T, D::Error>
 where
     D: Deserializer<'de>,
@@ -126,9 +129,12 @@ pub struct Tagged<'a> {
 }
 
 impl<'de> Deserializer<'de> for Tagged<'de> {
-    type Error = serde_json::Error;
+    type Error = DeError;
 
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> serde_json::Result<V::Value> {
+    fn deserialize_any<V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> std::result::Result<V::Value, DeError> {
         visitor.visit_enum(self)
     }
 
@@ -140,14 +146,14 @@ impl<'de> Deserializer<'de> for Tagged<'de> {
 }
 
 impl<'a> EnumAccess<'a> for Tagged<'a> {
-    type Error = serde_json::Error;
+    type Error = DeError;
     type Variant = Fields<'a>;
 
     fn variant_seed<V: DeserializeSeed<'a>>(
         self,
         seed: V,
-    ) -> serde_json::Result<(V::Value, Fields<'a>)> {
-        Ok((seed.deserialize(self.name)?, Fields(self.fields)))
+    ) -> std::result::Result<(V::Value, Fields<'a>), DeError> {
+        Ok((seed.deserialize(Read(self.name))?, Fields(self.fields)))
     }
 }
 
@@ -155,28 +161,31 @@ impl<'a> EnumAccess<'a> for Tagged<'a> {
 pub struct Fields<'a>(&'a Value);
 
 impl<'a> VariantAccess<'a> for Fields<'a> {
-    type Error = serde_json::Error;
+    type Error = DeError;
 
     /// A unit variant ignores the other fields, as serde's internally tagged enums do.
-    fn unit_variant(self) -> serde_json::Result<()> {
+    fn unit_variant(self) -> std::result::Result<(), DeError> {
         Ok(())
     }
-    fn newtype_variant_seed<T: DeserializeSeed<'a>>(self, seed: T) -> serde_json::Result<T::Value> {
-        seed.deserialize(self.0)
+    fn newtype_variant_seed<T: DeserializeSeed<'a>>(
+        self,
+        seed: T,
+    ) -> std::result::Result<T::Value, DeError> {
+        seed.deserialize(Read(self.0))
     }
     fn tuple_variant<V: Visitor<'a>>(
         self,
         _len: usize,
         visitor: V,
-    ) -> serde_json::Result<V::Value> {
-        self.0.deserialize_seq(visitor)
+    ) -> std::result::Result<V::Value, DeError> {
+        Read(self.0).deserialize_seq(visitor)
     }
     fn struct_variant<V: Visitor<'a>>(
         self,
         fields: &'static [&'static str],
         visitor: V,
-    ) -> serde_json::Result<V::Value> {
-        self.0.deserialize_struct("", fields, visitor)
+    ) -> std::result::Result<V::Value, DeError> {
+        Read(self.0).deserialize_struct("", fields, visitor)
     }
 }
 

@@ -39,6 +39,8 @@ pub enum Request {
     IconEvasion(icon::situation::Evasion),
     #[serde(rename = "icon.inflict")]
     IconInflict(icon::effects::Inflict),
+    #[serde(rename = "icon.ability")]
+    IconAbility(icon::ability::Ability),
     #[serde(rename = "icon.hatred")]
     IconHatred(icon::effects::Hatred),
     #[serde(rename = "icon.marks")]
@@ -105,6 +107,10 @@ macro_rules! dispatch {
                 let $wrap = Detail::IconInflict;
                 $body
             }
+            Request::IconAbility($rule) => {
+                let $wrap = Detail::IconAbility;
+                $body
+            }
             Request::IconHatred($rule) => {
                 let $wrap = Detail::IconHatred;
                 $body
@@ -163,6 +169,7 @@ impl Request {
             Request::IconHeal(_) => "icon.heal",
             Request::IconEvasion(_) => "icon.evasion",
             Request::IconInflict(_) => "icon.inflict",
+            Request::IconAbility(_) => "icon.ability",
             Request::IconHatred(_) => "icon.hatred",
             Request::IconMarks(_) => "icon.marks",
             Request::IconTokens(_) => "icon.tokens",
@@ -293,6 +300,7 @@ pub enum Detail {
     IconHeal(icon::HealOutcome),
     IconEvasion(icon::situation::EvasionOutcome),
     IconInflict(icon::effects::InflictOutcome),
+    IconAbility(icon::ability::AbilityOutcome),
     IconHatred(icon::effects::HatredOutcome),
     IconMarks(icon::marks::MarksOutcome),
     IconTokens(icon::tokens::TokensOutcome),

@@ -335,3 +335,147 @@ fn status_lists_past_their_limit_are_refused_with_it() {
         format!("invalid statuses: a list of statuses holds at most {MAX_STATUSES}")
     );
 }
+
+/// The core reads values with a deserializer of its own (src/decode/value.rs, so that no float is
+/// printed with `f64`'s `Display`): it must accept and refuse exactly what serde_json's `&Value`
+/// deserializer does, with the same words. Each case is decoded by both, independently.
+#[test]
+fn the_core_reads_values_as_serde_json_does() {
+    use icon_engine::decode::read;
+    use serde::de::DeserializeOwned;
+    use serde::Deserialize;
+    use serde_json::{json, Value};
+    use std::collections::BTreeMap;
+    use std::fmt::Debug;
+
+    fn same<T: DeserializeOwned + Debug + PartialEq>(v: Value) {
+        let ours = read::<T>(&v).map_err(|e| e.to_string());
+        let theirs = T::deserialize(&v).map_err(|e| e.to_string());
+        assert_eq!(ours, theirs, "{v} as {}", std::any::type_name::<T>());
+    }
+    /// A struct: as serde_json reads it, but from an object only (serde_json also takes an
+    /// array of its fields in order, which nothing sends the core; src/decode/value.rs).
+    fn same_struct<T: DeserializeOwned + Debug + PartialEq>(v: Value, name: &str) {
+        if v.is_array() {
+            let ours = read::<T>(&v).map_err(|e| e.to_string());
+            assert_eq!(
+                ours,
+                Err(format!("invalid type: sequence, expected struct {name}")),
+                "{v}"
+            );
+        } else {
+            same::<T>(v);
+        }
+    }
+    /// A map keyed by numbers: serde_json reads each key with its text parser, whose refusals
+    /// word the key's syntax its own way ("invalid number ... at line 1 column 2"); the same
+    /// maps must be read, and the same refused.
+    fn same_keys<T: DeserializeOwned + Debug + PartialEq>(v: Value) {
+        let ours = read::<T>(&v);
+        let theirs = T::deserialize(&v);
+        assert_eq!(ours.is_ok(), theirs.is_ok(), "{v}: {ours:?} {theirs:?}");
+        assert_eq!(ours.ok(), theirs.ok(), "{v}");
+    }
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    struct S {
+        a: u32,
+        #[serde(default)]
+        b: Option<i64>,
+        #[serde(default)]
+        c: Vec<String>,
+        #[serde(default)]
+        d: Option<E>,
+    }
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    enum E {
+        Unit,
+        Newtype(u8),
+        Tuple(u8, bool),
+        Struct { x: i32 },
+    }
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Pair(u8, String);
+
+    for v in [
+        json!(1),
+        json!(-1),
+        json!(1.5),
+        json!(1e300),
+        json!(-0.25),
+        json!(4294967296u64),
+        json!("ten"),
+        json!("a \"quoted\"\nline"),
+        json!(null),
+        json!(true),
+        json!([1]),
+        json!({"a": 1}),
+    ] {
+        same::<u32>(v.clone());
+        same::<i64>(v.clone());
+        same::<u8>(v.clone());
+        same::<f64>(v.clone());
+        same::<bool>(v.clone());
+        same::<String>(v.clone());
+        same::<Option<u32>>(v.clone());
+        same::<Vec<u32>>(v.clone());
+        same::<()>(v.clone());
+        same::<char>(v.clone());
+        same::<E>(v.clone());
+        same_struct::<S>(v.clone(), "S");
+        same::<Pair>(v.clone());
+        same::<BTreeMap<String, u32>>(v.clone());
+    }
+    for v in [
+        json!({"a": 1, "b": -2, "c": ["x"], "d": "unit"}),
+        json!({"a": 1, "d": {"newtype": 3}}),
+        json!({"a": 1, "d": {"tuple": [3, true]}}),
+        json!({"a": 1, "d": {"tuple": [3]}}),
+        json!({"a": 1, "d": {"tuple": [3, true, 4]}}),
+        json!({"a": 1, "d": {"struct": {"x": -5}}}),
+        json!({"a": 1, "d": {"struct": [-5]}}),
+        json!({"a": 1, "d": {"struct": 5}}),
+        json!({"a": 1, "d": {"newtype": 3, "unit": null}}),
+        json!({"a": 1, "d": {"nope": 3}}),
+        json!({"a": 1, "d": "newtype"}),
+        json!({"a": 1, "d": {"unit": null}}),
+        json!({"a": 1, "d": {"unit": 5}}),
+        json!({"a": 1, "d": 7}),
+        json!({"a": 1.5}),
+        json!({"a": 1, "z": 0}),
+        json!({"b": 1}),
+        json!({"a": 1, "a": 2}),
+        json!([1, 2, ["c"], null]),
+        json!([1, 2, [], null, 5]),
+        json!({"a": 1, "c": [1]}),
+    ] {
+        same_struct::<S>(v, "S");
+    }
+    for v in [
+        json!([1, "x"]),
+        json!([1]),
+        json!([1, "x", 2]),
+        json!([300, "x"]),
+    ] {
+        same::<Pair>(v.clone());
+        same::<(u8, String)>(v);
+    }
+    // maps keyed by numbers are written with the numbers as strings
+    for v in [
+        json!({"0": 1, "17": 2}),
+        json!({"-3": 1}),
+        json!({"01": 1}),
+        json!({"1.5": 1}),
+        json!({"x": 1}),
+        json!({"": 1}),
+        json!({"-": 1}),
+        json!({"18446744073709551616": 1}),
+        json!({"4294967296": 1}),
+    ] {
+        same_keys::<BTreeMap<u32, u8>>(v.clone());
+        same_keys::<BTreeMap<u64, u8>>(v.clone());
+        same_keys::<BTreeMap<i64, u8>>(v.clone());
+        same::<BTreeMap<String, u8>>(v);
+    }
+}

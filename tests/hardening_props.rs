@@ -19,6 +19,7 @@ const KINDS: &[&str] = &[
     "icon.heal",
     "icon.evasion",
     "icon.inflict",
+    "icon.ability",
     "icon.hatred",
     "icon.marks",
     "icon.tokens",
@@ -33,6 +34,12 @@ const KINDS: &[&str] = &[
 /// Field names the kinds use (and a few they do not).
 const FIELDS: &[&str] = &[
     "formula",
+    "parts",
+    "trigger",
+    "targets",
+    "user",
+    "gamble",
+    "attack",
     "trueStrike",
     "autoHit",
     "evasion",
@@ -118,6 +125,9 @@ fn scalar() -> impl Strategy<Value = Value> {
             "dangerousTerrain",
             "place",
             "useCombo",
+            "self",
+            "failedSave",
+            "finishingBlow",
         ])
         .prop_map(Value::from),
     ]

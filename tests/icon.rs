@@ -866,7 +866,10 @@ fn targeting_height_cover_evasion_and_status_saves() {
         ])),
         st(&["sealed"])
     );
-    assert_eq!(after_ability(&st(&["stunned", "dazed"])), st(&["dazed"]));
+    assert_eq!(
+        after_ability(&st(&["stunned", "dazed"]), false),
+        st(&["dazed"])
+    );
 }
 
 #[test]

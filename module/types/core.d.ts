@@ -62,6 +62,69 @@ export interface Done {
 
 export type Resolution = Done | More;
 
+/** When a part of an ability fires (`icon.ability`, docs/js-contract.md). */
+export type AbilityTrigger = "use" | "hit" | "crit" | "miss" | "exceed" | "failedSave" | "charge" | "comeback"
+  | "finishingBlow" | "slay" | "gamble" | "heroic";
+
+/** One part of an ability: when it fires, on whom, and the status (a bare id, "" none) and mark it puts there. */
+export interface AbilityPart {
+  trigger: AbilityTrigger;
+  /** Gamble N+ (1–6): only, and always, with `trigger: "gamble"`. */
+  gamble?: number;
+  to?: "target" | "self";
+  status?: string;
+  mark?: boolean;
+}
+
+/** A target of one use of an ability, as the use left it. */
+export interface AbilityTarget {
+  /** How the attack against it landed (an evaded one missed); null: no attack roll against it. */
+  attack?: "hit" | "crit" | "miss" | null;
+  exceed?: boolean;
+  save?: "saved" | "failed" | null;
+  /** Bloodied before this ability's damage. */
+  bloodied?: boolean;
+  /** This ability's damage took it to 0 HP. */
+  slain?: boolean;
+  statuses?: string[];
+  mob?: boolean;
+  summon?: boolean;
+  /** The user is its foe (default true). */
+  fromFoe?: boolean;
+}
+
+/** `{kind: "icon.ability", ...}`: at most 12 parts and 64 targets. */
+export interface AbilityRequest {
+  kind: "icon.ability";
+  parts: AbilityPart[];
+  user?: { statuses?: string[]; bloodied?: boolean; slowTurn?: boolean; heroic?: boolean };
+  /** The use's Gamble d6 (1–6), needed by a gamble part. */
+  gamble?: number | null;
+  targets?: AbilityTarget[];
+}
+
+/** What stopped a status or mark. */
+export type Blocked = "unstoppable" | "sealed" | "intangible" | "mob" | "summon";
+
+export interface Landing {
+  lands: boolean;
+  blockedBy: Blocked | null;
+}
+
+/** A part that fired: its index in `parts`; its status and mark, null when it has none. */
+export interface FiredPart {
+  index: number;
+  status: Landing | null;
+  mark: Landing | null;
+}
+
+/** `resolve(abilityRequest, [])`: the parts fired against each target (in order) and on the user; `total` counts them all. */
+export interface AbilityOutcome extends Done {
+  kind: "icon.ability";
+  targets: { parts: FiredPart[] }[];
+  self: FiredPart[];
+}
+
 export interface ExactOdds {
   totals: [number, string][];
   mean: string;
@@ -154,7 +217,10 @@ export interface CoreApi {
   iconDerived(target: object): { bloodied: boolean; bloodiedValue: number; healableMax: number; vigorCap: number; fallen: boolean };
   iconSituation(situation: object): { boons: number; curses: number; cover: boolean };
   iconSaveable(statuses: string[]): string[];
-  iconAfterAbility(statuses: string[]): string[];
+  /** What is left once the character uses an ability: stunned ends, stealth too unless `dash` (default false). */
+  iconAfterAbility(statuses: string[], options?: { dash?: boolean }): string[];
+  /** The statuses that take effect (in order, `+` kept): an Unstoppable character's statuses are left out. */
+  iconEffectiveStatuses(statuses: string[]): string[];
   rulesetTables(): RulesetTables;
   mnsLookup(query: { table: string; [field: string]: unknown }): Record<string, unknown>;
   Rng: new (seed?: Seed) => Rng;

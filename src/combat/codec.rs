@@ -100,7 +100,7 @@ impl<'de, T: de::DeserializeOwned> Deserialize<'de> for ZeroOr<T> {
             serde_json::Value::Number(n) if n.is_u64() => {
                 Err(de::Error::custom(format!("0 or a value, not {n}")))
             }
-            v => T::deserialize(&v)
+            v => crate::decode::read::<T>(&v)
                 .map(|v| ZeroOr(Some(v)))
                 .map_err(de::Error::custom),
         }

@@ -3,7 +3,7 @@
 
 use super::log::{broken, Step};
 use crate::error::{Error, Result};
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 use std::collections::BTreeMap;
 
 /// Steps per page of the stored log.
@@ -152,7 +152,8 @@ impl Log {
 
     fn decode(&self, k: u64, text: &str) -> Result<Vec<Step>> {
         let parsed = serde_json::from_str::<serde_json::Value>(text)
-            .and_then(|v| Vec::<Step>::deserialize(&v));
+            .map_err(|e| e.to_string())
+            .and_then(|v| crate::decode::read::<Vec<Step>>(&v).map_err(|e| e.to_string()));
         let steps = match parsed {
             Ok(s) => s,
             Err(e) => return broken(format!("page {k} of the log: {e}")),

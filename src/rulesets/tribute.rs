@@ -58,7 +58,7 @@ impl<'de> Deserialize<'de> for Opposition {
         };
         match serde_json::Value::deserialize(d)? {
             serde_json::Value::Number(n) => n.as_i64().map(Opposition::Fixed).ok_or_else(expected),
-            side @ serde_json::Value::Object(_) => Opponent::deserialize(&side)
+            side @ serde_json::Value::Object(_) => crate::decode::read::<Opponent>(&side)
                 .map(Opposition::Roll)
                 .map_err(|_| expected()),
             _ => Err(expected()),

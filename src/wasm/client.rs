@@ -305,15 +305,28 @@ pub fn icon_saveable_json(
     json(&crate::rulesets::icon::situation::saveable(&statuses.0))
 }
 
-/// The statuses left after the character uses an ability (stunned ends).
+/// The statuses left after the character uses an ability (stunned ends; stealth too unless the
+/// ability was a dash).
 #[wasm_bindgen(js_name = iconAfterAbilityJson)]
 pub fn icon_after_ability_json(
     #[wasm_bindgen(unchecked_param_type = "string")] statuses: JsValue,
+    dash: bool,
 ) -> Result<String, JsError> {
     let statuses: crate::rulesets::icon::effects::Statuses = decode("statuses", &statuses)?;
     json(&crate::rulesets::icon::situation::after_ability(
         &statuses.0,
+        dash,
     ))
+}
+
+/// The statuses that take effect on a character: all but the statuses an Unstoppable one is
+/// immune to.
+#[wasm_bindgen(js_name = iconEffectiveStatusesJson)]
+pub fn icon_effective_statuses_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] statuses: JsValue,
+) -> Result<String, JsError> {
+    let statuses: crate::rulesets::icon::effects::Statuses = decode("statuses", &statuses)?;
+    json(&crate::rulesets::icon::effects::effective(&statuses.0))
 }
 
 /// The charts the other rulesets print (ICONS levels, Tribute reality levels, the narrator's

@@ -83,10 +83,98 @@ fn has(statuses: &[String], id: &str) -> bool {
     statuses.iter().any(|s| s.trim_end_matches('+') == id)
 }
 
+/// Whether `id` (bare or ongoing) is one of the seed's statuses ([`STATUSES`]): not a positive
+/// effect, a trait, a state, a blight or a mark.
+pub fn is_status(id: &str) -> bool {
+    STATUSES.contains(&id.trim_end_matches('+'))
+}
+
+/// Whether a character with `statuses` is affected by `id`: it has it, and it is not immune to
+/// it. "Unstoppable: Immune to all statuses"; "Immune to X: Not affected by X in any way": the
+/// statuses an Unstoppable character has stay on it (a save or a cure ends them, and they work
+/// again once Unstoppable ends), but none of them does anything, ongoing ones included (immune
+/// is "in any way"). Every rule that reads a character's statuses for what they do asks here
+/// (or [`effective`], the same answer as a list).
+pub fn affects(statuses: &[String], id: &str) -> bool {
+    has(statuses, id) && !immune(statuses, id)
+}
+
+/// Whether a character with `statuses` is immune to `id`: Unstoppable, and `id` a status.
+fn immune(statuses: &[String], id: &str) -> bool {
+    is_status(id) && has(statuses, "unstoppable")
+}
+
+/// The statuses that take effect on a character with `statuses` (in order, `+` kept): all but
+/// the ones it is immune to (see [`affects`]). JS derives a character's state from these
+/// (`iconEffectiveStatuses`), so it never decides immunity itself.
+pub fn effective(statuses: &[String]) -> Vec<String> {
+    let unstoppable = has(statuses, "unstoppable");
+    statuses
+        .iter()
+        .filter(|s| !(unstoppable && is_status(s)))
+        .cloned()
+        .collect()
+}
+
+/// Who a status or mark would land on: a character's statuses, and what it is beyond them.
+#[derive(Debug, Clone, Copy)]
+pub struct Recipient<'a> {
+    pub statuses: &'a [String],
+    /// A mob is immune to statuses.
+    pub mob: bool,
+    /// "Summons are intangible, and cannot be marked".
+    pub summon: bool,
+}
+
+impl Recipient<'_> {
+    /// "Intangible characters can be targeted, but are Immune to damage and effects from foes".
+    fn intangible(&self) -> bool {
+        self.summon || has(self.statuses, "intangible")
+    }
+}
+
+/// What stops status or effect `id` (bare) from landing on `target`, inflicted by a character
+/// with the statuses `inflicter`, a foe of the target when `from_foe`: Intangible stops anything
+/// from a foe; Sealed ("Character cannot inflict statuses"), the target's Unstoppable ("Immune
+/// to all statuses") and a mob stop statuses, but not positive effects, traits, states or
+/// blights. A Sealed inflicter that is Unstoppable is not affected by its Sealed ([`affects`]).
+pub fn status_blocked(
+    id: &str,
+    inflicter: &[String],
+    target: Recipient,
+    from_foe: bool,
+) -> Option<Blocked> {
+    let status = is_status(id);
+    if from_foe && target.intangible() {
+        Some(Blocked::Intangible)
+    } else if status && affects(inflicter, "sealed") {
+        Some(Blocked::Sealed)
+    } else if status && has(target.statuses, "unstoppable") {
+        Some(Blocked::Unstoppable)
+    } else if status && target.mob {
+        Some(Blocked::Mob)
+    } else {
+        None
+    }
+}
+
+/// What stops a mark from being placed on `target`: a summon "cannot be marked", and an
+/// Intangible target is immune to a foe's effects. A mark is no status: Sealed and Unstoppable
+/// let it through.
+pub fn mark_blocked(target: Recipient, from_foe: bool) -> Option<Blocked> {
+    if target.summon {
+        Some(Blocked::Summon)
+    } else if from_foe && target.intangible() {
+        Some(Blocked::Intangible)
+    } else {
+        None
+    }
+}
+
 /// `icon.inflict`: may a status land on a target? "Unstoppable: Immune to all statuses";
 /// "Sealed: Character cannot inflict statuses"; "Intangible characters ... are Immune to damage
 /// and effects from foes". Positive effects, marks and states are no statuses: Unstoppable and
-/// Sealed let them through (Intangible still stops a foe's).
+/// Sealed let them through (Intangible still stops a foe's). See [`status_blocked`].
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Inflict {
@@ -103,13 +191,17 @@ pub struct Inflict {
     pub from_foe: bool,
 }
 
-/// What stopped a status.
+/// What stopped a status (or a mark).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Blocked {
     Sealed,
     Unstoppable,
     Intangible,
+    /// The target is a mob, immune to statuses (`icon.ability`'s `mob` target).
+    Mob,
+    /// The target is a summon, which "cannot be marked" (`icon.ability`'s `summon` target).
+    Summon,
 }
 
 /// Whether the status lands, and what stopped it when it does not.
@@ -126,16 +218,12 @@ impl Inflict {
         if id.is_empty() || id.len() > MAX_STATUS_BYTES {
             return Err(Error::request("status must name a status"));
         }
-        let is_status = STATUSES.contains(&id);
-        let blocked_by = if self.from_foe && has(&self.target, "intangible") {
-            Some(Blocked::Intangible)
-        } else if is_status && has(&self.inflicter, "sealed") {
-            Some(Blocked::Sealed)
-        } else if is_status && has(&self.target, "unstoppable") {
-            Some(Blocked::Unstoppable)
-        } else {
-            None
+        let target = Recipient {
+            statuses: &self.target,
+            mob: false,
+            summon: false,
         };
+        let blocked_by = status_blocked(id, &self.inflicter, target, self.from_foe);
         let inflicted = blocked_by.is_none();
         Ok((
             i64::from(inflicted),

@@ -66,6 +66,11 @@ impl Target {
             .iter()
             .any(|s| s.trim_end_matches('+') == status)
     }
+    /// Whether the target is affected by `status`: has it and is not immune to it
+    /// (Unstoppable is "Immune to all statuses": [`super::effects::affects`]).
+    pub fn suffers(&self, status: &str) -> bool {
+        super::effects::affects(&self.statuses, status)
+    }
     fn add(&mut self, status: &str) {
         if !self.has(status) {
             self.statuses.push(status.to_string());
@@ -223,12 +228,13 @@ pub struct ApplyDamage {
     #[serde(default)]
     pub attacker_pacified: bool,
     /// The attacker has Hatred of another foe than this target: "Deal half damage to all foes
-    /// other than foe X."
+    /// other than foe X." Halves only damage to a foe of the attacker (`fromFoe`).
     #[serde(default)]
     pub attacker_hatred: bool,
     #[serde(default)]
     pub cover: bool,
-    /// The damage comes from a foe of the target (Intangible, Pacified and Vigilance care).
+    /// The damage comes from a foe of the target (Intangible, Pacified, Hatred and Vigilance
+    /// care).
     #[serde(default = "yes")]
     pub from_foe: bool,
     /// The damage comes from an ability (Counter and Pacified care); Slashed's is never one.
@@ -407,15 +413,21 @@ impl ApplyDamage {
         }
         // Divine "cannot be reduced, mitigated, or negated in any way except immunity".
         let mitigable = !self.divine;
-        if amount > 0 && t.has("vulnerable") {
+        // Slashed on an Unstoppable target does nothing ("Immune to all statuses").
+        if amount > 0 && self.source == Source::Slashed && !t.suffers("slashed") {
+            amount = to(&mut steps, "unstoppable", amount, 0);
+        }
+        if amount > 0 && t.suffers("vulnerable") {
             amount = to(&mut steps, "vulnerable", amount, amount + 1);
         }
         if amount > 0 && self.attacker_weakened && mitigable && !pierce {
             amount = to(&mut steps, "weakened", amount, (amount - 2).max(0));
         }
         // Half damage dealt, rounded up as the seed's one halving rule (Resistance) rounds; both
-        // at once still halve once, as resistance and cover do.
-        if amount > 0 && mitigable && (self.attacker_pacified || self.attacker_hatred) {
+        // at once still halve once, as resistance and cover do. Hatred halves only "to all foes
+        // other than foe X": an ally caught in the hater's area takes it whole.
+        let hatred = self.attacker_hatred && self.from_foe;
+        if amount > 0 && mitigable && (self.attacker_pacified || hatred) {
             let rule = if self.attacker_pacified {
                 "pacified"
             } else {
@@ -443,7 +455,7 @@ impl ApplyDamage {
             amount = to(&mut steps, rule, amount, (amount + 1) / 2);
         }
         let mut taken = 0;
-        if amount > 0 && t.vigor > 0 && mitigable && !t.has("shattered") {
+        if amount > 0 && t.vigor > 0 && mitigable && !t.suffers("shattered") {
             let absorbed = amount.min(t.vigor);
             t.vigor -= absorbed;
             taken += absorbed;
@@ -584,7 +596,7 @@ impl Heal {
                 }
                 if self.healing == Healing::Regeneration && !bloodied {
                     steps.push(step_by("notBloodied", 0, t.vigor));
-                } else if t.has("shattered") {
+                } else if t.suffers("shattered") {
                     // Shattered: "Prevents you from gaining or benefiting from vigor."
                     steps.push(step_by("shattered", 0, t.vigor));
                 } else {
@@ -717,6 +729,7 @@ macro_rules! no_dice_rule {
 no_dice_rule!(ApplyDamage, HealthOutcome);
 no_dice_rule!(Heal, HealOutcome);
 no_dice_rule!(super::effects::Inflict, super::effects::InflictOutcome);
+no_dice_rule!(super::ability::Ability, super::ability::AbilityOutcome);
 no_dice_rule!(super::effects::Hatred, super::effects::HatredOutcome);
 no_dice_rule!(super::marks::Marks, super::marks::MarksOutcome);
 no_dice_rule!(super::tokens::TokensRule, super::tokens::TokensOutcome);

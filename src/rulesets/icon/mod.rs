@@ -1,6 +1,7 @@
 //! ICON (Massif Press, playtest 1.5): the flagship ruleset. The seed `icon-rules-reference.db`
 //! ("Rules Reference (Tactical Combat)" and "Rules Reference (Narrative Play)") is the spec.
 
+pub mod ability;
 pub mod boons;
 pub mod effects;
 pub mod health;

@@ -203,11 +203,15 @@ pub fn saveable(statuses: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Stunned "goes away automatically" once the character has used its next ability.
-pub fn after_ability(statuses: &[String]) -> Vec<String> {
+/// The statuses left once a character has used an ability (`dash`: the ability was a dash).
+/// Stunned: "Your next ability used ends your turn, then end this status" (a dash is an ability
+/// too); Stealth "is broken when you use any ability other than dash". The ongoing `stunned+`
+/// and `stealth+` stay: "Ongoing statuses or effects cannot be removed or ignored until whatever
+/// is causing them is lifted".
+pub fn after_ability(statuses: &[String], dash: bool) -> Vec<String> {
     statuses
         .iter()
-        .filter(|s| s.as_str() != "stunned")
+        .filter(|s| !(s.as_str() == "stunned" || (!dash && s.as_str() == "stealth")))
         .cloned()
         .collect()
 }

@@ -257,11 +257,13 @@ fn one() -> u32 {
 }
 
 /// `icon.damage`: on a hit `dice`×[D] + fray + flat ("Light attack: On hit: [D] + fray, Miss: fray;
-/// Heavy Attack: 2[D] + fray"); a critical hit adds +[D]; bonus damage rolls extra [D] and keeps
-/// the highest ("roll 1 more die than normal and pick the highest total result"). A miss deals fray.
-/// "Critical hits don't stack, if you critical hit again, you gain bonus damage": a critical hit
-/// that is critical a second time (`critAgain`: the roll's 20+ and an ability that makes the hit
-/// critical, or two such abilities) keeps its one +[D] and gains one bonus damage die.
+/// Heavy Attack: 2[D] + fray"); a critical hit adds +[D]; bonus damage rolls one extra [D] and
+/// keeps the highest ("If any ability grants bonus damage, roll 1 more die than normal and pick
+/// the highest total result"). A miss deals fray. "Critical hits don't stack, if you critical hit
+/// again, you gain bonus damage": a critical hit that is critical a second time (`critAgain`: the
+/// roll's 20+ and an ability that makes the hit critical, or two such abilities) keeps its one
+/// +[D] and gains bonus damage. Bonus damage is had or not, never stacked: any `bonusDice` above
+/// 0, `critAgain`, or both, roll the one extra die.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Damage {
@@ -273,17 +275,21 @@ pub struct Damage {
     pub fray: i64,
     #[serde(default)]
     pub flat: i64,
+    /// Bonus damage, as a count for compatibility: any count above 0 is the one bonus die
+    /// ("roll 1 more die than normal"), however many abilities grant it.
     #[serde(default)]
     pub bonus_dice: u32,
-    /// The critical hit is critical again: one more bonus damage die (only with `crit`).
+    /// The critical hit is critical again: it gains bonus damage (only with `crit`), the same
+    /// one bonus die as `bonusDice` (the two do not stack).
     #[serde(default)]
     pub crit_again: bool,
 }
 
 impl Damage {
-    /// Bonus damage dice, a repeated critical hit's included.
+    /// The bonus damage dice rolled: 1 when anything grants bonus damage (`bonusDice` above 0, a
+    /// repeated critical hit, or both), else 0.
     pub fn all_bonus_dice(&self) -> u32 {
-        self.bonus_dice + u32::from(self.crit_again)
+        u32::from(self.bonus_dice > 0 || self.crit_again)
     }
 }
 
