@@ -1,4 +1,4 @@
-import BaseActorData, { defineBaseActorSchema } from "./base-actor-data.mjs";
+import BaseActorData, { CORE_BOUNDS, defineBaseActorSchema } from "./base-actor-data.mjs";
 import { ACTIONS, BURDEN_CLOCKS, CLASSES, LIMITS, characterMaxHp, chapterOfLevel, validateCharacter } from "./rules.mjs";
 
 function defineCharacterSchema() {
@@ -14,13 +14,13 @@ function defineCharacterSchema() {
     job: new StringField({ required: true, blank: true }),
     level: integer(0, ...LIMITS.level),
     range: integer(3),
-    resolve: integer(0),
+    resolve: integer(0, 0, CORE_BOUNDS.resolve),
     xp: integer(0),
     // Typed per action: Object.fromEntries alone loses the keys.
     actions: new SchemaField(/** @type {Record<typeof ACTIONS[number], ReturnType<typeof integer>>} */ (
       Object.fromEntries(ACTIONS.map(action => [action, integer(0, ...LIMITS.rating)])))),
     strain: new SchemaField({ value: integer(0), max: integer(5, ...LIMITS.maxStrain) }),
-    effort: integer(0),
+    effort: integer(0, 0, CORE_BOUNDS.effort),
     // Breaking, as the core's narrativeApply tracks it: broken this scene, for the whole expedition
     // (with 3 burdens), and a burden still to name.
     broken: new BooleanField({ required: true, initial: false }),

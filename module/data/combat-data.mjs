@@ -2,7 +2,12 @@ function defineCombatSchema() {
   const { ObjectField } = foundry.data.fields;
   // The reducer's plain JSON, written whole on every event (every key is always present, so an
   // update's merge replaces it exactly); null before the combat starts.
-  return { state: new ObjectField({ required: false, nullable: true, initial: null }) };
+  return {
+    state: new ObjectField({ required: false, nullable: true, initial: null }),
+    // What GMs wrote for combatants' side and slow turns, by Combatant id ({side, canSlow}): the turn
+    // order reads these, not the Combatant's own `system`, which its owner may write too (issue 36).
+    choices: new ObjectField({ required: false, nullable: false, initial: {} })
+  };
 }
 
 /**

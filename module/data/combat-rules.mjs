@@ -186,3 +186,163 @@ export function endOfTurn(statuses) {
     ends: statuses.filter(s => s === "hatred")
   };
 }
+
+/* -------------------------------------------- */
+/*  A stored state's size, before it is read     */
+/* -------------------------------------------- */
+
+/**
+ * The most characters of JSON a stored combat state may have (the core refuses a state text past
+ * as many bytes, src/combat/stored.rs `MAX_STATE_JSON`). A state this core writes stays far below
+ * it: 1,000 combatants with Foundry's 16-character ids are about 40 KB, and the undo log keeps at
+ * most 100 steps holding at most 2,000 combatants' records; with every id at its longest (256
+ * bytes) a state is still about 1.2 MB.
+ */
+export const MAX_STATE_JSON = 4 * 1024 * 1024;
+
+/** Values nest at most this deep in a state (module/core-arguments.mjs `MAX_DEPTH`). */
+const MAX_STATE_DEPTH = 64;
+
+/**
+ * How many characters of JSON a stored state has at least (strings without their escapes,
+ * numbers at one digit), counted as it is walked and no further than just past `limit`: a state
+ * of one long string or one long array is refused from its length alone, and at most `limit`
+ * small values are ever looked at. Nested deeper than JSON is read counts as past the limit.
+ * @param {unknown} state
+ * @param {number} [limit]
+ * @returns {number}  The count; past `limit` when the state is too large (the walk stopped there).
+ */
+export function stateSize(state, limit = MAX_STATE_JSON) {
+  let size = 0;
+  /** @param {unknown} value @param {number} depth @returns {boolean} Whether to go on. */
+  const walk = (value, depth) => {
+    switch (typeof value) {
+      case "string": size += value.length + 2; break;
+      case "number": size += 1; break;
+      case "boolean": size += 4; break;
+      case "object": {
+        if (value === null) { size += 4; break; }
+        if (depth >= MAX_STATE_DEPTH) { size = limit + 1; return false; }
+        if (Array.isArray(value)) {
+          // brackets and commas first: a long array is refused before its elements are read
+          size += 1 + Math.max(1, value.length);
+          if (size > limit) return false;
+          for (const item of value) if (!walk(item, depth + 1)) return false;
+          break;
+        }
+        const keys = Object.keys(value);
+        size += 1 + Math.max(1, keys.length * 4);
+        if (size > limit) return false;
+        const record = /** @type {Record<string, unknown>} */ (value);
+        for (const key of keys) {
+          size += key.length;
+          if (!walk(record[key], depth + 1)) return false;
+        }
+        break;
+      }
+      default: break;
+    }
+    return size <= limit;
+  };
+  walk(state, 0);
+  return size;
+}
+
+/* -------------------------------------------- */
+/*  Steps a player causes on their own documents */
+/* -------------------------------------------- */
+
+/** The keys of a stored state that hold its undo log (src/combat/stored.rs). */
+export const LOG_KEYS = /** @type {const} */ (["log", "logged", "forgotten", "logWeight", "forgotBy"]);
+
+/**
+ * `after` with the undo log of `before`: the change stands, and no step records it.
+ * @template {Record<string, unknown>} S
+ * @param {S} after
+ * @param {Record<string, unknown>} before
+ * @returns {S}
+ */
+export function withLogOf(after, before) {
+  /** @type {Record<string, unknown>} */
+  const out = { ...after };
+  for (const key of LOG_KEYS) {
+    if (key in before) out[key] = before[key];
+    else delete out[key];
+  }
+  return /** @type {S} */ (out);
+}
+
+/**
+ * Whether `after` differs from `before` only in the combatant `id` (its row, its coming or its
+ * going) and in what is recomputed for display (`next`, each row's turns per round) or numbers
+ * the next one to join (`nextNumber`): nothing else of the fight (the round, the open turn, the
+ * sides' slots, resolve, anyone else's turns taken or waiting) moved. The undo log is not
+ * compared.
+ * @param {Record<string, unknown>} before
+ * @param {Record<string, unknown>} after
+ * @param {string} id
+ * @returns {boolean}
+ */
+export function onlyConcerns(before, after, id) {
+  const skip = new Set([...LOG_KEYS, "next", "combatants", "nextNumber"]);
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  for (const key of keys) {
+    if (!skip.has(key) && JSON.stringify(before[key]) !== JSON.stringify(after[key])) return false;
+  }
+  const rows = (/** @type {Record<string, unknown>} */ s) =>
+    new Map(Object.values(/** @type {Record<string, unknown[]>} */ (s.combatants ?? {})).map(r => [r[0], r]));
+  const was = rows(before);
+  const now = rows(after);
+  for (const key of new Set([...was.keys(), ...now.keys()])) {
+    if (key === id) continue;
+    const a = was.get(key);
+    const b = now.get(key);
+    if (!a || !b) return false;
+    // every field but the turns per round (index 5), which follow the roster
+    if (JSON.stringify([...a.slice(0, 5), ...a.slice(6)]) !== JSON.stringify([...b.slice(0, 5), ...b.slice(6)])) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether the kept steps of a state's undo log name a combatant by its id (a step holds a
+ * combatant's record, and so its id, when it added it, took it out with others, or converted a
+ * snapshot holding it; summons' records name their summoner's id). Conservative: an id JSON would
+ * escape counts as named.
+ * @param {Record<string, unknown>} state
+ * @param {string} id
+ * @returns {boolean}
+ */
+export function logNames(state, id) {
+  if (!/^[\w.-]+$/.test(id)) return true;
+  const quoted = `"${id}"`;
+  return Object.values(/** @type {Record<string, unknown>} */ (state.log ?? {}))
+    .some(page => typeof page !== "string" || page.includes(quoted));
+}
+
+/* -------------------------------------------- */
+/*  Combatants a player adds to a running fight  */
+/* -------------------------------------------- */
+
+/**
+ * The most combatants a player's own actors may have in a running fight when the player adds one:
+ * a character, a companion and the summons one of them calls, with room to spare. The GM adds as
+ * many as they like.
+ */
+export const MAX_PLAYER_COMBATANTS = 8;
+
+/**
+ * Whether a player may add one more combatant of an actor to a running fight: at most one per
+ * token of that actor on the fight's scene and one without a token (an actor from the sidebar), so
+ * every token can fight and no actor fills the turn order; and at most
+ * {@link MAX_PLAYER_COMBATANTS} combatants of actors the player owns.
+ * @param {{ofActor: number, tokens: number, ofPlayer: number}} counts  Before this one is added:
+ *   the fight's combatants of the actor, the actor's tokens on the scene, the fight's combatants
+ *   the player owns.
+ * @returns {"actor"|"player"|null}  The cap it would pass, or null when it may join.
+ */
+export function joinRefusal({ ofActor, tokens, ofPlayer }) {
+  if (ofActor >= tokens + 1) return "actor";
+  if (ofPlayer >= MAX_PLAYER_COMBATANTS) return "player";
+  return null;
+}

@@ -1,5 +1,8 @@
 import { ICONS_ABILITIES, MNS_CHARACTERISTICS } from "./rulesets.mjs";
 
+/** The most HP and vigor the core takes (src/rulesets/icon/health.rs `Target::check`). */
+const HEALTH_MAX = 100_000;
+
 /**
  * The schema of the generic `hero`: one block of stats per ruleset, so a world can switch
  * rulesets (setting "Ruleset") and each hero keeps what it had. The sheet shows the world's block.
@@ -53,8 +56,10 @@ export function defineHeroSchema() {
  */
 function defineBiography() {
   const { HTMLField, NumberField, SchemaField } = foundry.data.fields;
+  // the core's bounds on health (base-actor-data.mjs CORE_BOUNDS): a hero's health reaches it too
+  // (the end of combat heals whoever has HP)
   /** @param {number} initial */
-  const integer = initial => new NumberField({ required: true, nullable: false, integer: true, initial, min: 0 });
+  const integer = initial => new NumberField({ required: true, nullable: false, integer: true, initial, min: 0, max: HEALTH_MAX });
   return {
     biography: new HTMLField({ required: true, blank: true }),
     hp: new SchemaField({ value: integer(10), max: integer(10) }),
@@ -70,5 +75,14 @@ export default class HeroData extends foundry.abstract.TypeDataModel {
   /** @override */
   static defineSchema() {
     return defineHeroSchema();
+  }
+
+  /**
+   * HP above max HP reads as max HP (the core refuses more; the GM sets a hero's max).
+   * @override
+   */
+  prepareDerivedData() {
+    super.prepareDerivedData();
+    this.hp.value = Math.min(this.hp.value, this.hp.max);
   }
 }

@@ -1,6 +1,6 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { loadCore } from "../core.mjs";
-import { endedEffects, markEffectData, marksOf } from "../data/marks.mjs";
+import { MAX_MARKS, endedEffects, markEffectData, marksFor, marksOf } from "../data/marks.mjs";
 import GmRecords from "../gm-records.mjs";
 import IconSocket from "../icon-socket.mjs";
 import ActorStatuses from "./actor-statuses.mjs";
@@ -76,8 +76,8 @@ export default class ActorMarks {
 
   /**
    * @typedef {object} PlacedMark  What placing a mark did, for its undo.
-   * @property {boolean} placed
-   * @property {string | null} created  The mark effect's id on the target.
+   * @property {boolean} placed  It was placed, or is there already.
+   * @property {string | null} created  The mark effect's id on the target (none when it was there already).
    * @property {{actor: string, source: ActiveEffect.Source}[]} ended  The mark effects it deleted.
    */
 
@@ -85,7 +85,8 @@ export default class ActorMarks {
    * Place a mark through the core's `icon.marks` (the placer's older mark on the target ends,
    * unless `keepOld`: "If you place a mark on a character that already has a mark from you, you
    * choose which to keep or discard"; its same mark elsewhere ends; a summon "cannot be marked").
-   * As the GM: the callers check who asks.
+   * The same mark the placer already has on the target (a repeated request for one card's mark) is
+   * kept as it is, not placed again, so repeats leave one mark effect. As the GM: the callers check who asks.
    * @param {Actor.Implementation} placer
    * @param {Actor.Implementation} target
    * @param {string} name  The unique mark.
@@ -100,15 +101,19 @@ export default class ActorMarks {
     const summon = ActorStatuses.isSummon(target);
     const mark = { mark: name, placer: placer.uuid, target: target.uuid };
     const answer = /** @type {Done & {ended: import("../data/marks.mjs").Mark[], placed: boolean}} */ (core.resolve({ kind: "icon.marks",
-      marks: stored.map(s => s.mark), event: { type: "place", mark, keepOld, targetIsSummon: summon } }, []));
+      marks: ActorMarks.#marksFor(stored, { type: "place", placer: placer.uuid }), event: { type: "place", mark, keepOld, targetIsSummon: summon } }, []));
     const ended = await ActorMarks.#deleteMarks(stored, answer.ended);
-    let created = null;
-    if (answer.placed) {
-      const data = markEffectData(mark, placer.name ?? "", SYSTEM_ID, format, img);
-      const docs = await target.createEmbeddedDocuments("ActiveEffect", [/** @type {ActiveEffect.CreateData} */ (/** @type {unknown} */ (data))]);
-      created = docs?.[0]?.id ?? null;
+    if (!answer.placed) return { placed: false, created: null, ended };
+    const same = stored.filter(s => s.mark.mark === mark.mark && s.mark.placer === mark.placer && s.mark.target === mark.target);
+    if (same.length) {
+      // already there: kept (a copy left by an older version is one mark too many)
+      const extra = same.slice(1).map(s => s.effectId).filter(id => target.effects.has(id));
+      if (extra.length) await target.deleteEmbeddedDocuments("ActiveEffect", extra);
+      return { placed: true, created: null, ended };
     }
-    return { placed: answer.placed, created, ended };
+    const data = markEffectData(mark, placer.name ?? "", SYSTEM_ID, format, img);
+    const docs = await target.createEmbeddedDocuments("ActiveEffect", [/** @type {ActiveEffect.CreateData} */ (/** @type {unknown} */ (data))]);
+    return { placed: true, created: docs?.[0]?.id ?? null, ended };
   }
 
   /**
@@ -133,10 +138,23 @@ export default class ActorMarks {
   static async endMarksOf(actor) {
     const core = await loadCore();
     const stored = ActorMarks.#storedMarks();
-    if (!stored.length) return;
+    const marks = ActorMarks.#marksFor(stored, { type: "defeated", id: actor.uuid });
+    if (!marks.length) return;
     const answer = /** @type {Done & {ended: import("../data/marks.mjs").Mark[]}} */ (core.resolve({ kind: "icon.marks",
-      marks: stored.map(s => s.mark), event: { type: "defeated", id: actor.uuid } }, []));
+      marks, event: { type: "defeated", id: actor.uuid } }, []));
     await ActorMarks.#deleteMarks(stored, answer.ended);
+  }
+
+  /**
+   * The marks an event concerns (`marksFor`), the excess of one character's past the core's limit
+   * reported to the console.
+   * @param {import("../data/marks.mjs").MarkedEffect[]} stored
+   * @param {Parameters<typeof marksFor>[1]} event
+   */
+  static #marksFor(stored, event) {
+    const { marks, over } = marksFor(stored, event);
+    if (over) console.error(`${SYSTEM_ID} | marks: more than ${MAX_MARKS} marks concern ${event.type === "place" ? event.placer : event.id}; the first ${MAX_MARKS} are read`);
+    return marks;
   }
 
   /**
@@ -156,11 +174,28 @@ export default class ActorMarks {
     return [...found.values()];
   }
 
-  /** @returns {import("../data/marks.mjs").MarkedEffect[]} */
+  /**
+   * The marks the fighters' effects hold, those the core would refuse left out (and each reported
+   * once to the GM's console).
+   * @returns {import("../data/marks.mjs").MarkedEffect[]}
+   */
   static #storedMarks() {
-    return marksOf(ActorMarks.#fighters().map(a => ({ uuid: a.uuid, effects: a.effects.contents.map(e => ({ id: e.id, flags: e.flags })) })),
-      SYSTEM_ID);
+    /** @type {import("../data/marks.mjs").MarkedEffect[]} */
+    const malformed = [];
+    const stored = marksOf(ActorMarks.#fighters().map(a => ({ uuid: a.uuid, effects: a.effects.contents.map(e => ({ id: e.id, flags: e.flags })) })),
+      SYSTEM_ID, malformed);
+    for (const bad of malformed) {
+      const key = `${bad.actorUuid}.ActiveEffect.${bad.effectId}`;
+      if (ActorMarks.#reported.has(key) || !game.user?.isGM) continue;
+      ActorMarks.#reported.add(key);
+      console.error(`${SYSTEM_ID} | marks: the mark of ${key} is not one the core reads (a name, placer and target of 1 to 256 bytes); it is left out`,
+        bad.mark);
+    }
+    return stored;
   }
+
+  /** The malformed marks reported already, by effect UUID. */
+  static #reported = new Set();
 
   /**
    * Delete the stored effects of marks the core ended.

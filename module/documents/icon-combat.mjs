@@ -1,7 +1,7 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { combatApply } from "../core.mjs";
 import { STATE_VERSION, stateCombatants } from "../applications/combat/tracker-context.mjs";
-import { combatUpdate, refusalFor } from "../data/combat-rules.mjs";
+import { MAX_PLAYER_COMBATANTS, MAX_STATE_JSON, combatUpdate, joinRefusal, logNames, onlyConcerns, refusalFor, stateSize, withLogOf } from "../data/combat-rules.mjs";
 import IconSocket from "../icon-socket.mjs";
 import { HOOKS, callAfter, callPre, cancelled } from "../hooks.mjs";
 import { runCombatEffects } from "./combat-effects.mjs";
@@ -44,7 +44,18 @@ export default class IconCombat extends Combat {
    */
   get iconState() {
     const stored = this.#storedState;
-    if (!stored || stored.v === STATE_VERSION) return /** @type {CombatState | null} */ (stored);
+    if (!stored) return null;
+    // a state past the size limit is not read at all (see #sizeRefusal); the GM is told once
+    const refusal = IconCombat.#sizeRefusal(stored);
+    if (refusal) {
+      if (game.user?.isGM && !IconCombat.#told.has(stored)) {
+        IconCombat.#told.add(stored);
+        console.error(`${SYSTEM_ID} | combat ${this.id}: ${refusal}`);
+        ui.notifications?.error(refusal);
+      }
+      return null;
+    }
+    if (stored.v === STATE_VERSION) return /** @type {CombatState} */ (stored);
     let view = IconCombat.#upgraded.get(stored);
     if (!view) {
       try {
@@ -60,6 +71,44 @@ export default class IconCombat extends Combat {
 
   /** Converted views of states stored in the old shape, by the stored object. */
   static #upgraded = new WeakMap();
+
+  /**
+   * Each stored state's size in characters of JSON, as far as {@link stateSize} counted it (just
+   * past the limit at most), by the stored object: measured when the Combat's data is prepared,
+   * so an event on a state too large is refused without reading it again.
+   * @type {WeakMap<object, number>}
+   */
+  static #sizes = new WeakMap();
+
+  /** Stored states too large that the GM has been told of. */
+  static #told = new WeakSet();
+
+  /**
+   * The refusal of a stored state past {@link MAX_STATE_JSON} characters of JSON, or null. A
+   * state this core writes is far below it; one past it (written by hand or by another module) is
+   * refused before anything walks, copies or parses it, and the core refuses its text by length too.
+   * @param {object} stored
+   * @param {{again?: boolean}} [options]  again: measure it even if it was measured before.
+   * @returns {string | null}
+   */
+  static #sizeRefusal(stored, { again = false } = {}) {
+    let size = again ? undefined : IconCombat.#sizes.get(stored);
+    if (size === undefined) IconCombat.#sizes.set(stored, size = stateSize(stored, MAX_STATE_JSON));
+    return size > MAX_STATE_JSON ? format("ICONENGINE.Combat.StateTooLarge", { max: MAX_STATE_JSON.toLocaleString("en") }) : null;
+  }
+
+  /**
+   * The stored state's size is measured whenever the Combat's data is (re)prepared: on load and
+   * after every update, on every client, at most just past the limit.
+   * @override
+   */
+  prepareBaseData() {
+    super.prepareBaseData();
+    // no private instance members here: Foundry prepares a document inside its constructor,
+    // before a subclass's own are set up (static ones exist by then)
+    const stored = /** @type {{state?: object | null} | undefined} */ (this._source.system)?.state;
+    if (stored) IconCombat.#sizeRefusal(stored, { again: true });
+  }
 
   /**
    * `system.state` as stored (what Foundry diffs an update against).
@@ -102,6 +151,9 @@ export default class IconCombat extends Combat {
    */
   async iconDispatch(event) {
     try {
+      const stored = this.#storedState;
+      const tooLarge = stored ? IconCombat.#sizeRefusal(stored) : null;
+      if (tooLarge) throw new Error(tooLarge);
       combatApply(this.iconState, event);
       const reason = refusalFor(event, this.#userFacts(game.user, this.iconState));
       if (reason) throw new Error(localize(reason));
@@ -119,9 +171,16 @@ export default class IconCombat extends Combat {
    * (and stores nothing) if the core refuses any of them.
    * @param {CombatEvent[]} events
    * @param {User.Implementation | null} [user]  Who asked (null: the system itself).
+   * @param {{quiet?: boolean}} [options]  quiet: the events follow what a player wrote on their
+   *   own documents (a combatant of theirs joining or leaving, its Defeated status); each is
+   *   carried out without a step in the undo log when no kept step depends on it (see
+   *   `#quietly`), so a player cannot push the GM's steps out of the log.
    */
-  async iconCommit(events, user = game.user) {
+  async iconCommit(events, user = game.user, { quiet = false } = {}) {
     if (!game.user?.isGM) throw new Error(localize("ICONENGINE.Combat.noGM"));
+    const stored = this.#storedState;
+    const tooLarge = stored ? IconCombat.#sizeRefusal(stored) : null;
+    if (tooLarge) throw new Error(tooLarge);
     const roundBefore = this.round;
     let state = this.iconState;
     /** @type {CombatEffect[]} */
@@ -133,7 +192,8 @@ export default class IconCombat extends Combat {
       // Other modules may cancel a turn-order change or change its event (module/hooks.mjs).
       if (!callPre(HOOKS.preTurnChange, this, event, { user, state })) throw cancelled(HOOKS.preTurnChange);
       // The reducer's answer, as docs/js-contract.md gives it.
-      const reduced = /** @type {{state: CombatState | null, effects: CombatEffect[]}} */ (combatApply(state, event));
+      const reduced = (quiet && this.#quietly(state, event))
+        || /** @type {{state: CombatState | null, effects: CombatEffect[]}} */ (combatApply(state, event));
       state = reduced.state;
       effects.push(...reduced.effects);
     }
@@ -153,7 +213,7 @@ export default class IconCombat extends Combat {
       endTurn: (c, context) => this._onEndTurn(c, context),
       startRound: context => this._onStartRound(context),
       endRound: context => this._onEndRound(context)
-    });
+    }, { endedInTurn: actor => IconCombat.#takeEndedInTurn(actor.uuid) });
     callAfter(HOOKS.turnChange, this, { events, effects, state });
     const started = effects.find(e => e.type === "roundStarted");
     if (started) callAfter(HOOKS.roundChange, this, started.round ?? this.round, roundBefore);
@@ -170,6 +230,80 @@ export default class IconCombat extends Combat {
       owns: (/** @type {string} */ id) => !!user && !!this.combatants.get(id)?.testUserPermission(user, "OWNER"),
       currentId: state?.current?.id ?? null
     };
+  }
+
+  /**
+   * A change that follows a player's own document (their combatant joining or leaving, its
+   * Defeated status) carried out without a step in the undo log, or null when it cannot be. It
+   * must change nothing but that combatant: no round starts, no summons leave, no turn closes,
+   * nobody else's turns move (`onlyConcerns`). And no kept step may depend on it: for the
+   * Defeated status, no kept step holds the combatant's record (undoing a summon's departure
+   * would bring it back beside a defeated summoner); for a combatant joining or leaving, every
+   * kept step is undone, on a copy, over the change, and each undo must be one the core
+   * accepts. A combatant that joined in the newest step and leaves again takes that step back.
+   * @param {CombatState | null} state
+   * @param {CombatEvent} event  setDefeated, addCombatant or removeCombatant.
+   * @returns {{state: CombatState, effects: CombatEffect[]} | null}
+   */
+  #quietly(state, event) {
+    if (!state || state.ended) return null;
+    const combatant = /** @type {{id?: unknown} | undefined} */ (event.combatant);
+    const id = event.type === "addCombatant" ? combatant?.id : event.id;
+    if (typeof id !== "string" || !["setDefeated", "addCombatant", "removeCombatant"].includes(event.type)) return null;
+    const before = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (state));
+    /** @type {{state: CombatState | null, effects: CombatEffect[]}} */
+    let reduced;
+    try {
+      reduced = /** @type {{state: CombatState | null, effects: CombatEffect[]}} */ (combatApply(state, event));
+    } catch {
+      return null;
+    }
+    const after = /** @type {Record<string, unknown> | null} */ (/** @type {unknown} */ (reduced.state));
+    if (after && !reduced.effects.length && onlyConcerns(before, after, id)) {
+      const unlogged = /** @type {CombatState} */ (/** @type {unknown} */ (withLogOf(after, before)));
+      if (event.type === "setDefeated") return logNames(before, id) ? null : { state: unlogged, effects: [] };
+      if (IconCombat.#undoesOver(unlogged)) return { state: unlogged, effects: [] };
+    }
+    return event.type === "removeCombatant" ? IconCombat.#takeBack(state, id) : null;
+  }
+
+  /**
+   * Whether every kept step of a state's undo log undoes, one after another, and leaves a fight
+   * the core accepts.
+   * @param {CombatState} state
+   * @returns {boolean}
+   */
+  static #undoesOver(state) {
+    let at = /** @type {CombatState | null} */ (state);
+    try {
+      for (let steps = (state.logged ?? 0) - (state.forgotten ?? 0); steps > 0 && at; steps--) {
+        at = /** @type {CombatState | null} */ (combatApply(at, { type: "undo" }).state);
+      }
+      // the fight before the oldest kept step, checked whole as every event checks it
+      if (at) combatApply(at, { type: "upgrade" });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The newest step undone, when it is exactly the joining of combatant `id` (undoing it takes out
+   * that combatant and changes nothing else), else null.
+   * @param {CombatState} state
+   * @param {string} id
+   * @returns {{state: CombatState, effects: CombatEffect[]} | null}
+   */
+  static #takeBack(state, id) {
+    try {
+      const back = /** @type {CombatState | null} */ (combatApply(state, { type: "undo" }).state);
+      if (!back || stateCombatants(back).some(c => c.id === id) || !stateCombatants(state).some(c => c.id === id)) return null;
+      const before = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (state));
+      return onlyConcerns(before, /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (back)), id)
+        ? { state: back, effects: [] } : null;
+    } catch {
+      return null;
+    }
   }
 
   /** Players' events reach the active GM through the system socket; it checks and applies them. */
@@ -193,25 +327,67 @@ export default class IconCombat extends Combat {
 
   /**
    * The Defeated status set on a token (HUD, damage) without touching the Combatant still marks
-   * the combatant defeated in the turn order, for linked and unlinked actors alike.
+   * the combatant defeated in the turn order, for linked and unlinked actors alike. Who wrote the
+   * status comes with the hook (Foundry's server says it): a player's own status is followed
+   * without a step in the undo log where nothing logged depends on it.
    */
   static registerDefeatedSync() {
-    const sync = (/** @type {ActiveEffect.Implementation} */ effect) => {
+    const sync = (/** @type {ActiveEffect.Implementation} */ effect, /** @type {unknown} */ options, /** @type {string} */ userId) => {
       if (!game.user?.isActiveGM || !effect.statuses.has(CONFIG.specialStatusEffects.DEFEATED)) return;
       const actor = effect.parent;
       if (!(actor instanceof Actor)) return;
-      for (const combat of game.combats ?? []) if (combat instanceof IconCombat) combat.#syncDefeated(actor.uuid);
+      for (const combat of game.combats ?? []) if (combat instanceof IconCombat) combat.#syncDefeated(actor.uuid, userId);
     };
     Hooks.on("createActiveEffect", sync);
     Hooks.on("deleteActiveEffect", sync);
+    Hooks.on("deleteActiveEffect", (/** @type {ActiveEffect.Implementation} */ effect) => IconCombat.#noteEndedInTurn(effect));
+  }
+
+  /**
+   * Statuses that ended by themselves during the open turn, for the turn's chat note, by the
+   * turn owner's actor UUID: Stunned ("Your next ability used ends your turn, then end this
+   * status"), which the user's client takes off before it ends the turn.
+   * @type {Map<string, string[]>}
+   */
+  static #endedInTurn = new Map();
+
+  /** Statuses that end by themselves during their owner's turn (see {@link IconCombat.#endedInTurn}). */
+  static #ENDING_IN_TURN = new Set(["stunned"]);
+
+  /**
+   * Keep a status that ended by itself on the actor whose turn is open, on the active GM.
+   * @param {ActiveEffect.Implementation} effect
+   */
+  static #noteEndedInTurn(effect) {
+    if (!game.user?.isActiveGM || ![...effect.statuses].some(s => IconCombat.#ENDING_IN_TURN.has(s))) return;
+    const actor = effect.parent;
+    if (!(actor instanceof Actor)) return;
+    for (const combat of game.combats ?? []) {
+      if (!(combat instanceof IconCombat)) continue;
+      const open = combat.iconState?.current?.id;
+      if (!open || combat.combatants.get(open)?.actor?.uuid !== actor.uuid) continue;
+      IconCombat.#endedInTurn.set(actor.uuid, [...(IconCombat.#endedInTurn.get(actor.uuid) ?? []), effect.name ?? ""]);
+    }
+  }
+
+  /**
+   * What ended by itself during the turn of this actor that now ends (and forget it).
+   * @param {string} uuid
+   * @returns {string[]}
+   */
+  static #takeEndedInTurn(uuid) {
+    const ended = IconCombat.#endedInTurn.get(uuid) ?? [];
+    IconCombat.#endedInTurn.delete(uuid);
+    return ended;
   }
 
   /**
    * Tell the reducer about combatants of this actor whose defeated state it has wrong.
    * @param {string} actorUuid
+   * @param {string | undefined} userId  Who wrote the status.
    */
-  #syncDefeated(actorUuid) {
-    this.#follow(() => this.#defeatedEvents(c => c.actor?.uuid === actorUuid));
+  #syncDefeated(actorUuid, userId) {
+    this.#follow(() => this.#defeatedEvents(c => c.actor?.uuid === actorUuid), userId);
   }
 
   /**
@@ -337,33 +513,153 @@ export default class IconCombat extends Combat {
   /** @override @param {Combat.OnCreateDescendantDocumentsArgs} args */
   _onCreateDescendantDocuments(...args) {
     super._onCreateDescendantDocuments(...args);
-    const [parent, collection, documents] = args;
+    const [parent, collection, documents, , , userId] = args;
     if (parent !== this || collection !== "combatants") return;
-    const known = () => new Set(stateCombatants(this.iconState).map(c => c.id));
     // foundry-vtt-types 13.345's stored-document type does not resolve the configured class.
     const created = /** @type {import("./icon-combatant.mjs").default[]} */ (/** @type {unknown} */ (documents));
-    this.#follow(() => created.filter(c => !known().has(c.id ?? ""))
-      .map(c => ({ type: "addCombatant", combatant: c.iconEntry() })));
+    // what a GM wrote at creation (a side, slow turns) is theirs: recorded where players cannot write
+    if (game.users?.get(userId)?.isGM) {
+      this.#recordChoices(created.filter(c => {
+        const system = /** @type {{side?: unknown, canSlow?: unknown} | undefined} */ (c._source?.system);
+        return !!system && ((typeof system.side === "string" && system.side !== "") || system.canSlow === true);
+      }));
+    }
+    this.#follow(async () => {
+      const known = new Set(stateCombatants(this.iconState).map(c => c.id));
+      const joining = await this.#capped(created.filter(c => !known.has(c.id ?? "")), userId);
+      return joining.map(c => ({ type: "addCombatant", combatant: c.iconEntry() }));
+    }, userId);
   }
 
   /** @override @param {Combat.OnDeleteDescendantDocumentsArgs} args */
   _onDeleteDescendantDocuments(...args) {
     super._onDeleteDescendantDocuments(...args);
-    const [parent, collection, , ids] = args;
+    const [parent, collection, , ids, , userId] = args;
     if (parent !== this || collection !== "combatants") return;
+    const gone = /** @type {string[]} */ (ids);
+    this.#forgetChoices(gone);
     this.#follow(() => {
       const known = new Set(stateCombatants(this.iconState).map(c => c.id));
-      return /** @type {string[]} */ (ids).filter(id => known.has(id)).map(id => ({ type: "removeCombatant", id }));
-    });
+      return gone.filter(id => known.has(id)).map(id => ({ type: "removeCombatant", id }));
+    }, userId);
   }
 
   /** @override @param {Combat.OnUpdateDescendantDocumentsArgs} args */
   _onUpdateDescendantDocuments(...args) {
     super._onUpdateDescendantDocuments(...args);
-    const [parent, collection, documents] = args;
+    const [parent, collection, documents, changes, , userId] = args;
     if (parent !== this || collection !== "combatants") return;
+    const updated = /** @type {import("./icon-combatant.mjs").default[]} */ (/** @type {unknown} */ (documents));
+    if (game.users?.get(userId)?.isGM) {
+      // only the combatants whose side or slow turns this update wrote
+      const wrote = new Set(/** @type {{_id?: string, system?: Record<string, unknown>}[]} */ (changes)
+        .filter(change => change?.system && ("side" in change.system || "canSlow" in change.system)).map(change => change._id));
+      this.#recordChoices(updated.filter(c => wrote.has(c.id ?? "")));
+    }
     const ids = new Set(documents.map(c => c.id));
-    this.#follow(() => this.#defeatedEvents(c => ids.has(c.id ?? "")));
+    this.#follow(() => this.#defeatedEvents(c => ids.has(c.id ?? "")), userId);
+  }
+
+  /* -------------------------------------------- */
+  /*  What only a GM chooses for a combatant        */
+  /* -------------------------------------------- */
+
+  /**
+   * The side and slow turns GMs wrote for combatants, on this client, by Combatant id: a GM's
+   * write is heard here at once (before the update's promise resolves on the GM's own client), so
+   * a fight begun right after it has it.
+   * @type {Map<string, {side: string, canSlow: boolean}>}
+   */
+  #choices = new Map();
+
+  /**
+   * What a GM chose for a combatant (`side`, `canSlow`), or null when no GM wrote them: a player
+   * may write their own Combatant's `system` (v13's Combatant update permission), so the turn
+   * order reads these from the GM's record (this client's, then the Combat's `system.choices`,
+   * which only GMs write), never from the Combatant as it stands.
+   * @param {string} id  A Combatant id.
+   * @returns {{side: string, canSlow: boolean} | null}
+   */
+  iconChoiceOf(id) {
+    const mine = this.#choices.get(id);
+    if (mine) return mine;
+    const stored = /** @type {{choices?: Record<string, {side?: unknown, canSlow?: unknown}> | null} | undefined} */ (this._source.system)
+      ?.choices?.[id];
+    if (!stored || typeof stored !== "object") return null;
+    return { side: typeof stored.side === "string" ? stored.side : "", canSlow: stored.canSlow === true };
+  }
+
+  /**
+   * Keep what GMs wrote for these combatants' side and slow turns: here at once, and in the
+   * Combat's `system.choices` through the active GM.
+   * @param {import("./icon-combatant.mjs").default[]} combatants
+   */
+  #recordChoices(combatants) {
+    /** @type {Record<string, unknown>} */
+    const update = {};
+    for (const c of combatants) {
+      if (!c.id) continue;
+      const system = /** @type {{side?: unknown, canSlow?: unknown} | undefined} */ (c._source?.system ?? c.system) ?? {};
+      const choice = { side: typeof system.side === "string" ? system.side : "", canSlow: system.canSlow === true };
+      this.#choices.set(c.id, choice);
+      update[`system.choices.${c.id}`] = choice;
+    }
+    if (Object.keys(update).length && game.user?.isActiveGM) {
+      this.update(/** @type {Combat.UpdateData} */ (update)).catch(error => console.error(`${SYSTEM_ID} | combat choices`, error));
+    }
+  }
+
+  /**
+   * Drop the GM's record of combatants that left.
+   * @param {string[]} ids
+   */
+  #forgetChoices(ids) {
+    const stored = /** @type {{choices?: Record<string, unknown> | null} | undefined} */ (this._source.system)?.choices ?? {};
+    /** @type {Record<string, null>} */
+    const update = {};
+    for (const id of ids) {
+      this.#choices.delete(id);
+      if (id in stored) update[`system.choices.-=${id}`] = null;
+    }
+    if (Object.keys(update).length && game.user?.isActiveGM) {
+      this.update(/** @type {Combat.UpdateData} */ (/** @type {unknown} */ (update))).catch(error => console.error(`${SYSTEM_ID} | combat choices`, error));
+    }
+  }
+
+  /**
+   * The combatants a user added that may join the running fight: a GM's all; a player's within
+   * the caps of `joinRefusal` (an actor's tokens on the scene plus one; eight of the player's own
+   * in all). The rest are deleted again (as the GM), and the GM is told.
+   * @param {import("./icon-combatant.mjs").default[]} created
+   * @param {string | undefined} userId
+   * @returns {Promise<import("./icon-combatant.mjs").default[]>}
+   */
+  async #capped(created, userId) {
+    const user = game.users?.get(userId ?? "");
+    if (!created.length || !user || user.isGM) return created;
+    const fresh = new Set(created.map(c => c.id));
+    const standing = this.combatants.filter(c => !fresh.has(c.id));
+    /** @type {import("./icon-combatant.mjs").default[]} */
+    const joining = [];
+    /** @type {import("./icon-combatant.mjs").default[]} */
+    const refused = [];
+    for (const c of created) {
+      const others = [...standing, ...joining];
+      const scene = this.scene ?? c.token?.parent ?? null;
+      const reason = joinRefusal({
+        ofActor: others.filter(o => !!c.actorId && o.actorId === c.actorId).length,
+        tokens: c.actorId ? scene?.tokens.filter(t => t.actorId === c.actorId).length ?? 0 : 0,
+        ofPlayer: others.filter(o => o.testUserPermission(user, "OWNER")).length
+      });
+      (reason ? refused : joining).push(c);
+      if (reason) {
+        const message = format(`ICONENGINE.Combat.JoinRefused.${reason}`, { name: c.name ?? "", user: user.name ?? "", max: String(MAX_PLAYER_COMBATANTS) });
+        console.warn(`${SYSTEM_ID} | ${message}`);
+        if (refused.length === 1) ui.notifications?.warn(message);
+      }
+    }
+    if (refused.length) await this.deleteEmbeddedDocuments("Combatant", refused.map(c => c.id ?? ""));
+    return joining;
   }
 
   /** Roster updates in flight, one after another. */
@@ -372,16 +668,21 @@ export default class IconCombat extends Combat {
   /**
    * Keep the reducer in step with the Combat's combatants during a running combat, on the active
    * GM only. The events are worked out when their turn in the queue comes, from the state as it
-   * is then, so two notices of one change (Combatant update, then the status) apply it once.
-   * @param {() => CombatEvent[]} events
+   * is then, so two notices of one change (Combatant update, then the status) apply it once. What
+   * a player wrote on their own documents is followed quietly (no undo step where nothing logged
+   * depends on it; see `#quietly`).
+   * @param {() => CombatEvent[] | Promise<CombatEvent[]>} events
+   * @param {string | undefined} [userId]  Who wrote the change (Foundry's server says it).
    */
-  #follow(events) {
+  #follow(events, userId) {
     if (!game.user?.isActiveGM) return;
+    const writer = userId ? game.users?.get(userId) : undefined;
+    const quiet = !!writer && !writer.isGM;
     this.#following = this.#following.then(async () => {
       const state = this.iconState;
       if (!state || state.ended) return;
-      const list = events();
-      if (list.length) await this.iconCommit(list, null);
+      const list = await events();
+      if (list.length) await this.iconCommit(list, null, { quiet });
     }).catch(error => console.error(`${SYSTEM_ID} | combat roster`, error));
   }
 }

@@ -13,8 +13,10 @@ export default class IconCombatant extends Combatant {
    * @returns {import("../data/combat-rules.mjs").CombatantFacts}
    */
   get iconFacts() {
-    // Every Combatant is of the "base" type (module/data/combatant-data.mjs).
-    const system = /** @type {import("../data/combatant-data.mjs").default | undefined} */ (this.system) ?? { side: "", canSlow: false };
+    // The GM's choices only (the Combat's record of what a GM wrote): a player may write their own
+    // Combatant's `system`, and what they write there is not the turn order's (issue 36).
+    const combat = /** @type {import("./icon-combat.mjs").default | null} */ (/** @type {unknown} */ (this.combat));
+    const system = (this.id ? combat?.iconChoiceOf?.(this.id) : null) ?? { side: "", canSlow: false };
     const actor = this.actor;
     // A foe's template (other actors have none).
     const template = /** @type {{template?: string} | undefined} */ (actor?.system)?.template;
@@ -23,7 +25,7 @@ export default class IconCombatant extends Combatant {
       actorType: actor?.type ?? null,
       template: template ?? "",
       disposition: this.token?.disposition ?? -1,
-      side: /** @type {import("../data/combat-rules.mjs").CombatantFacts["side"]} */ (system.side ?? ""), // the field's choices, or blank
+      side: /** @type {import("../data/combat-rules.mjs").CombatantFacts["side"]} */ (system.side), // the field's choices, or blank
       canSlow: !!system.canSlow,
       summonerId: this.#summonerId()
     };

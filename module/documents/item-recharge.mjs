@@ -1,6 +1,7 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { recharge } from "../data/ability-rules.mjs";
 import { HOOKS, callAfter } from "../hooks.mjs";
+import { eachActorApart } from "./each-actor.mjs";
 
 /**
  * @import { Moment } from "../data/ability-rules.mjs"
@@ -33,14 +34,17 @@ export async function rechargeItems(actor, moment, { own = false } = {}) {
  * The turn order's moments, as the reducer's effects say them (module/documents/combat-effects.mjs
  * awaits this for each one, on the active GM): a turn's end recharges its owner's `turn` charges,
  * clears every once-per-turn mark and ends the statuses that last to the end of its owner's turn;
- * a round's start and the combat's end recharge and clear theirs.
+ * a round's start and the combat's end recharge and clear theirs. Each actor apart: one whose
+ * items cannot be written is skipped and reported, the others recharge.
  * @param {Combat.Implementation} combat
  * @param {{type: string, id?: string}} effect  A reducer effect.
+ * @returns {Promise<{actor: Actor.Implementation, ended: string[]}[]>}  The statuses each actor's
+ *   turn end ended (their effects' names), for the actors it ended any.
  */
 export async function runMoment(combat, effect) {
   const moment = effect.type === "turnEnded" ? "turnEnd" : effect.type === "roundStarted" ? "roundStart"
     : effect.type === "combatEnded" ? "combatEnd" : null;
-  if (!moment) return;
+  if (!moment) return [];
   /** @type {Map<string, {actor: Actor.Implementation, ids: Set<string>}>} */
   const found = new Map();
   for (const c of combat.combatants) {
@@ -50,20 +54,23 @@ export async function runMoment(combat, effect) {
     entry.ids.add(c.id ?? "");
     found.set(actor.uuid, entry);
   }
-  for (const { actor, ids } of found.values()) {
-    const own = !!effect.id && ids.has(effect.id);
+  const owners = new Map([...found.values()].map(({ actor, ids }) => [actor, !!effect.id && ids.has(effect.id)]));
+  const done = await eachActorApart("recharge", owners.keys(), async actor => {
+    const own = !!owners.get(actor);
     await rechargeItems(actor, moment, { own });
-    if (own && moment === "turnEnd") await endTurnEffects(actor);
-  }
+    return { actor, ended: own && moment === "turnEnd" ? await endTurnEffects(actor) : [] };
+  });
+  return done.filter(d => d.ended.length);
 }
 
 /**
  * Statuses an ability inflicted "to the end of the affected character's next turn"
  * (`flags.icon-engine.endsAtTurnEnd`, module/applications/item-use.mjs) end with its turn.
  * @param {Actor.Implementation} actor
+ * @returns {Promise<string[]>}  The ended effects' names.
  */
 async function endTurnEffects(actor) {
-  const ids = actor.effects.filter(e => !!/** @type {Record<string, {endsAtTurnEnd?: boolean} | undefined>} */ (e.flags ?? {})[SYSTEM_ID]?.endsAtTurnEnd)
-    .map(e => e.id ?? "");
-  if (ids.length) await actor.deleteEmbeddedDocuments("ActiveEffect", ids);
+  const gone = actor.effects.filter(e => !!/** @type {Record<string, {endsAtTurnEnd?: boolean} | undefined>} */ (e.flags ?? {})[SYSTEM_ID]?.endsAtTurnEnd);
+  if (gone.length) await actor.deleteEmbeddedDocuments("ActiveEffect", gone.map(e => e.id ?? ""));
+  return gone.map(e => e.name ?? "");
 }

@@ -26,7 +26,7 @@ pub mod stored;
 pub use fight::{Combatant, Entry, Fight, Next, Phase, Side, Template, Turn};
 pub use log::{Log, Step, LOG_PAGE};
 pub use round::Reset;
-pub use stored::{CombatState, Limit, STATE_VERSION};
+pub use stored::{CombatState, Limit, MAX_STATE_JSON, STATE_VERSION};
 
 use crate::error::{Error, Result};
 use log::{Closed, Departure};

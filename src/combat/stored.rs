@@ -30,6 +30,14 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
+/// The most bytes of JSON a stored state may have, refused by its length before it is parsed (so
+/// a state of megabytes costs no parse, and no search for the field at fault). A state this core
+/// writes stays far below it: 1,000 combatants with Foundry's 16-character ids are about 40 KB,
+/// and the undo log keeps at most [`MAX_HISTORY`] steps holding at most
+/// [`super::MAX_HISTORY_COMBATANTS`] combatants' records; with every id at its longest a state is
+/// still about 1.2 MB. module/data/combat-rules.mjs refuses a larger one before it writes its text.
+pub const MAX_STATE_JSON: usize = 4 << 20;
+
 /// The version of the stored shape this core writes: 3 stores each combatant as an array
 /// (src/combat/fight.rs); 2 stored it as an object of named fields, and reads the same otherwise.
 pub const STATE_VERSION: u32 = 3;
@@ -215,6 +223,12 @@ impl<'de> Deserialize<'de> for CombatState {
 }
 
 impl CombatState {
+    /// A state from its stored JSON text, refused by its length (past [`MAX_STATE_JSON`] bytes)
+    /// before it is parsed.
+    pub fn from_json_text(text: &str) -> Result<Self> {
+        crate::decode::from_json_text_within("combat state", text, MAX_STATE_JSON)
+    }
+
     fn from_fields(f: StoredFields) -> Result<Self> {
         match f.v {
             None => return from_v1(f),

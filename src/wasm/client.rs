@@ -230,7 +230,9 @@ pub fn combat_apply_json(
     let state: Option<crate::combat::CombatState> = if state.is_null() || state.is_undefined() {
         None
     } else {
-        Some(decode_large("combat state", &state)?)
+        // refused by its length before it is parsed (src/combat/stored.rs)
+        let text = text_arg("combat state", &state)?;
+        Some(crate::combat::CombatState::from_json_text(&text).map_err(js_error)?)
     };
     // a start past the combatant limit is refused as its list is read (src/combat)
     let event: crate::combat::Event = decode_large("combat event", &event)?;

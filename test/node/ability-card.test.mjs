@@ -180,7 +180,8 @@ describe("the card's context, from checked facts", () => {
     const line = part => partLine({ trigger: "use", gamble: 4, to: "target", status: "", duration: "save", mark: "", move: { kind: "", spaces: 0 }, text: "", ...part }, format);
     assert.equal(line({ status: "weakened", duration: "ongoing" }), "Weakened+ (ongoing)");
     assert.equal(line({ mark: "Brand", move: { kind: "pull", spaces: 3 } }), "mark: Brand; pull 3 (towards the user)");
-    assert.equal(partApplies({ status: "", mark: "", move: { kind: "move", spaces: 2 } }), false, "a move the GM drags has no control");
+    assert.equal(partApplies({ status: "", mark: "", move: { kind: "move", spaces: 2 } }), true, "a move the GM drags has its control (it arms the check)");
+    assert.equal(partApplies({ status: "", mark: "", move: { kind: "", spaces: 2 } }), false, "text alone has none");
     assert.equal(partApplies({ status: "", mark: "", move: { kind: "shove", spaces: 2 } }), true);
   });
 });
