@@ -4,7 +4,7 @@
  * mark in it. The GM's client leaves such marks out (reporting each once to its console), so
  * everyone's marks are still placed and ended; and a mark its placer already has on a target is
  * kept, not placed again, however often a card asks. Played as the player through the system
- * socket (`placeMarks`, `applyEffect`) in the stand-in world (test/support/stand-in-world.mjs).
+ * socket (`placeMarks`, `cardAction`) in the stand-in world (test/support/stand-in-world.mjs).
  * Run against the code before issue 36, these tests fail.
  */
 import { beforeEach, describe, test } from "node:test";
@@ -19,12 +19,14 @@ globalThis.Combat = class { get started() { return false; } };
 globalThis.Combatant = class {};
 const { default: IconSocket } = await import("../../module/icon-socket.mjs");
 const { default: ActorMarks } = await import("../../module/documents/actor-marks.mjs");
-const { default: ItemUse } = await import("../../module/applications/item-use.mjs");
+const { default: CardActions } = await import("../../module/applications/card-actions.mjs");
+const { default: GmRecords } = await import("../../module/gm-records.mjs");
 const settings = await import("../../module/settings.mjs");
 
 settings.registerTrustSettings?.();
 ActorMarks.register();
-ItemUse.register();
+GmRecords.register();
+CardActions.register();
 IconSocket.register();
 
 const SCOPE = "icon-engine";
@@ -100,22 +102,22 @@ describe("5. Marks: a repeated placement keeps the mark there", () => {
   test("1,001 placements of the same mark on the same target leave one effect, the same one", async () => {
     await as(GM, () => ActorMarks.placeMark(hero, ogre, "Hunter's Mark"));
     const [first] = ogre.effects.contents;
-    for (let i = 0; i < 1000; i++) assert.equal(await as(GM, () => ActorMarks.placeMark(hero, ogre, "Hunter's Mark")), true);
+    for (let i = 0; i < 1000; i++) assert.equal((await as(GM, () => ActorMarks.placeMark(hero, ogre, "Hunter's Mark"))).placed, true);
     assert.deepEqual(ogre.effects.contents.map(e => e.id), [first.id], "kept, not deleted and made again");
     // and the placer's marks still follow the rules: a new mark on the same target replaces it
     await as(GM, () => ActorMarks.placeMark(hero, ogre, "Brand"));
     assert.deepEqual(marksOn(ogre), ["Brand"]);
   });
 
-  test("a use card's mark asked for again and again through applyEffect: one mark", async () => {
-    const card = postMessage(world.game.users.get(PLAYER), { content: "<div></div>", flags: { [SCOPE]: { use: {
-      actor: hero.uuid, item: `${hero.uuid}.Item.x`, name: "Brand", kind: "card", combo: null, save: null,
-      effects: [{ trigger: "use", status: "", duration: "save", mark: "Brand", movement: "", text: "" }],
-      targets: [{ uuid: ogre.uuid, name: ogre.name }] } } } });
-    for (let i = 0; i < 50; i++) {
-      const reply = await playerRequests("applyEffect", { messageId: card.id, index: 0, target: ogre.uuid });
-      assert.equal(reply.ok, true, reply.error);
-    }
+  test("an ability card's mark asked for again and again through cardAction: placed once, one mark", async () => {
+    const card = postMessage(world.game.users.get(PLAYER), { content: "<div></div>", flags: { [SCOPE]: { card: {
+      v: 1, actor: hero.uuid, item: "", name: "Brand", img: "", type: "ability", basic: "", kind: "card", combo: "", summary: {}, html: "",
+      parts: [{ trigger: "use", gamble: 4, to: "target", status: "", duration: "save", mark: "Brand", move: { kind: "", spaces: 0 }, text: "" }],
+      save: null, targets: [{ actor: ogre.uuid, token: "" }], user: {}, template: "" } } } });
+    const replies = [];
+    for (let i = 0; i < 50; i++) replies.push(await playerRequests("cardAction", { messageId: card.id, action: "effect", key: 0, part: 0 }));
+    assert.equal(replies[0].ok, true, replies[0].error);
+    assert.ok(replies.slice(1).every(r => !r.ok && /AlreadyApplied/.test(r.error)), "pressed once");
     assert.deepEqual(marksOn(ogre), ["Brand"]);
   });
 
