@@ -197,7 +197,9 @@ const integer = value => (typeof value === "number" && Number.isInteger(value) &
  * @returns {ActiveEffect.Source | null}
  */
 export function markEffectSource(data, known) {
-  const source = statusEffectSource(data, known);
+  // A mark effect carries the `marked` status, which is no status of the token HUD's list.
+  const source = statusEffectSource(data, new Set([...known, "marked"]));
+  if (source && (source.statuses.length !== 1 || source.statuses[0] !== "marked")) return null;
   const mark = fields(fields(fields(fields(data).flags)[SYSTEM_ID])[MARK_FLAG]);
   if (!source || typeof mark.mark !== "string" || !mark.mark.trim() || typeof mark.placer !== "string") return null;
   const own = /** @type {Record<string, Record<string, unknown>>} */ (/** @type {unknown} */ (source.flags));

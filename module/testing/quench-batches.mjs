@@ -442,16 +442,25 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
   });
 
   describe("abilities and areas", () => {
-    it("uses an ability: its use card names its cost, tags and effects", async () => {
+    it("uses an ability on itself: its card names its cost and its effect, which its control applies once, with Undo", async () => {
       const actor = await actorOf("character");
       const [item] = /** @type {Item.Implementation[]} */ (await actor.createEmbeddedDocuments("Item", [/** @type {Item.CreateData} */ ({
-        name: `${PREFIX} veil`, type: "ability", system: { actions: "2", tags: ["stance"], effects: [{ trigger: "use", status: "dazed" }] } })]));
+        name: `${PREFIX} veil`, type: "ability", system: { actions: "2", tags: ["stance"], range: { kind: "self", value: 0 },
+          effects: [{ trigger: "use", status: "dazed" }] } })]));
       const outcome = await /** @type {import("../documents/icon-item.mjs").default} */ (/** @type {unknown} */ (item)).use({ placeArea: false });
       assert.equal(outcome?.kind, "card");
-      const message = await until(() => newMessage(m => !!m.getFlag(SYSTEM_ID, "use")), "the use card");
-      const html = message.content ?? "";
-      assert.match(html, /2 actions/);
-      assert.match(html, /Dazed \(save ends\)/);
+      const message = await until(() => newMessage(m => !!m.getFlag(SYSTEM_ID, "card")), "the ability's card");
+      const card = await until(() => messageElement(message)?.querySelector(".card-target"), "the card in the chat log");
+      const text = messageElement(message)?.textContent ?? "";
+      assert.match(text, /2 actions/);
+      assert.match(text, /Dazed \(save ends\)/);
+      assert.equal(card.querySelector(".name")?.textContent, actor.name, "a Self ability targets its user");
+      const apply = await cardButton(message, "effect", "the effect's control");
+      apply.click();
+      await until(() => actor.statuses.has("dazed") && messageElement(message)?.querySelector(".card-part.is-applied"), "the status from the card");
+      const undo = await cardButton(message, "undoEffect", "the effect's Undo");
+      undo.click();
+      await until(() => !actor.statuses.has("dazed"), "the Undo");
     });
 
     it("places an area as a measured template of its ICON shape and targets the tokens it covers", async () => {

@@ -177,79 +177,110 @@ describe("1. abilities the core understands", () => {
 describe("2. use", () => {
   const open = world();
 
-  test("a card ability posts its use card; its effect button puts the status on the targets, lasting as it says", async () => {
+  test("a card ability posts its card; each target's parts have a control that applies them once, lasting as they say, with Undo", async () => {
     const { page } = open;
     const result = await page.evaluate(async ({ SETUP, UNTIL }) => {
       eval(SETUP);
       eval(UNTIL);
       const { actor, foes } = await setup();
       const [veil] = await actor.createEmbeddedDocuments("Item", [{ name: "Static Veil", type: "ability", system: {
-        description: "<p>A veil of sparks.</p>", actions: "interrupt", interrupt: 1, trigger: "When an ally is hit", tags: ["stance"], range: { kind: "range", value: 3 },
+        description: "<p>A veil of sparks.</p>", actions: "interrupt", interrupt: 1, trigger: "When an ally is hit", tags: ["stance"], range: { kind: "range", value: 8 },
         effects: [{ trigger: "use", status: "dazed", duration: "turn" }, { trigger: "use", status: "weakened", duration: "ongoing" }, { trigger: "use", mark: "Spark" },
           { trigger: "use", movement: "Push 1" }] } }]);
       for (const name of ["Ogre", "Imp"]) canvas.tokens.placeables.find(t => t.name === name).setTarget(true, { releaseOthers: false });
       const outcome = await veil.use();
       const message = outcome.message;
-      const card = await until(() => document.querySelector(`#chat [data-message-id="${message.id}"]`), "the card");
+      const card = await until(() => document.querySelector(`#chat [data-message-id="${message.id}"] .card-target`)?.closest(".chat-message"), "the card");
+      const rows = () => [...card.querySelectorAll(".card-target")];
       const seen = {
         kind: outcome.kind,
         chips: [...card.querySelectorAll(".use-chips li")].map(li => li.textContent),
         trigger: card.querySelector(".use-trigger")?.textContent.trim(),
         tags: [...card.querySelectorAll(".use-tags li")].map(li => li.textContent),
         text: card.querySelector(".use-text").textContent.trim(),
-        targets: [...card.querySelectorAll(".use-target")].map(s => s.textContent),
-        buttons: [...card.querySelectorAll("button[data-use-effect]")].map(b => b.textContent.trim())
+        targets: rows().map(r => r.querySelector(".name").textContent),
+        lines: rows()[0] ? [...rows()[0].querySelectorAll(".card-part")].map(p => p.querySelector(".card-part-line").textContent) : [],
+        buttons: [...rows()[0].querySelectorAll("button[data-card-action=effect]")].map(b => b.textContent.trim())
       };
-      card.querySelector("button[data-use-effect='0']").click();
-      card.querySelector("button[data-use-effect='1']").click();
-      card.querySelector("button[data-use-effect='2']").click();
       const [ogre, imp] = foes;
-      await until(() => ogre.statuses.has("dazed") && imp.statuses.has("weakened") && imp.effects.some(e => e.getFlag("icon-engine", "mark")), "the effects");
-      const flags = status => ogre.effects.find(e => e.statuses.has(status))?.flags["icon-engine"];
-      return { seen, dazed: flags("dazed"), weakened: flags("weakened"), marks: imp.effects.filter(e => e.getFlag("icon-engine", "mark")).map(e => e.getFlag("icon-engine", "mark").mark),
-        used: actor.getFlag("icon-engine", "interruptsUsed") ?? null };
+      // every part on every target, from the card
+      const element = () => document.querySelector(`#chat [data-message-id="${message.id}"]`);
+      for (const key of [0, 1]) for (const part of [0, 1, 2]) {
+        const button = await until(() => element().querySelector(`button[data-card-action=effect][data-key="${key}"][data-part="${part}"]`), `part ${part} of ${key}`);
+        button.click();
+        await until(() => element().querySelector(`.card-part.is-applied[data-key="${key}"][data-part="${part}"]`), `part ${part} of ${key} applied`);
+      }
+      const flags = (actor, status) => actor.effects.find(e => e.statuses.has(status))?.flags["icon-engine"];
+      const applied = { dazed: flags(ogre, "dazed"), weakened: flags(imp, "weakened"), ogreMarks: ogre.effects.filter(e => e.getFlag("icon-engine", "mark")).length,
+        impMarks: imp.effects.filter(e => e.getFlag("icon-engine", "mark")).map(e => e.getFlag("icon-engine", "mark").mark),
+        appliedText: element().querySelector('.card-part.is-applied[data-key="0"][data-part="0"] .card-applied')?.textContent.trim(),
+        again: element().querySelectorAll("button[data-card-action=effect]").length };
+      // Undo of the Ogre's Dazed takes it off, and its control is back
+      element().querySelector('button[data-card-action=undoEffect][data-key="0"][data-part="0"]').click();
+      await until(() => !ogre.statuses.has("dazed"), "the undo");
+      const back = !!(await until(() => element().querySelector('button[data-card-action=effect][data-key="0"][data-part="0"]'), "the control back"));
+      return { seen, applied, back, used: actor.getFlag("icon-engine", "interruptsUsed") ?? null };
     }, { SETUP, UNTIL });
     assert.equal(result.seen.kind, "card");
-    assert.deepEqual(result.seen.chips, ["Interrupt 1", "Range 3"]);
+    assert.deepEqual(result.seen.chips, ["Interrupt 1", "Range 8"]);
     assert.equal(result.seen.trigger, "Trigger: When an ally is hit");
     assert.deepEqual(result.seen.tags, ["Stance"]);
     assert.equal(result.seen.text, "A veil of sparks.");
     assert.deepEqual(result.seen.targets, ["Ogre", "Imp"]);
-    assert.deepEqual(result.seen.buttons, ["Apply: Dazed until the end of its next turn", "Apply: Weakened+ (ongoing)", "Apply: mark: Spark"]);
-    assert.equal(result.dazed.endsAtTurnEnd, true);
-    assert.equal(result.weakened.ongoing, true);
-    assert.deepEqual(result.marks, ["Spark"]);
+    assert.deepEqual(result.seen.lines, ["Dazed until the end of its next turn", "Weakened+ (ongoing)", "mark: Spark", "Push 1"]);
+    assert.deepEqual(result.seen.buttons, ["Apply: Dazed until the end of its next turn", "Apply: Weakened+ (ongoing)", "Apply: mark: Spark"],
+      "text alone (Push 1) is for the table: no control");
+    assert.equal(result.applied.dazed.endsAtTurnEnd, true);
+    assert.equal(result.applied.weakened.ongoing, true);
+    assert.equal(result.applied.dazed.source.name, "Static Veil", "the status carries its source");
+    // "You can only place one mark at a time on each character and only one of each unique mark can be active at a time"
+    assert.deepEqual([result.applied.ogreMarks, result.applied.impMarks], [0, ["Spark"]], "the Spark on the Imp ended the one on the Ogre");
+    assert.equal(result.applied.appliedText, "applied by Gamemaster");
+    assert.equal(result.applied.again, 0, "each control pressed once");
+    assert.equal(result.back, true);
     assert.equal(result.used, null, "outside combat an interrupt is not counted");
     await page.locator("#chat .chat-message").last().screenshot({ path: `${results}abilities-use-card.png` });
     assert.deepEqual(open.browser.errors, []);
   });
 
-  test("a save it calls for: the target's owner rolls; a failed save applies the failed-save effects, a success does not", async () => {
+  test("a save it calls for: each target's save rolled from the card, once, shown with who rolled it; a failed save's parts fire for that target only", async () => {
     const result = await open.page.evaluate(async UNTIL => {
       eval(UNTIL);
       const actor = game.actors.getName("Ana");
       const [ogre, imp] = ["Ogre", "Imp"].map(n => game.actors.getName(n));
       const [hymn] = await actor.createEmbeddedDocuments("Item", [{ name: "Ember Hymn", type: "ability", system: {
-        actions: "2", save: { enabled: true, curses: 1 }, effects: [{ trigger: "failedSave", status: "vulnerable", duration: "save" }] } }]);
+        actions: "2", range: { kind: "range", value: 8 }, save: { enabled: true, curses: 1 }, effects: [{ trigger: "failedSave", status: "vulnerable", duration: "save" }] } }]);
+      for (const name of ["Ogre", "Imp"]) canvas.tokens.placeables.find(t => t.name === name).setTarget(true, { releaseOthers: false });
       const outcome = await hymn.use();
-      const card = await until(() => document.querySelector(`#chat [data-message-id="${outcome.message.id}"]`), "the card");
-      const buttons = [...card.querySelectorAll("button[data-use-save]")].map(b => b.textContent.trim());
-      const { default: ItemUse } = await import("../../module/applications/item-use.mjs");
+      const element = () => document.querySelector(`#chat [data-message-id="${outcome.message.id}"]`);
+      await until(() => element()?.querySelector(".card-target"), "the card");
+      const buttons = [...element().querySelectorAll("button[data-card-action=save]")].map(b => b.textContent.trim());
+      const { default: CardActions } = await import("../../module/applications/card-actions.mjs");
       // Foundry's dice: every face 1 (a failed save), then every face its highest (a success)
       const random = CONFIG.Dice.randomUniform;
       CONFIG.Dice.randomUniform = () => 0.001;
-      const ogreSaved = await ItemUse.rollSave(outcome.message, ogre.uuid);
+      await CardActions.rollSave(outcome.message, 0);
       CONFIG.Dice.randomUniform = () => 0.999;
-      const impSaved = await ItemUse.rollSave(outcome.message, imp.uuid);
+      await CardActions.rollSave(outcome.message, 1);
       CONFIG.Dice.randomUniform = random;
-      return { kind: outcome.kind, buttons, saveLine: card.querySelector(".use-saves p").textContent, ogreSaved, impSaved,
-        ogre: ogre.statuses.has("vulnerable"), imp: imp.statuses.has("vulnerable") };
+      let again = null;
+      try { await CardActions.rollSave(outcome.message, 0); } catch (error) { again = error.message; }
+      await until(() => element().querySelectorAll(".card-save-result").length === 2, "both saves on the card");
+      const results = [...element().querySelectorAll(".card-save-result")].map(p => p.textContent.trim());
+      const controls = [...element().querySelectorAll("button[data-card-action=effect]")].map(b => b.dataset.key);
+      element().querySelector("button[data-card-action=effect]").click();
+      await until(() => ogre.statuses.has("vulnerable"), "the failed save's status");
+      return { kind: outcome.kind, buttons, saveLine: element().querySelector(".card-save-called").textContent, results, controls, again,
+        saveButtons: element().querySelectorAll("button[data-card-action=save]").length, imp: imp.statuses.has("vulnerable") };
     }, UNTIL);
     assert.equal(result.kind, "save");
-    assert.deepEqual(result.buttons, ["Save: Ogre", "Save: Imp"]);
+    assert.deepEqual(result.buttons, ["Roll Ogre's save", "Roll Imp's save"]);
     assert.equal(result.saveLine, "Each target saves (10+), with 0 boons and 1 curses.");
-    assert.deepEqual([result.ogreSaved, result.ogre], [false, true], "the ogre failed and is vulnerable");
-    assert.deepEqual([result.impSaved, result.imp], [true, false], "the imp saved");
+    assert.deepEqual(result.results, ["Ogre failed its save (rolled by Gamemaster).", "Imp saved (rolled by Gamemaster)."]);
+    assert.deepEqual(result.controls, ["0"], "the failed save's Vulnerable fires for the Ogre only");
+    assert.equal(result.saveButtons, 0, "each save is rolled once");
+    assert.match(result.again, /already rolled its save/);
+    assert.equal(result.imp, false, "the imp saved");
     assert.deepEqual(open.browser.errors, []);
   });
 
@@ -271,7 +302,7 @@ describe("2. use", () => {
       const second = await item(lance).use();
       second.dialog.element.querySelector("button[type=submit]").click();
       await until(() => actor.items.get(lance.id).system.charges.value === 0, "the charge spent");
-      await until(() => game.messages.contents.some(m => m.flavor === "Lance"), "the attack card");
+      await until(() => game.messages.contents.some(m => m.getFlag("icon-engine", "card")?.name === "Lance"), "the attack card");
       ui.notifications.queue.length = 0;
       const third = await item(lance).use();
       const refused = ui.notifications.queue.map(n => n.message);

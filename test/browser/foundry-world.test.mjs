@@ -146,6 +146,8 @@ describe("v14's detached chat", () => {
       copy.querySelector('[data-card-action="damage"]').dispatchEvent(new other.defaultView.MouseEvent("click", { bubbles: true }));
       while (!message.getFlag("icon-engine", "damageApplied") && Date.now() < deadline) await new Promise(r => setTimeout(r, 20));
       const after = target.system.hp.value;
+      // the card's images load before the window goes (a removed frame aborts their requests)
+      await Promise.all([...other.images].map(img => (img.complete ? null : new Promise(r => { img.onload = img.onerror = r; }))));
       frame.remove();
       await message.delete();
       await attacker.delete();

@@ -1,7 +1,7 @@
 /**
  * Marks in a shim world (test/browser/foundry-shim.mjs `installWorld`), with the system's real
- * classes (issue 27): an attack with the dialog's Mark option places the mark on its target through
- * the GM; the GM refuses a player who did not write the message or does not own the attacker
+ * classes (issue 27): an attack with the dialog's Mark option has the mark as a part of its card,
+ * placed from the card (its placer choosing which of its marks to keep); the GM refuses a player who did not write the message or does not own the attacker
  * (the GM's client is a trust boundary); "Marks end when the character that placed the mark is
  * defeated"; Unstoppable refuses a status put on it.
  */
@@ -34,11 +34,12 @@ describe("marks in a world", () => {
     await server?.close();
   });
 
-  test("an attack's mark is placed by the GM, checked against the message, and ends with its placer's defeat", async () => {
+  test("an attack's mark is placed from its card, its placer choosing which mark to keep; the GM refuses what a message does not say; it ends with its placer's defeat", async () => {
     const result = await browser.page.evaluate(async () => {
       const PLAYER = "playerUser000000";
       const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
       const { default: ActorMarks } = await import("../../module/documents/actor-marks.mjs");
+      const { default: CardActions } = await import("../../module/applications/card-actions.mjs");
       const { attackTargetOf, initialAttackState } = await import("../../module/dice/tactical-requests.mjs");
       const ana = await Actor.implementation.create({ name: "Ana", type: "character", ownership: { default: 0, [PLAYER]: 3 } });
       const bo = await Actor.implementation.create({ name: "Bo", type: "character" });
@@ -47,7 +48,12 @@ describe("marks in a world", () => {
       const targetOf = actor => attackTargetOf({ uuid: actor.uuid, name: actor.name, img: "", system: actor.system, statuses: [] });
       const marksOn = actor => actor.effects.contents.filter(e => e.getFlag("icon-engine", "mark"))
         .map(e => `${e.getFlag("icon-engine", "mark").mark}/${e.getFlag("icon-engine", "mark").placerName}`);
-      const attack = (actor, target, mark) => TacticalRolls.attack(actor, initialAttackState({ targets: [targetOf(target)], options: { mark } }));
+      // an attack whose dialog names a mark: its card has the mark as a part, applied from the card
+      const attack = async (actor, target, mark, keepOld = false) => {
+        const message = await TacticalRolls.attack(actor, initialAttackState({ targets: [targetOf(target)], options: { mark } }));
+        await CardActions.run(message, { action: "effect", key: 0, part: 0, keepOld }, game.user);
+        return message;
+      };
       // the GM rolls Ana's Immolate on the ogre, then Bo's Brand on the ogre: one mark from each
       await attack(ana, ogre, "Immolate");
       await attack(bo, ogre, "Brand");
@@ -55,6 +61,14 @@ describe("marks in a world", () => {
       // Immolate on the wolf: the ogre's fades ("only one of each unique mark can be active")
       const message = await attack(ana, wolf, "Immolate");
       const moved = { ogre: marksOn(ogre), wolf: marksOn(wolf) };
+      // Bo's Hex on the ogre, Bo keeping the old Brand ("you choose which to keep or discard"): nothing changes; then Hex replacing it
+      await attack(bo, ogre, "Hex", true);
+      const kept = marksOn(ogre);
+      const hexed = await attack(bo, ogre, "Hex");
+      const replaced = marksOn(ogre);
+      // Undo of that placement: the Hex goes, the Brand it ended comes back
+      await CardActions.run(hexed, { action: "undoEffect", key: 0, part: 0 }, game.user);
+      const undone = marksOn(ogre);
       // a player asks the GM to place the marks of a message they did not write: refused
       const refusals = [];
       try { await ActorMarks.placeMarks({ messageId: message.id }, PLAYER); } catch (error) { refusals.push(error.message); }
@@ -73,10 +87,13 @@ describe("marks in a world", () => {
       await wolf.toggleStatusEffect("dazed", { active: true });
       const unstoppable = { dazed: wolf.statuses.has("dazed"), notices: ui.notifications.queue.map(n => n.message) };
       for (const doc of [ana, bo, ogre, wolf, forged, ...game.messages.contents]) await doc.delete();
-      return { first, moved, refusals, afterDefeat, unstoppable };
+      return { first, moved, kept, replaced, undone, refusals, afterDefeat, unstoppable };
     });
     assert.deepEqual(result.first, ["Brand/Bo", "Immolate/Ana"]);
     assert.deepEqual(result.moved, { ogre: ["Brand/Bo"], wolf: ["Immolate/Ana"] });
+    assert.deepEqual(result.kept, ["Brand/Bo"], "Bo kept the Brand");
+    assert.deepEqual(result.replaced, ["Hex/Bo"], "then the Hex replaced it");
+    assert.deepEqual(result.undone, ["Brand/Bo"], "the Undo of the Hex gives the Brand back");
     assert.equal(result.refusals.length, 2);
     for (const message of result.refusals) assert.match(message, /Only the GM or the message's author/);
     assert.deepEqual(result.afterDefeat, { ogre: ["Brand/Bo"], wolf: [] });
