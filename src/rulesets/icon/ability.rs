@@ -14,7 +14,7 @@
 //! once per ability, and once per trigger".
 
 use super::effects::{
-    mark_blocked, status_blocked, status_list, Blocked, Recipient, MAX_STATUS_BYTES,
+    mark_blocked, sealed, status_blocked, status_list, Blocked, Recipient, MAX_STATUS_BYTES,
 };
 use super::tactical::AttackResult;
 use crate::error::{Error, Result};
@@ -351,16 +351,11 @@ impl Ability {
         }
     }
 
-    /// What `part` puts on `on` (the user's statuses inflict it; `from_foe`: the user is its foe).
-    fn fired(&self, index: usize, part: &Part, on: Recipient, from_foe: bool) -> Fired {
-        let status = (!part.status.is_empty()).then(|| {
-            Landing::from(status_blocked(
-                &part.status,
-                &self.user.statuses,
-                on,
-                from_foe,
-            ))
-        });
+    /// What `part` puts on `on`, inflicted by the user (`sealed`: it cannot inflict statuses;
+    /// `from_foe`: it is a foe of `on`).
+    fn fired(index: usize, part: &Part, sealed: bool, on: Recipient, from_foe: bool) -> Fired {
+        let status = (!part.status.is_empty())
+            .then(|| Landing::from(status_blocked(&part.status, sealed, on, from_foe)));
         let mark = part.mark.then(|| Landing::from(mark_blocked(on, from_foe)));
         Fired {
             index,
@@ -372,30 +367,24 @@ impl Ability {
     /// The parts that fire against each target and on the user; the total counts every firing.
     pub fn apply(&self) -> Result<(i64, AbilityOutcome)> {
         self.check()?;
+        // each list of statuses is read once, not once a part
+        let sealed = sealed(&self.user.statuses);
         let targets: Vec<TargetOutcome> = self
             .targets
             .iter()
             .map(|t| {
-                let on = Recipient {
-                    statuses: &t.statuses,
-                    mob: t.mob,
-                    summon: t.summon,
-                };
+                let on = Recipient::new(&t.statuses, t.mob, t.summon);
                 let parts = self
                     .parts
                     .iter()
                     .enumerate()
                     .filter(|(_, p)| p.to == To::Target && self.fires_against(p, t))
-                    .map(|(i, p)| self.fired(i, p, on, t.from_foe))
+                    .map(|(i, p)| Self::fired(i, p, sealed, on, t.from_foe))
                     .collect();
                 TargetOutcome { parts }
             })
             .collect();
-        let user = Recipient {
-            statuses: &self.user.statuses,
-            mob: false,
-            summon: false,
-        };
+        let user = Recipient::new(&self.user.statuses, false, false);
         // a part on the user fires once a use: when its trigger fires for the use, or against
         // any target ("once per ability")
         let own: Vec<Fired> = self
@@ -407,7 +396,7 @@ impl Ability {
                 true => self.targets.iter().any(|t| self.fires_against(p, t)),
                 false => self.fires_for_use(p),
             })
-            .map(|(i, p)| self.fired(i, p, user, false))
+            .map(|(i, p)| Self::fired(i, p, sealed, user, false))
             .collect();
         let total = targets.iter().map(|t| t.parts.len()).sum::<usize>() + own.len();
         Ok((total as i64, AbilityOutcome { targets, user: own }))

@@ -116,40 +116,54 @@ pub fn effective(statuses: &[String]) -> Vec<String> {
         .collect()
 }
 
-/// Who a status or mark would land on: a character's statuses, and what it is beyond them.
+/// Who a status or mark would land on, read once from its statuses and what it is beyond them.
 #[derive(Debug, Clone, Copy)]
-pub struct Recipient<'a> {
-    pub statuses: &'a [String],
+pub struct Recipient {
+    /// "Intangible characters can be targeted, but are Immune to damage and effects from foes";
+    /// "Summons are intangible".
+    pub intangible: bool,
+    /// "Unstoppable: Immune to all statuses".
+    pub unstoppable: bool,
     /// A mob is immune to statuses.
     pub mob: bool,
     /// "Summons are intangible, and cannot be marked".
     pub summon: bool,
 }
 
-impl Recipient<'_> {
-    /// "Intangible characters can be targeted, but are Immune to damage and effects from foes".
-    fn intangible(&self) -> bool {
-        self.summon || has(self.statuses, "intangible")
+impl Recipient {
+    /// A character with `statuses`, a mob and a summon as said.
+    pub fn new(statuses: &[String], mob: bool, summon: bool) -> Self {
+        Self {
+            intangible: summon || has(statuses, "intangible"),
+            unstoppable: has(statuses, "unstoppable"),
+            mob,
+            summon,
+        }
     }
 }
 
+/// Whether a character with `statuses` is Sealed ("Character cannot inflict statuses") and
+/// affected by it: an Unstoppable one is not ([`affects`]).
+pub fn sealed(statuses: &[String]) -> bool {
+    affects(statuses, "sealed")
+}
+
 /// What stops status or effect `id` (bare) from landing on `target`, inflicted by a character
-/// with the statuses `inflicter`, a foe of the target when `from_foe`: Intangible stops anything
-/// from a foe; Sealed ("Character cannot inflict statuses"), the target's Unstoppable ("Immune
-/// to all statuses") and a mob stop statuses, but not positive effects, traits, states or
-/// blights. A Sealed inflicter that is Unstoppable is not affected by its Sealed ([`affects`]).
+/// that is [`sealed`] or not, a foe of the target when `from_foe`: Intangible stops anything
+/// from a foe; Sealed, the target's Unstoppable and a mob stop statuses, but not positive
+/// effects, traits, states or blights.
 pub fn status_blocked(
     id: &str,
-    inflicter: &[String],
+    inflicter_sealed: bool,
     target: Recipient,
     from_foe: bool,
 ) -> Option<Blocked> {
     let status = is_status(id);
-    if from_foe && target.intangible() {
+    if from_foe && target.intangible {
         Some(Blocked::Intangible)
-    } else if status && affects(inflicter, "sealed") {
+    } else if status && inflicter_sealed {
         Some(Blocked::Sealed)
-    } else if status && has(target.statuses, "unstoppable") {
+    } else if status && target.unstoppable {
         Some(Blocked::Unstoppable)
     } else if status && target.mob {
         Some(Blocked::Mob)
@@ -164,7 +178,7 @@ pub fn status_blocked(
 pub fn mark_blocked(target: Recipient, from_foe: bool) -> Option<Blocked> {
     if target.summon {
         Some(Blocked::Summon)
-    } else if from_foe && target.intangible() {
+    } else if from_foe && target.intangible {
         Some(Blocked::Intangible)
     } else {
         None
@@ -218,12 +232,8 @@ impl Inflict {
         if id.is_empty() || id.len() > MAX_STATUS_BYTES {
             return Err(Error::request("status must name a status"));
         }
-        let target = Recipient {
-            statuses: &self.target,
-            mob: false,
-            summon: false,
-        };
-        let blocked_by = status_blocked(id, &self.inflicter, target, self.from_foe);
+        let target = Recipient::new(&self.target, false, false);
+        let blocked_by = status_blocked(id, sealed(&self.inflicter), target, self.from_foe);
         let inflicted = blocked_by.is_none();
         Ok((
             i64::from(inflicted),
