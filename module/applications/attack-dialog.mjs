@@ -4,6 +4,7 @@ import TacticalRolls from "../dice/tactical-rolls.mjs";
 import ActorStatuses from "../documents/actor-statuses.mjs";
 import { attackDialogContext, attackTargetOf, attackerOf, initialAttackState, readAttackForm } from "../dice/tactical-requests.mjs";
 import { currentMode, modeChoices } from "../message-mode.mjs";
+import { formatPlural } from "./i18n.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -150,8 +151,11 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
    */
   async _prepareContext(options) {
     const core = await loadCore();
+    const context = attackDialogContext(core, this.#state, attackerOf(/** @type {import("../types/system.js").IconHealthActor} */ (this.#actor)));
     return {
-      ...attackDialogContext(core, this.#state, attackerOf(/** @type {import("../types/system.js").IconHealthActor} */ (this.#actor))),
+      ...context,
+      // "Reaches 1 space", "Reaches 2 spaces": the reach in its plural form.
+      maxRangeLabel: context.maxRange ? formatPlural("ICONENGINE.Rules.Dialog.maxRange", context.maxRange) : "",
       rollModes: modeChoices(this.#state.rollMode),
       buttons: [{ type: "submit", icon: "fa-solid fa-dice-d20", label: "ICONENGINE.Tactical.Dialog.roll" }]
     };

@@ -3,6 +3,7 @@ import { UNSAFE, planImport } from "../packs/import-plan.mjs";
 import { writeImport } from "../packs/import-writer.mjs";
 import readPack from "../packs/read-pack.mjs";
 import addDirectoryButton from "./directory-button.mjs";
+import { format, formatPlural } from "./i18n.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -64,11 +65,12 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
     const repaired = report?.warnings.filter(w => !UNSAFE.includes(w.kind)) ?? [];
     const bad = report?.bad ?? [];
     const shown = PackImportDialog.SHOWN;
+    const pages = this.#read?.documents.reduce((n, d) => n + /** @type {{pages: unknown[]}} */ (d).pages.length, 0) ?? 0;
     return {
       fileName: this.#fileName,
       error: this.#error,
       report,
-      pages: this.#read?.documents.reduce((n, d) => n + /** @type {{pages: unknown[]}} */ (d).pages.length, 0) ?? 0,
+      counts: report ? PackImportDialog.countLines(report, { pages, stripped: stripped.length, repaired: repaired.length }) : null,
       // long lists are cut: the counts say how many there are
       bad: bad.slice(0, shown),
       badMore: Math.max(0, bad.length - shown),
@@ -85,6 +87,26 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
 
   /** At most this many lines of each list are shown. */
   static SHOWN = 100;
+
+  /**
+   * The report's counts as the dialog says them, each in its plural form.
+   * @param {ImportReport} report
+   * @param {{pages: number, stripped: number, repaired: number}} more
+   */
+  static countLines(report, { pages, stripped, repaired }) {
+    return {
+      counts: format("ICONENGINE.Import.Counts", { documents: formatPlural("ICONENGINE.Import.Entries", report.documents),
+        pages: formatPlural("ICONENGINE.Import.Pages", pages), lines: formatPlural("ICONENGINE.Import.Lines", report.lines) }),
+      history: format("ICONENGINE.Import.History", { superseded: formatPlural("ICONENGINE.Import.Superseded", report.superseded),
+        deleted: formatPlural("ICONENGINE.Import.Deleted", report.deleted) }),
+      skipped: formatPlural("ICONENGINE.Import.Skipped", report.skipped),
+      unknownDeletions: formatPlural("ICONENGINE.Import.UnknownDeletions", report.unknownDeletions),
+      indexLines: formatPlural("ICONENGINE.Import.IndexLines", report.indexLines),
+      bad: formatPlural("ICONENGINE.Import.Bad", report.bad.length),
+      stripped: formatPlural("ICONENGINE.Import.Stripped", stripped),
+      repaired: formatPlural("ICONENGINE.Import.Repaired", repaired)
+    };
+  }
 
   /** Warning kinds that mean script-capable or page-hijacking content, removed on import. */
   static UNSAFE = UNSAFE;
@@ -171,7 +193,7 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
    * @returns {string}
    */
   static outcomeText(outcome, t) {
-    if (outcome.ok) return t("ICONENGINE.ImportOutcome.Done", { created: String(outcome.created), updated: String(outcome.updated) });
+    if (outcome.ok) return t("ICONENGINE.ImportOutcome.Done", { created: formatPlural("ICONENGINE.ImportOutcome.Entries", outcome.created), updated: String(outcome.updated) });
     const error = outcome.error ?? "";
     if (!outcome.left.length) {
       return t(outcome.stage === "validate" ? "ICONENGINE.ImportOutcome.Invalid" : "ICONENGINE.ImportOutcome.RolledBack", { error });

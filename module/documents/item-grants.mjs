@@ -1,8 +1,19 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { HOOKS, callAfter, callPre } from "../hooks.mjs";
 import { GRANT_FIELDS } from "./grant-fields.mjs";
-import { foePresetUpdate } from "../data/rules.mjs";
-import { format } from "../applications/i18n.mjs";
+import { CLASSES, foePresetUpdate } from "../data/rules.mjs";
+import { format, formatPlural } from "../applications/i18n.mjs";
+
+/**
+ * Jobs in the order their class lists them (ICON's), then any other a content pack adds, by name.
+ * @param {string} classKey
+ * @param {{key: string, name: string}[]} jobs
+ */
+export function orderedJobs(classKey, jobs) {
+  const listed = /** @type {readonly string[]} */ (CLASSES[/** @type {keyof typeof CLASSES} */ (classKey)]?.jobs ?? []);
+  const rank = (/** @type {string} */ key) => (listed.includes(key) ? listed.indexOf(key) : listed.length);
+  return [...jobs].sort((a, b) => rank(a.key) - rank(b.key) || a.name.localeCompare(b.name));
+}
 
 /** The flag (under the system's scope) on an item a class, job or foe template gave. */
 export const GRANT_FLAG = "grant";
@@ -129,7 +140,7 @@ export default class ItemGrants {
     }
     if (!items.length || !callPre(HOOKS.preGrantItems, actor, { source, items })) return [];
     const created = /** @type {Item.Implementation[]} */ (await actor.createEmbeddedDocuments("Item", /** @type {Item.CreateData[]} */ (items)) ?? []);
-    if (created.length) ui.notifications?.info(format("ICONENGINE.Grant.Granted", { name: actor.name ?? "", count: String(created.length), source: source.name ?? "" }));
+    if (created.length) ui.notifications?.info(formatPlural("ICONENGINE.Grant.Granted", created.length, { name: actor.name ?? "", source: source.name ?? "" }));
     callAfter(HOOKS.grantItems, actor, created, source);
     return created;
   }
@@ -154,7 +165,7 @@ export default class ItemGrants {
       const esc = foundry.utils.escapeHTML;
       const yes = await foundry.applications.api.DialogV2.confirm({
         window: { title: format("ICONENGINE.Grant.RemoveTitle", { source }) },
-        content: `<p>${esc(format("ICONENGINE.Grant.RemoveContent", { name: actor.name ?? "", count: String(granted.length), source,
+        content: `<p>${esc(formatPlural("ICONENGINE.Grant.RemoveContent", granted.length, { name: actor.name ?? "", source,
           items: granted.map(i => i.name).join(", ") }))}</p>`,
         rejectClose: false
       });
