@@ -142,6 +142,7 @@ Hooks.once("init", () => {
   documents.ActorStatuses.register();
   documents.ActorMarks.register();
   applications.narrative.ClockPanel.register();
+  applications.narrative.AidEffort.register();
   applications.narrative.NarrativeCards.register();
   foundry.applications.handlebars.loadTemplates([...Object.values(ICONENGINE.templates), ...ICONENGINE.partials]);
 });

@@ -121,6 +121,8 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         slashedThisTurn?: boolean;
         /** Dangerous terrain damage taken in the current turn ("only ... once a turn"; module/data/terrain.mjs). */
         terrainThisTurn?: boolean;
+        /** The messages whose action rolls this character paid aid for (module/applications/narrative/aid-effort.mjs). */
+        aidPaid?: string[];
       };
     };
     /** Status effects (module/data/status-effects.mjs, health-changes.mjs). */

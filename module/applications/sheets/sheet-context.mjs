@@ -58,6 +58,7 @@ export function ratingRows(ratings) {
     action,
     label: `ICONENGINE.ActionRating.${action}`,
     value: ratings[action] ?? 0,
+    max: LIMITS.rating[1],
     dots: Array.from({ length: LIMITS.rating[1] }, (_, i) => ({ value: i + 1, filled: i < (ratings[action] ?? 0) }))
   }));
 }
