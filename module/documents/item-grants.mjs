@@ -56,15 +56,42 @@ export default class ItemGrants {
     const matches = (/** @type {{type?: string, system?: {key?: unknown}}} */ entry) => entry.type === kind && entry.system?.key === key;
     const world = game.items?.find(item => matches(/** @type {never} */ (item)));
     if (world) return /** @type {Item.Implementation} */ (world);
-    const packs = /** @type {CompendiumCollection.Any[]} */ ([...(game.packs ?? [])]).filter(p => p.documentName === "Item")
-      // the world's own compendiums first (an imported content pack), then the system's
-      .sort((a, b) => Number(a.metadata.packageType !== "world") - Number(b.metadata.packageType !== "world"));
-    for (const pack of packs) {
+    for (const pack of ItemGrants.#itemPacks()) {
       const index = await pack.getIndex({ fields: /** @type {never} */ (["system.key"]) });
       const entry = index.find(e => matches(/** @type {never} */ (e)));
       if (entry?._id) return /** @type {Item.Implementation | null} */ (await pack.getDocument(entry._id));
     }
     return null;
+  }
+
+  /** The Item compendiums, the world's own first (an imported content pack), then the system's. */
+  static #itemPacks() {
+    return /** @type {CompendiumCollection.Any[]} */ ([...(game.packs ?? [])]).filter(p => p.documentName === "Item")
+      .sort((a, b) => Number(a.metadata.packageType !== "world") - Number(b.metadata.packageType !== "world"));
+  }
+
+  /**
+   * The jobs of a class that exist as content: job items whose class is `classKey`, among the
+   * world's items and its compendiums (as {@link find} looks), each key once (the first found), in
+   * the order the class lists its jobs, then by name. A class whose jobs no pack provides has none:
+   * the sheet offers only these, and picking the class picks none of the others.
+   * @param {string} classKey
+   * @returns {Promise<{key: string, name: string}[]>}
+   */
+  static async jobsOf(classKey) {
+    if (!classKey) return [];
+    /** @type {Map<string, string>} */
+    const found = new Map();
+    const add = (/** @type {{type?: string, name?: string | null, system?: {key?: unknown, class?: unknown}}} */ entry) => {
+      const key = entry.system?.key;
+      if (entry.type === "job" && entry.system?.class === classKey && typeof key === "string" && key && !found.has(key)) found.set(key, entry.name ?? key);
+    };
+    for (const item of game.items ?? []) add(/** @type {never} */ (item));
+    for (const pack of ItemGrants.#itemPacks()) {
+      const index = await pack.getIndex({ fields: /** @type {never} */ (["system.key", "system.class"]) });
+      for (const entry of index) add(/** @type {never} */ (entry));
+    }
+    return orderedJobs(classKey, [...found].map(([key, name]) => ({ key, name })));
   }
 
   /**

@@ -141,17 +141,39 @@ export function sortedItems(items) {
 }
 
 /**
+ * The job select of a character: "no job", then the class's jobs that exist as content (`jobs`,
+ * ItemGrants.jobsOf), each by its item's name; the character's job when it has no content is kept
+ * as the selected option, marked so (a select without its value would change it on the next
+ * submit). Without `jobs` (not looked up), the class's own list by ICON's names.
+ * @param {CharacterSystem} system
+ * @param {{key: string, name: string}[] | null} jobs
+ */
+export function jobContext(system, jobs) {
+  const preset = CLASSES[/** @type {keyof typeof CLASSES} */ (system.class)];
+  if (!preset) return { jobOptions: [], noJobs: false };
+  const offered = jobs ?? preset.jobs.map(key => ({ key, name: `ICONENGINE.Job.${key}` }));
+  /** @type {(Option & {missing?: string})[]} */
+  const jobOptions = [{ value: "", label: "ICONENGINE.Job.none", selected: !system.job },
+    ...offered.map(job => ({ value: job.key, label: job.name, selected: job.key === system.job }))];
+  if (system.job && !offered.some(job => job.key === system.job)) {
+    jobOptions.push({ value: system.job, label: "ICONENGINE.Job.missing", selected: true, missing: system.job });
+  }
+  return { jobOptions, noJobs: offered.length === 0 };
+}
+
+/**
  * Context of the character sheet.
  * @param {CharacterSystem} system  The character's system data (prepared).
  * @param {ItemLike[]} items The actor's items.
+ * @param {{key: string, name: string}[] | null} [jobs]  The class's jobs that exist as content.
  */
-export function characterContext(system, items = []) {
+export function characterContext(system, items = [], jobs = null) {
   const preset = CLASSES[/** @type {keyof typeof CLASSES} */ (system.class)];
   return {
     ...healthContext(system),
     chapter: chapterOfLevel(system.level),
     classOptions: options(Object.keys(CLASSES), system.class, c => `ICONENGINE.Class.${c}`),
-    jobOptions: preset ? options(preset.jobs, system.job, j => `ICONENGINE.Job.${j}`) : [],
+    ...jobContext(system, jobs),
     classTrait: preset ? `ICONENGINE.ClassTrait.${preset.trait}` : null,
     ratings: ratingRows(system.actions),
     strainPips: Array.from({ length: system.strain.max }, (_, i) => ({ value: i + 1, filled: i < system.strain.value })),
@@ -272,12 +294,14 @@ function assignDotted(target, flat) {
  * @param {SubmitData} submitData  Expanded form data (`{system: {...}}`).
  * @param {string} type            The actor type.
  * @param {PresetFields & Readonly<Record<string, unknown>>} source  The actor's current system source.
+ * @param {{jobs?: readonly string[] | null}} [content]  The new class's jobs that exist as content
+ *   (classPresetUpdate picks only among them).
  * @returns {SubmitData}           The same object, changed.
  */
-export function applyPresets(submitData, type, source) {
+export function applyPresets(submitData, type, source, { jobs = null } = {}) {
   const system = submitData.system ?? {};
   if (type === "character" && system.class !== undefined && system.class !== source.class) {
-    assignDotted(submitData, classPresetUpdate(system.class, system.job ?? source.job));
+    assignDotted(submitData, classPresetUpdate(system.class, system.job ?? source.job, jobs));
   } else if (type === "foe") {
     const foe = /** @type {import("../../types/system.js").FoeSource} */ (source); // a foe's source has every foe field
     const foeClass = system.foeClass ?? foe.foeClass;
