@@ -8,7 +8,7 @@ import * as data from "./data/_module.mjs";
 import * as dice from "./dice/_module.mjs";
 import * as documents from "./documents/_module.mjs";
 import IconEnrichers from "./enrichers.mjs";
-import { registerRulesetSettings, registerTrustSettings } from "./settings.mjs";
+import { registerRulesetSettings, registerTrackerSettings, registerTrustSettings } from "./settings.mjs";
 import IconSocket from "./icon-socket.mjs";
 import { MigrationRunner } from "./migrations/_module.mjs";
 import * as canvasModule from "./canvas/_module.mjs";
@@ -111,6 +111,7 @@ Hooks.once("init", () => {
   // The other rulesets: the world's ruleset and its charts, and their chat cards.
   registerRulesetSettings();
   registerTrustSettings();
+  registerTrackerSettings();
   dice.rulesetCards.registerRulesetCards();
 
   // Registered alongside Roll, never replacing it: `/roll` keeps Foundry's own parser.
