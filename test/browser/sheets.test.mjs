@@ -178,7 +178,8 @@ describe("ICON sheets in the browser", () => {
       return system;
     });
     assert.deepEqual([shown.defense, shown.damageDie, shown.fray, shown.hp.max], [8, 8, 3, 150]);
-    assert.equal(await page.locator(".turns").textContent().then(t => t.trim().startsWith("Turns per round: 3")), true);
+    assert.equal((await page.locator(".foe-kind .turns").textContent()).trim(), "3 turns a round");
+    assert.equal((await page.locator(".foe-kind strong").textContent()).trim(), "Skirmisher Legend");
     assert.equal(await page.locator('select[name="system.template"]').inputValue(), "legend");
     assert.equal(await page.locator('input[name="system.canCrit"]').isChecked(), false);
     await page.locator("#sheet").screenshot({ path: `${results}foe-sheet.png` });

@@ -264,7 +264,7 @@ export default class IconActorSheet extends HandlebarsActorSheet {
   static #tacticalContext(actor, items) {
     const statuses = ActorStatuses.statusesOf(actor);
     return tacticalSheetContext({ items, statuses, saveable: isCoreLoaded() ? getCore().iconSaveable(statuses) : null,
-      system: /** @type {Record<string, unknown>} */ (actor.system), isCharacter: actor.type === "character" });
+      system: /** @type {Record<string, unknown>} */ (actor.system), isCharacter: actor.type === "character", isFoe: actor.type === "foe" });
   }
 
   /**

@@ -8,6 +8,8 @@ import { ABILITY_ACTIONS, ABILITY_TAGS, ACTIONS, BURDEN_CLOCKS, CLASSES, DAMAGE_
 import { AREA_SHAPES, EFFECT_DURATIONS, EFFECT_TRIGGERS, LIMITS as ITEM_LIMITS, RANGE_KINDS, RECHARGES, USABLE_TYPES, abilitySummary } from
   "../../data/ability-rules.mjs";
 import { ICONENGINE } from "../../config.mjs";
+import { effectLine } from "../../dice/cards/use-card.mjs";
+import { formatPlural } from "../i18n.mjs";
 
 /**
  * @typedef {{value: string|number, label: string, selected: boolean}} Option
@@ -193,19 +195,84 @@ export function characterContext(system, items = [], jobs = null) {
 }
 
 /**
- * Context of the foe sheet.
+ * Context of the foe sheet: a stat block as an ICON foe reads in the book, its class and template
+ * named under its name (with its chapter, size and turns), its numbers, its traits, then its
+ * actions, each with its text.
  * @param {FoeSystem} system
  * @param {ItemLike[]} items
+ * @param {StatblockItem[]} [statblock]  The foe's items as its stat block reads them ({@link statblockEntry}).
  */
-export function foeContext(system, items = []) {
+export function foeContext(system, items = [], statblock = []) {
+  const turns = foeTurns(system);
   return {
     ...healthContext(system),
     foeClassOptions: options(Object.keys(FOE_CLASSES), system.foeClass, c => `ICONENGINE.FoeClass.${c}`),
     templateOptions: options(FOE_TEMPLATES, system.template, t => `ICONENGINE.FoeTemplate.${t || "none"}`),
-    turns: foeTurns(system),
+    // "Heavy Elite", "Skirmisher" (a normal foe's template is not named), or no class yet.
+    kind: {
+      foeClass: system.foeClass ? `ICONENGINE.FoeClass.${system.foeClass}` : "ICONENGINE.Foe.noClass",
+      template: system.template ? `ICONENGINE.FoeTemplate.${system.template}` : ""
+    },
+    turns,
+    turnsLabel: formatPlural("ICONENGINE.Foe.turns", turns),
     isMob: system.template === "mob",
     abilities: items.filter(i => i.type === "ability"),
-    traits: items.filter(i => i.type === "trait")
+    traits: items.filter(i => i.type === "trait"),
+    actions: statblock.filter(i => i.type === "ability"),
+    traitEntries: statblock.filter(i => i.type === "trait")
+  };
+}
+
+/**
+ * @typedef {object} StatblockItem  An ability or trait as a foe's stat block reads it.
+ * @property {string} id
+ * @property {string} name
+ * @property {string} img
+ * @property {string} type
+ * @property {ItemRow} row       Its chips (cost, reach, area, once-per limit, charges), tags, spent.
+ * @property {string} trigger    An interrupt's trigger, as text.
+ * @property {{modifier: string, hit: string, miss: string} | null} attack  What its attack deals, with its boons or curses.
+ * @property {string} save       The save it calls for, in words.
+ * @property {{when: string, line: string}[]} effects  Its effects, each with when it applies.
+ * @property {string} html       Its text (enriched HTML).
+ * @property {string} combo      Its Combo version's text (enriched HTML), when it is a combo.
+ */
+
+/**
+ * An item as a foe's stat block reads it: its cost and reach, its tags, an interrupt's trigger,
+ * its attack's damage ("X[D]+fray", fray on a miss), the save it calls for, its effects each after
+ * when it applies ("On a hit: Dazed (save ends)"), and its text.
+ * @param {{id: string, name: string, img: string, type: string, system: Record<string, unknown>}} item
+ * @param {{html: string, combo?: string}} text  Its description and Combo text, enriched.
+ * @param {(key: string, data?: Record<string, string>) => string} format  i18n.
+ * @returns {StatblockItem}
+ */
+export function statblockEntry(item, { html, combo = "" }, format) {
+  const system = /** @type {import("../../data/ability-rules.mjs").AbilityLike & {resolveCost?: number, trigger?: string,
+    roll?: {hitDice?: number, bonusDice?: number, frayOnMiss?: boolean, boons?: number, curses?: number},
+    save?: {enabled?: boolean, boons?: number, curses?: number},
+    effects?: import("../../dice/cards/use-card.mjs").UseEffect[]}} */ (item.system);
+  const ability = item.type === "ability";
+  const row = itemRow({ type: item.type, system }, format);
+  if (ability && system.resolveCost) row.chips.push(format("ICONENGINE.Use.ResolveCost", { cost: String(system.resolveCost) }));
+  const roll = system.roll ?? {};
+  const dice = Math.max(0, Number(roll.hitDice ?? 1)) + Math.max(0, Number(roll.bonusDice ?? 0));
+  const net = Number(roll.boons ?? 0) - Number(roll.curses ?? 0);
+  const attack = ability && system.tags?.includes("attack") ? {
+    modifier: net > 0 ? formatPlural("ICONENGINE.Foe.boons", net) : net < 0 ? formatPlural("ICONENGINE.Foe.curses", -net) : "",
+    hit: dice ? format("ICONENGINE.Foe.damage", { dice: String(dice) }) : format("ICONENGINE.Foe.frayOnly"),
+    miss: roll.frayOnMiss === false ? "" : format("ICONENGINE.Foe.miss")
+  } : null;
+  const save = ability && system.save?.enabled ? format("ICONENGINE.Foe.save") : "";
+  return {
+    id: item.id, name: item.name, img: item.img, type: item.type, row,
+    trigger: ability ? abilitySummary(system).trigger : "",
+    attack,
+    save,
+    effects: ability ? (system.effects ?? []).map(effect => ({ when: format(`ICONENGINE.Use.Trigger.${effect.trigger}`), line: effectLine(effect, format) }))
+      .filter(effect => effect.line) : [],
+    html,
+    combo: ability && system.tags?.includes("combo") ? combo : ""
   };
 }
 
