@@ -2,7 +2,8 @@ import { ICONENGINE } from "../config.mjs";
 import { EXAMPLE_PACK_PATH, worldPacks } from "../packs/content-pack.mjs";
 import ContentPackImporter from "../packs/content-import.mjs";
 import addDirectoryButton from "./directory-button.mjs";
-import { format, formatPlural } from "./i18n.mjs";
+import { format } from "./i18n.mjs";
+import { contentPackLines } from "./import-reports.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -34,26 +35,6 @@ export default class ContentPackDialog extends HandlebarsApplicationMixin(Applic
   /** At most this many bad records and warnings are listed (the counts say how many there are). */
   static SHOWN = 100;
 
-  /** The kinds as the report lists them. */
-  static KIND_ORDER = /** @type {const} */ (["classes", "jobs", "abilities", "traits", "relics", "foes", "foeTemplates"]);
-
-  /**
-   * The report's counts as the dialog says them, each in its plural form; the kinds as a list in
-   * the user's language.
-   * @param {import("../packs/content-pack.mjs").PackReport} report
-   * @param {{items: number, actors: number}} documents  What the import writes.
-   */
-  static countLines(report, { items, actors }) {
-    const list = new Intl.ListFormat(game.i18n?.lang || "en", { type: "unit" });
-    return {
-      counts: formatPlural("ICONENGINE.ContentPack.Counts", report.records, { valid: report.valid,
-        items: formatPlural("ICONENGINE.ContentPack.ItemCount", items), actors: formatPlural("ICONENGINE.ContentPack.ActorCount", actors) }),
-      kinds: list.format(ContentPackDialog.KIND_ORDER.map(kind => formatPlural(`ICONENGINE.ContentPack.Kind.${kind}`, report.kinds[kind] ?? 0))),
-      bad: formatPlural("ICONENGINE.ContentPack.Bad", report.bad.length),
-      warnings: formatPlural("ICONENGINE.ContentPack.Warnings", report.warnings.length)
-    };
-  }
-
   /** The pack's text, once read. @type {string | null} */
   #text = null;
 
@@ -81,7 +62,7 @@ export default class ContentPackDialog extends HandlebarsApplicationMixin(Applic
     return {
       error: this.#error,
       report,
-      counts: report ? ContentPackDialog.countLines(report, { items: this.#plan?.items.length ?? 0, actors: this.#plan?.actors.length ?? 0 }) : null,
+      counts: report ? contentPackLines(report, { items: this.#plan?.items.length ?? 0, actors: this.#plan?.actors.length ?? 0 }) : null,
       bad: (report?.bad ?? []).slice(0, shown).map(b => ({ ...b, where: b.index >= 0 ? `#${b.index + 1}` : "" })),
       badMore: Math.max(0, (report?.bad.length ?? 0) - shown),
       warnings: (report?.warnings ?? []).slice(0, shown),

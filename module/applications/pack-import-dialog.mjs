@@ -3,7 +3,8 @@ import { UNSAFE, planImport } from "../packs/import-plan.mjs";
 import { writeImport } from "../packs/import-writer.mjs";
 import readPack from "../packs/read-pack.mjs";
 import addDirectoryButton from "./directory-button.mjs";
-import { format, formatPlural } from "./i18n.mjs";
+import { formatPlural } from "./i18n.mjs";
+import { packReportLines } from "./import-reports.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -70,7 +71,7 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
       fileName: this.#fileName,
       error: this.#error,
       report,
-      counts: report ? PackImportDialog.countLines(report, { pages, stripped: stripped.length, repaired: repaired.length }) : null,
+      counts: report ? packReportLines(report, { pages, stripped: stripped.length, repaired: repaired.length }) : null,
       // long lists are cut: the counts say how many there are
       bad: bad.slice(0, shown),
       badMore: Math.max(0, bad.length - shown),
@@ -87,26 +88,6 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
 
   /** At most this many lines of each list are shown. */
   static SHOWN = 100;
-
-  /**
-   * The report's counts as the dialog says them, each in its plural form.
-   * @param {ImportReport} report
-   * @param {{pages: number, stripped: number, repaired: number}} more
-   */
-  static countLines(report, { pages, stripped, repaired }) {
-    return {
-      counts: format("ICONENGINE.Import.Counts", { documents: formatPlural("ICONENGINE.Import.Entries", report.documents),
-        pages: formatPlural("ICONENGINE.Import.Pages", pages), lines: formatPlural("ICONENGINE.Import.Lines", report.lines) }),
-      history: format("ICONENGINE.Import.History", { superseded: formatPlural("ICONENGINE.Import.Superseded", report.superseded),
-        deleted: formatPlural("ICONENGINE.Import.Deleted", report.deleted) }),
-      skipped: formatPlural("ICONENGINE.Import.Skipped", report.skipped),
-      unknownDeletions: formatPlural("ICONENGINE.Import.UnknownDeletions", report.unknownDeletions),
-      indexLines: formatPlural("ICONENGINE.Import.IndexLines", report.indexLines),
-      bad: formatPlural("ICONENGINE.Import.Bad", report.bad.length),
-      stripped: formatPlural("ICONENGINE.Import.Stripped", stripped),
-      repaired: formatPlural("ICONENGINE.Import.Repaired", repaired)
-    };
-  }
 
   /** Warning kinds that mean script-capable or page-hijacking content, removed on import. */
   static UNSAFE = UNSAFE;
