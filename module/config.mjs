@@ -51,6 +51,7 @@ export const ICONENGINE = {
     `${SYSTEM_PATH}/templates/actor/combat-stats.hbs`,
     `${SYSTEM_PATH}/templates/actor/item-list.hbs`,
     `${SYSTEM_PATH}/templates/actor/ability-card.hbs`,
+    `${SYSTEM_PATH}/templates/actor/foe-entry.hbs`,
     `${SYSTEM_PATH}/templates/actor/tactical-actions.hbs`,
     `${SYSTEM_PATH}/templates/item/uses.hbs`
   ],

@@ -8,7 +8,7 @@ import * as data from "./data/_module.mjs";
 import * as dice from "./dice/_module.mjs";
 import * as documents from "./documents/_module.mjs";
 import IconEnrichers from "./enrichers.mjs";
-import { registerRulesetSettings, registerTrustSettings } from "./settings.mjs";
+import { registerRulesetSettings, registerTrackerSettings, registerTrustSettings } from "./settings.mjs";
 import IconSocket from "./icon-socket.mjs";
 import { MigrationRunner } from "./migrations/_module.mjs";
 import * as canvasModule from "./canvas/_module.mjs";
@@ -113,6 +113,7 @@ Hooks.once("init", () => {
   // The other rulesets: the world's ruleset and its charts, and their chat cards.
   registerRulesetSettings();
   registerTrustSettings();
+  registerTrackerSettings();
   dice.rulesetCards.registerRulesetCards();
 
   // Registered alongside Roll, never replacing it: `/roll` keeps Foundry's own parser.
@@ -144,6 +145,7 @@ Hooks.once("init", () => {
   documents.ActorStatuses.register();
   documents.ActorMarks.register();
   applications.narrative.ClockPanel.register();
+  applications.narrative.AidEffort.register();
   applications.narrative.NarrativeCards.register();
   foundry.applications.handlebars.loadTemplates([...Object.values(ICONENGINE.templates), ...ICONENGINE.partials]);
   // The chat cards, compiled for the synchronous render of checked data (every roll card is registered by now).

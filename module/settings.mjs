@@ -8,6 +8,7 @@ import { EMPTY_MNS_CHARTS, RULESETS } from "./data/rulesets.mjs";
 import MnsChartsConfig from "./applications/mns-charts-config.mjs";
 import { PLAYERS_APPLY_SETTING } from "./data/trust.mjs";
 import GmRecords from "./gm-records.mjs";
+import { FOE_HP_CHOICES } from "./applications/combat/tracker-context.mjs";
 
 /** Setting keys. */
 export const SETTINGS = Object.freeze({
@@ -17,8 +18,11 @@ export const SETTINGS = Object.freeze({
   iconsLevelNames: "iconsLevelNames",
   mnsCharts: "mnsCharts",
   dataVersion: "dataVersion",
-  playersApplyDamage: PLAYERS_APPLY_SETTING
+  playersApplyDamage: PLAYERS_APPLY_SETTING,
+  foeHp: "foeHp"
 });
+
+export { FOE_HP_CHOICES };
 
 /**
  * Register the settings (from the `init` hook).
@@ -113,6 +117,24 @@ export function registerTrustSettings() {
     default: false
   });
   GmRecords.register();
+}
+
+/**
+ * The combat tracker's world setting: what its rows show players of a foe's HP (the GM sees every
+ * combatant's, a player always their own characters' and their allies'). Players' trackers are
+ * drawn again when it changes.
+ */
+export function registerTrackerSettings() {
+  game.settings.register(SYSTEM_ID, SETTINGS.foeHp, {
+    name: "ICONENGINE.Settings.foeHp.name",
+    hint: "ICONENGINE.Settings.foeHp.hint",
+    scope: "world",
+    config: true,
+    type: String,
+    choices: Object.fromEntries(FOE_HP_CHOICES.map(choice => [choice, `ICONENGINE.Settings.foeHp.${choice}`])),
+    default: "bloodied",
+    onChange: () => ui.combat?.render()
+  });
 }
 
 /**

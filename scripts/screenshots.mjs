@@ -53,7 +53,9 @@ const GUIDE = {
   "burden.webp": [["narrative-burden-prompt.png", "Breaking: name the burden"], ["narrative-burden.png", "The burden on the sheet"]],
   "clocks.webp": [["look-dialog-clocks-light.png", ""]],
   "odds-card.webp": [["odds-card.png", ""]],
-  "foe-sheet.webp": [["look-foe-light.png", ""]],
+  // The foe's stat block in two: its name, class, template and numbers; then its traits and actions.
+  "foe-sheet.webp": [["look-foe-light.png", "", [0, 0, 600, 535]]],
+  "foe-statblock.webp": [["look-foe-light.png", "", [0, 538, 600, 565]]],
   "combat-tracker.webp": [["look-tracker-light.png", "Light theme"], ["look-tracker-dark.png", "Dark theme"]],
   "pack-import.webp": [["pack-import.png", "", [16, 16, 300, 683]]],
   "hero-sheet.webp": [["look-hero-light.png", ""]],

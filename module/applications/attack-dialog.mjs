@@ -5,6 +5,7 @@ import ActorStatuses from "../documents/actor-statuses.mjs";
 import UseTargets from "../canvas/use-targets.mjs";
 import { attackDialogContext, attackTargetOf, attackerOf, initialAttackState, readAttackForm } from "../dice/tactical-requests.mjs";
 import { currentMode, modeChoices } from "../message-mode.mjs";
+import { formatPlural } from "./i18n.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -159,8 +160,11 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
    */
   async _prepareContext(options) {
     const core = await loadCore();
+    const context = attackDialogContext(core, this.#state, attackerOf(/** @type {import("../types/system.js").IconHealthActor} */ (this.#actor)));
     return {
-      ...attackDialogContext(core, this.#state, attackerOf(/** @type {import("../types/system.js").IconHealthActor} */ (this.#actor))),
+      ...context,
+      // "Reaches 1 space", "Reaches 2 spaces": the reach in its plural form.
+      maxRangeLabel: context.maxRange ? formatPlural("ICONENGINE.Rules.Dialog.maxRange", context.maxRange) : "",
       rollModes: modeChoices(this.#state.rollMode),
       buttons: [{ type: "submit", icon: "fa-solid fa-dice-d20", label: "ICONENGINE.Tactical.Dialog.roll" }]
     };

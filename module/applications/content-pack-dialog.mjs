@@ -3,6 +3,7 @@ import { EXAMPLE_PACK_PATH, worldPacks } from "../packs/content-pack.mjs";
 import ContentPackImporter from "../packs/content-import.mjs";
 import addDirectoryButton from "./directory-button.mjs";
 import { format } from "./i18n.mjs";
+import { contentPackLines } from "./import-reports.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -61,9 +62,7 @@ export default class ContentPackDialog extends HandlebarsApplicationMixin(Applic
     return {
       error: this.#error,
       report,
-      kinds: report?.kinds ?? null,
-      items: this.#plan?.items.length ?? 0,
-      actors: this.#plan?.actors.length ?? 0,
+      counts: report ? contentPackLines(report, { items: this.#plan?.items.length ?? 0, actors: this.#plan?.actors.length ?? 0 }) : null,
       bad: (report?.bad ?? []).slice(0, shown).map(b => ({ ...b, where: b.index >= 0 ? `#${b.index + 1}` : "" })),
       badMore: Math.max(0, (report?.bad.length ?? 0) - shown),
       warnings: (report?.warnings ?? []).slice(0, shown),

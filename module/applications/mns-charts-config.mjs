@@ -1,5 +1,5 @@
 import { SYSTEM_ID, SYSTEM_PATH } from "../config.mjs";
-import { format, localize } from "./i18n.mjs";
+import { formatPlural, localize } from "./i18n.mjs";
 import { chartsFromForm, mnsChartsContext } from "./mns-charts-context.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
@@ -42,7 +42,7 @@ export default class MnsChartsConfig extends HandlebarsApplicationMixin(Applicat
   static async #onSubmit(event, form, formData) {
     const { charts, bad } = chartsFromForm(formData.object);
     for (const [chart, lines] of Object.entries(bad)) {
-      ui.notifications?.warn(format("ICONENGINE.Mns.charts.badLines",
+      ui.notifications?.warn(formatPlural("ICONENGINE.Mns.charts.badLines", lines.length,
         { chart: localize(`ICONENGINE.Mns.charts.${chart}`), lines: lines.join(", ") }));
     }
     await game.settings.set(SYSTEM_ID, "mnsCharts", charts);

@@ -3,7 +3,7 @@
  * and the tests.
  */
 import { MNS_CHARTS, formatChartText, normalizeCharts, parseChartText } from "../data/rulesets.mjs";
-import { format, localize } from "./i18n.mjs";
+import { formatPlural, localize } from "./i18n.mjs";
 
 /**
  * The editor's context from the stored setting.
@@ -14,7 +14,7 @@ export function mnsChartsContext(stored) {
   return {
     placeholder: localize("ICONENGINE.Mns.charts.placeholder"),
     charts: MNS_CHARTS.map(id => ({ id, label: localize(`ICONENGINE.Mns.charts.${id}`),
-      text: formatChartText(charts[id]), count: format("ICONENGINE.Mns.charts.rows", { count: charts[id].length }) }))
+      text: formatChartText(charts[id]), count: formatPlural("ICONENGINE.Mns.charts.rows", charts[id].length) }))
   };
 }
 

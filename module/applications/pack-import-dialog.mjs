@@ -3,6 +3,8 @@ import { UNSAFE, planImport } from "../packs/import-plan.mjs";
 import { writeImport } from "../packs/import-writer.mjs";
 import readPack from "../packs/read-pack.mjs";
 import addDirectoryButton from "./directory-button.mjs";
+import { formatPlural } from "./i18n.mjs";
+import { packReportLines } from "./import-reports.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -64,11 +66,12 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
     const repaired = report?.warnings.filter(w => !UNSAFE.includes(w.kind)) ?? [];
     const bad = report?.bad ?? [];
     const shown = PackImportDialog.SHOWN;
+    const pages = this.#read?.documents.reduce((n, d) => n + /** @type {{pages: unknown[]}} */ (d).pages.length, 0) ?? 0;
     return {
       fileName: this.#fileName,
       error: this.#error,
       report,
-      pages: this.#read?.documents.reduce((n, d) => n + /** @type {{pages: unknown[]}} */ (d).pages.length, 0) ?? 0,
+      counts: report ? packReportLines(report, { pages, stripped: stripped.length, repaired: repaired.length }) : null,
       // long lists are cut: the counts say how many there are
       bad: bad.slice(0, shown),
       badMore: Math.max(0, bad.length - shown),
@@ -171,7 +174,7 @@ export default class PackImportDialog extends HandlebarsApplicationMixin(Applica
    * @returns {string}
    */
   static outcomeText(outcome, t) {
-    if (outcome.ok) return t("ICONENGINE.ImportOutcome.Done", { created: String(outcome.created), updated: String(outcome.updated) });
+    if (outcome.ok) return t("ICONENGINE.ImportOutcome.Done", { created: formatPlural("ICONENGINE.ImportOutcome.Entries", outcome.created), updated: String(outcome.updated) });
     const error = outcome.error ?? "";
     if (!outcome.left.length) {
       return t(outcome.stage === "validate" ? "ICONENGINE.ImportOutcome.Invalid" : "ICONENGINE.ImportOutcome.RolledBack", { error });

@@ -4,7 +4,7 @@
  * Pure (only game.i18n): the ApplicationV2 class and the browser test both call it.
  */
 import { ICONS_LEVELS, iconsLevelLabel } from "../data/rulesets.mjs";
-import { format, localize } from "./i18n.mjs";
+import { format, formatPlural, localize } from "./i18n.mjs";
 import { DIALOG_DEFAULTS, integer, kindLabelKey, oddsView, requestFrom } from "../dice/ruleset-requests.mjs";
 
 /**
@@ -76,7 +76,7 @@ export function dialogFields(kind, v, campaign, tables) {
       ];
     }
     case "tribute.test": {
-      const counts = [0, 1, 2, 3, 4, 5].map(n => ({ value: n, label: format("ICONENGINE.Tribute.extraDice", { count: n, total: n + 1 }) }));
+      const counts = [0, 1, 2, 3, 4, 5].map(n => ({ value: n, label: formatPlural("ICONENGINE.Tribute.extraDice", n + 1, { extra: n }) }));
       /** @type {Field[]} */
       const fields = [
         numberField("rank", v),

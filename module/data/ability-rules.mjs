@@ -5,6 +5,7 @@
  * kind of use it is, and how stored data of an older shape reads today.
  */
 import { AREA_SHAPES, AREA_SIZE } from "../canvas/area-shapes.mjs";
+import { pluralKey } from "../applications/i18n.mjs";
 
 export { AREA_SHAPES, AREA_SIZE };
 
@@ -147,7 +148,7 @@ export function usability(system, { name = "", inCombat = false, statuses = [], 
   if (system.actions === "interrupt") {
     if (statuses.some(s => s.replace(/\+$/, "") === "stunned")) return refuse("ICONENGINE.Use.Stunned", { name });
     const most = Math.max(1, Math.trunc(Number(system.interrupt)) || 1);
-    if (inCombat && interruptsUsed >= most) return refuse("ICONENGINE.Use.InterruptsUsed", { name, count: most });
+    if (inCombat && interruptsUsed >= most) return refuse(pluralKey("ICONENGINE.Use.InterruptsUsed", most), { name, count: most });
   }
   return null;
 }

@@ -142,18 +142,23 @@ export function foeTurns({ template, partySize }) {
 
 /**
  * The update that picking a class makes: the class's numbers, full HP, and its first job unless
- * the current job already belongs to the class. Unknown classes change nothing.
+ * the current job already belongs to the class. `jobs`, when given, are the class's jobs that
+ * exist as content (a job item of the class in the world or a compendium): only those are picked,
+ * and none ("") when there is none, so a class never picks a job no pack provides. Unknown
+ * classes change nothing.
  * @param {string} className
  * @param {string} [currentJob]
+ * @param {readonly string[] | null} [jobs]  The class's jobs that exist; null: its own list.
  * @returns {Record<string, unknown>}  Dotted `system.*` update keys.
  */
-export function classPresetUpdate(className, currentJob = "") {
+export function classPresetUpdate(className, currentJob = "", jobs = null) {
   const preset = CLASSES[/** @type {keyof typeof CLASSES} */ (className)];
   if (!preset) return {};
   const maxHp = characterMaxHp(preset.vit);
+  const offered = jobs ?? preset.jobs;
   return {
     "system.class": className,
-    "system.job": preset.jobs.includes(currentJob) ? currentJob : preset.jobs[0],
+    "system.job": offered.includes(currentJob) ? currentJob : offered[0] ?? "",
     "system.vit": preset.vit,
     "system.hp.value": maxHp,
     "system.hp.max": maxHp,

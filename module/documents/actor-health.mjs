@@ -1,5 +1,6 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { loadCore } from "../core.mjs";
+import { formatPlural } from "../applications/i18n.mjs";
 import { healthChange, statusEffectData } from "../data/health-changes.mjs";
 import { SLASHED_FLAG, slashedLimit } from "../data/slashed.mjs";
 import { TERRAIN_FLAG } from "../data/terrain.mjs";
@@ -163,8 +164,7 @@ export default class ActorHealth {
     const held = vigilanceHeld(/** @type {{vigilance?: unknown}} */ (actor.system));
     const spent = spendVigilance(held, charges);
     if (!spent) {
-      throw new Error(game.i18n?.format("ICONENGINE.Vigilance.NotHeld", { name: actor.name ?? "", charges: String(charges), held: String(held) })
-        ?? "ICONENGINE.Vigilance.NotHeld");
+      throw new Error(formatPlural("ICONENGINE.Vigilance.NotHeldCount", charges, { name: actor.name ?? "", held }));
     }
     await actor.update({ system: { vigilance: spent.left } });
     const ended = spent.left === 0 ? actor.effects.contents.filter(e => e.statuses.has("vigilance")) : [];

@@ -1,8 +1,19 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { HOOKS, callAfter, callPre } from "../hooks.mjs";
 import { GRANT_FIELDS } from "./grant-fields.mjs";
-import { foePresetUpdate } from "../data/rules.mjs";
-import { format } from "../applications/i18n.mjs";
+import { CLASSES, foePresetUpdate } from "../data/rules.mjs";
+import { format, formatPlural } from "../applications/i18n.mjs";
+
+/**
+ * Jobs in the order their class lists them (ICON's), then any other a content pack adds, by name.
+ * @param {string} classKey
+ * @param {{key: string, name: string}[]} jobs
+ */
+export function orderedJobs(classKey, jobs) {
+  const listed = /** @type {readonly string[]} */ (CLASSES[/** @type {keyof typeof CLASSES} */ (classKey)]?.jobs ?? []);
+  const rank = (/** @type {string} */ key) => (listed.includes(key) ? listed.indexOf(key) : listed.length);
+  return [...jobs].sort((a, b) => rank(a.key) - rank(b.key) || a.name.localeCompare(b.name));
+}
 
 /** The flag (under the system's scope) on an item a class, job or foe template gave. */
 export const GRANT_FLAG = "grant";
@@ -45,15 +56,42 @@ export default class ItemGrants {
     const matches = (/** @type {{type?: string, system?: {key?: unknown}}} */ entry) => entry.type === kind && entry.system?.key === key;
     const world = game.items?.find(item => matches(/** @type {never} */ (item)));
     if (world) return /** @type {Item.Implementation} */ (world);
-    const packs = /** @type {CompendiumCollection.Any[]} */ ([...(game.packs ?? [])]).filter(p => p.documentName === "Item")
-      // the world's own compendiums first (an imported content pack), then the system's
-      .sort((a, b) => Number(a.metadata.packageType !== "world") - Number(b.metadata.packageType !== "world"));
-    for (const pack of packs) {
+    for (const pack of ItemGrants.#itemPacks()) {
       const index = await pack.getIndex({ fields: /** @type {never} */ (["system.key"]) });
       const entry = index.find(e => matches(/** @type {never} */ (e)));
       if (entry?._id) return /** @type {Item.Implementation | null} */ (await pack.getDocument(entry._id));
     }
     return null;
+  }
+
+  /** The Item compendiums, the world's own first (an imported content pack), then the system's. */
+  static #itemPacks() {
+    return /** @type {CompendiumCollection.Any[]} */ ([...(game.packs ?? [])]).filter(p => p.documentName === "Item")
+      .sort((a, b) => Number(a.metadata.packageType !== "world") - Number(b.metadata.packageType !== "world"));
+  }
+
+  /**
+   * The jobs of a class that exist as content: job items whose class is `classKey`, among the
+   * world's items and its compendiums (as {@link find} looks), each key once (the first found), in
+   * the order the class lists its jobs, then by name. A class whose jobs no pack provides has none:
+   * the sheet offers only these, and picking the class picks none of the others.
+   * @param {string} classKey
+   * @returns {Promise<{key: string, name: string}[]>}
+   */
+  static async jobsOf(classKey) {
+    if (!classKey) return [];
+    /** @type {Map<string, string>} */
+    const found = new Map();
+    const add = (/** @type {{type?: string, name?: string | null, system?: {key?: unknown, class?: unknown}}} */ entry) => {
+      const key = entry.system?.key;
+      if (entry.type === "job" && entry.system?.class === classKey && typeof key === "string" && key && !found.has(key)) found.set(key, entry.name ?? key);
+    };
+    for (const item of game.items ?? []) add(/** @type {never} */ (item));
+    for (const pack of ItemGrants.#itemPacks()) {
+      const index = await pack.getIndex({ fields: /** @type {never} */ (["system.key", "system.class"]) });
+      for (const entry of index) add(/** @type {never} */ (entry));
+    }
+    return orderedJobs(classKey, [...found].map(([key, name]) => ({ key, name })));
   }
 
   /**
@@ -129,7 +167,7 @@ export default class ItemGrants {
     }
     if (!items.length || !callPre(HOOKS.preGrantItems, actor, { source, items })) return [];
     const created = /** @type {Item.Implementation[]} */ (await actor.createEmbeddedDocuments("Item", /** @type {Item.CreateData[]} */ (items)) ?? []);
-    if (created.length) ui.notifications?.info(format("ICONENGINE.Grant.Granted", { name: actor.name ?? "", count: String(created.length), source: source.name ?? "" }));
+    if (created.length) ui.notifications?.info(formatPlural("ICONENGINE.Grant.Granted", created.length, { name: actor.name ?? "", source: source.name ?? "" }));
     callAfter(HOOKS.grantItems, actor, created, source);
     return created;
   }
@@ -154,7 +192,7 @@ export default class ItemGrants {
       const esc = foundry.utils.escapeHTML;
       const yes = await foundry.applications.api.DialogV2.confirm({
         window: { title: format("ICONENGINE.Grant.RemoveTitle", { source }) },
-        content: `<p>${esc(format("ICONENGINE.Grant.RemoveContent", { name: actor.name ?? "", count: String(granted.length), source,
+        content: `<p>${esc(formatPlural("ICONENGINE.Grant.RemoveContent", granted.length, { name: actor.name ?? "", source,
           items: granted.map(i => i.name).join(", ") }))}</p>`,
         rejectClose: false
       });

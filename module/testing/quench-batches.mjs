@@ -267,7 +267,7 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       select.value = "stalwart";
       select.dispatchEvent(new Event("change", { bubbles: true }));
       const system = await until(() => stats(actor).class === "stalwart" && stats(actor), "the class to be saved");
-      // Stalwart (Bastion): VIT 10, Armor 2, Defense 6; max HP 4 × VIT, HP starts full.
+      // Stalwart: VIT 10, Armor 2, Defense 6; max HP 4 × VIT, HP starts full (its job: one a pack provides, or none).
       assert.deepEqual([system.vit, system.armor, system.defense, system.hp.max, system.hp.value], [10, 2, 6, 40, 40]);
     });
   });

@@ -125,6 +125,8 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         terrainThisTurn?: boolean;
         /** The turn (ActorTurns.turnStamp) each Combo ability was last used in: not both versions in one turn. */
         comboTurns?: Record<string, string>;
+        /** The messages whose action rolls this character paid aid for (module/applications/narrative/aid-effort.mjs). */
+        aidPaid?: string[];
       };
     };
     /** Status effects (module/data/status-effects.mjs, health-changes.mjs). */

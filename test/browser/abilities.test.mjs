@@ -366,7 +366,7 @@ describe("2. use", () => {
     assert.equal(result.wardCharge, 1, "its owner's turn ended: the ward's charge is back");
     assert.equal(result.wardUse, "card");
     assert.equal(result.wardAgain, null, "an interrupt 1 is used until its owner's next turn");
-    assert.deepEqual(result.refusedInterrupt, ["Ward has been used 1 times since its owner's turn; it refreshes at the start of their next turn."]);
+    assert.deepEqual(result.refusedInterrupt, ["Ward has been used 1 time since its owner's turn; it refreshes at the start of their next turn."]);
     assert.equal(result.dazedBefore, true);
     assert.equal(result.third, "card", "free again in the next round");
     assert.deepEqual(open.browser.errors, []);

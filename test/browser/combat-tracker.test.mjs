@@ -38,18 +38,20 @@ describe("ICON combat tracker in the browser", () => {
       const img = "/assets/icons/statuses/";
       // Three player characters (the user owns Ysolde), her summoned wolf, an Elite and a normal foe.
       const facts = [
-        { id: "pc1", actorType: "character", name: "Ysolde", img: `${img}defiance.svg`, isOwner: true },
-        { id: "pc2", actorType: "character", name: "Brann", img: `${img}sturdy.svg`, isOwner: false },
+        { id: "pc1", actorType: "character", name: "Ysolde", img: `${img}defiance.svg`, isOwner: true,
+          health: { value: 27, max: 40, bloodied: false }, statuses: [{ img: `${img}dazed.svg`, name: "Dazed" }, { img: `${img}sturdy.svg`, name: "Sturdy" }] },
+        { id: "pc2", actorType: "character", name: "Brann", img: `${img}sturdy.svg`, isOwner: false, health: { value: 12, max: 32, bloodied: true } },
         { id: "pc3", actorType: "character", name: "Mira", img: `${img}evasion.svg`, isOwner: false },
         // Ysolde's summoned wolf: no turns of its own
         { id: "wolf", actorType: "foe", disposition: 1, summonerId: "pc1", name: "Spirit Wolf", img: `${img}flying.svg`, isOwner: true },
-        { id: "elite", actorType: "foe", template: "elite", disposition: -1, name: "Ogre Chief", img: `${img}hatred.svg`, isOwner: false },
+        { id: "elite", actorType: "foe", template: "elite", disposition: -1, name: "Ogre Chief", img: `${img}hatred.svg`, isOwner: false,
+          health: { value: 30, max: 80, bloodied: true }, statuses: [{ img: `${img}weakened.svg`, name: "Weakened" }] },
         { id: "grunt", actorType: "foe", template: "", disposition: -1, name: "Goblin", img: `${img}dazed.svg`, isOwner: false }
       ];
       const t = globalThis.trackerTest = {
-        state: /** @type {any} */ (null), isGM: true, errors: /** @type {string[]} */ ([]), busy: Promise.resolve(),
+        state: /** @type {any} */ (null), isGM: true, foeHp: "bloodied", errors: /** @type {string[]} */ ([]), busy: Promise.resolve(),
         async render() {
-          const context = trackerContext(t.state, facts, { isGM: t.isGM });
+          const context = trackerContext(t.state, facts, { isGM: t.isGM, foeHp: t.foeHp });
           const render = foundry.applications.handlebars.renderTemplate;
           document.querySelector("#combat .tracker").innerHTML = await render(ICONENGINE.combat.tracker, context);
           document.querySelector("#combat .footer").innerHTML = await render(ICONENGINE.combat.footer, context);
@@ -199,6 +201,37 @@ describe("ICON combat tracker in the browser", () => {
     assert.equal(await page().locator(`${row("pc1")} .icon-act`).count(), 1);
     assert.equal(await page().locator(`${row("pc1")} .icon-slow`).count(), 1);
     await page().locator("#combat").screenshot({ path: `${results}combat-tracker-player.png` });
+    assert.deepEqual(await page().evaluate(() => globalThis.trackerTest.errors), []);
+    assert.deepEqual(browser.errors, []);
+  });
+
+  test("issue 41: rows show HP as the viewer may see it and statuses as labelled icons; Delay marks the next turn slow", async () => {
+    const hp = async () => Object.fromEntries(await page().locator(".icon-combatant").evaluateAll(rows => rows.map(r =>
+      [r.dataset.combatantId, r.querySelector(".icon-row-hp")?.textContent.trim() ?? null])));
+    // The player (owning Ysolde): their own character and allies exactly, the foes bloodied or not.
+    assert.deepEqual(await hp(), { pc1: "HP 27/40", pc2: "HP 12/32", pc3: null, wolf: null, elite: "Bloodied", grunt: null });
+    assert.equal(await page().locator(`${row("pc1")} .icon-row-hp`).getAttribute("aria-label"), "Ysolde: 27 of 40 HP");
+    for (const [foeHp, shown] of [["never", null], ["exact", "HP 30/80"]]) {
+      await page().evaluate(foeHp => { globalThis.trackerTest.foeHp = foeHp; return globalThis.trackerTest.render(); }, foeHp);
+      assert.equal((await hp()).elite, shown, foeHp);
+    }
+    // Statuses: each effect's image, its name as its text alternative, in a named list.
+    assert.deepEqual(await page().locator(`${row("pc1")} .icon-row-statuses img`).evaluateAll(imgs => imgs.map(i => [i.alt, i.complete && i.naturalWidth > 0])),
+      [["Dazed", true], ["Sturdy", true]]);
+    assert.equal(await page().locator(`${row("pc1")} .icon-row-statuses`).getAttribute("aria-label"), "Ysolde's statuses");
+    // Delay: the player's own row only; the rule is its tooltip.
+    assert.deepEqual(await page().locator(".icon-delay-control").evaluateAll(b => b.map(x => x.closest("[data-combatant-id]").dataset.combatantId)), ["pc1"]);
+    const delay = page().locator(`${row("pc1")} .icon-delay-control`);
+    assert.match(await delay.getAttribute("data-tooltip"), /^Delay: .*next turn must be slow/);
+    assert.equal(await delay.getAttribute("aria-label"), "Delay Ysolde's next turn");
+    await click(`${row("pc1")} .icon-delay-control`);
+    assert.equal(await page().locator(`${row("pc1")} .icon-delay`).textContent(), "Delayed: next turn slow");
+    assert.equal(await page().locator(`${row("pc1")} .icon-delay-control`).count(), 0, "not twice");
+    assert.equal(await page().locator(`${row("pc1")} .icon-act`).count(), 0, "a pending delay: no regular turn");
+    assert.equal(await page().locator(`${row("pc1")} .icon-slow`).count(), 1, "the next turn is slow");
+    await page().evaluate(() => { globalThis.trackerTest.isGM = true; globalThis.trackerTest.foeHp = "bloodied"; return globalThis.trackerTest.render(); });
+    assert.equal((await hp()).elite, "HP 30/80", "the GM sees every HP");
+    await page().locator("#combat").screenshot({ path: `${results}combat-tracker-rows.png` });
     assert.deepEqual(await page().evaluate(() => globalThis.trackerTest.errors), []);
     assert.deepEqual(browser.errors, []);
   });

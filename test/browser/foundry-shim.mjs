@@ -96,7 +96,15 @@ async function loadTemplates(paths) {
   return templates;
 }
 
-globalThis.game = { i18n: { localize, format } };
+/**
+ * Whether a key has a translation (Localization#has; the shim has no fallback language).
+ * @param {string} key
+ */
+function has(key) {
+  return typeof key.split(".").reduce((node, part) => node?.[part], translations) === "string";
+}
+
+globalThis.game = { i18n: { lang: "en", localize, format, has } };
 globalThis.foundry = { applications: { handlebars: { renderTemplate, loadTemplates } } };
 /** @shim-unchecked the page's ready flag for the tests, not Foundry API */
 globalThis.shimReady = true;

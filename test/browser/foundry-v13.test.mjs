@@ -139,6 +139,29 @@ describe("1. the combat tracker in v13's CombatTracker", () => {
     assert.deepEqual(open.browser.errors, []);
   });
 
+  test("issue 41: a row's HP and statuses come from its actor; Delay, clicked on the rendered tracker, marks a pending delay", async () => {
+    const result = await open.page.evaluate(async UNTIL => {
+      eval(UNTIL);
+      const combat = game.combats.active;
+      const pc = combat.combatants.find(c => c.name === "Ysolde");
+      const row = () => ui.combat.element.querySelector(`li[data-combatant-id="${pc.id}"]`);
+      // 14 of 32: bloodied (the system sets the status), and Dazed from the token HUD
+      await pc.actor.update({ "system.hp.value": 14 });
+      await until(() => pc.actor.statuses.has("bloodied"), "Bloodied");
+      await pc.actor.toggleStatusEffect("dazed", { active: true });
+      await ui.combat.render();
+      const shown = { hp: row().querySelector(".icon-row-hp")?.textContent.trim(),
+        statuses: [...row().querySelectorAll(".icon-row-statuses img")].map(img => [img.alt, img.getAttribute("src")]).sort() };
+      (await until(() => row()?.querySelector('[data-action="iconDelay"]'), "Ysolde's Delay")).click();
+      const flags = await until(() => Object.values(combat.iconState.combatants).find(c => c[0] === pc.id && (c[2] & 8))?.[2], "the pending delay");
+      await until(() => row()?.querySelector(".icon-delay"), "the row to say so");
+      return { ...shown, delayed: (flags & 8) !== 0, control: !!row().querySelector('[data-action="iconDelay"]') };
+    }, UNTIL);
+    assert.deepEqual(result, { hp: "HP 14/32", statuses: [["Bloodied", "systems/icon-engine/assets/icons/statuses/bloodied.svg"],
+      ["Dazed", "systems/icon-engine/assets/icons/statuses/dazed.svg"]], delayed: true, control: false });
+    assert.deepEqual(open.browser.errors, []);
+  });
+
   test("4. core's actor and item sheets are not offered (Sheet Configuration lists CONFIG[…].sheetClasses)", async () => {
     const offered = await open.page.evaluate(() => ({
       Actor: Object.fromEntries(Object.entries(CONFIG.Actor.sheetClasses).map(([type, sheets]) => [type, Object.keys(sheets)])),

@@ -106,6 +106,14 @@ describe("the look, in v13's light and dark themes", () => {
       const foe = await Actor.implementation.create({ name: "Ogre Chief", type: "foe", img: portrait("ogre"),
         system: { partySize: 4, biography: "<p>Leads the raiders of the Grey Marches.</p>" },
         items: [{ name: "Crushing Swing", type: "ability", img: art("dazed"), system: { actions: "1", tags: ["attack"], range: "Melee" } },
+          // A stat block's actions (issue 41): an area attack with its effect on a hit, an interrupt with its trigger.
+          { name: "Ground Slam", type: "ability", img: art("stunned"), system: { actions: "2", tags: ["attack", "area"], range: { kind: "range", value: 3 },
+            area: { shape: "blast", size: 1 }, roll: { hitDice: 2, boons: 1 }, charges: { value: 1, max: 1, recharge: "round" },
+            effects: [{ trigger: "hit", status: "dazed", duration: "save" }, { trigger: "use", movement: "Push 1" }],
+            description: "<p>The maul comes down and the ground cracks around it.</p>" } },
+          { name: "Rallying Bellow", type: "ability", img: art("defiance"), system: { actions: "interrupt", interrupt: 1,
+            trigger: "An ally in range 3 becomes bloodied", range: { kind: "range", value: 3 }, limit: { per: "round" },
+            effects: [{ trigger: "use", text: "That ally gains 4 vigor." }], description: "<p>A roar that puts the raiders back on their feet.</p>" } },
           { name: "Brute", type: "trait", img: art("unstoppable"), system: { description: "<p>Shrugs off the first hit each round.</p>" } }] });
       await foe.update(foePresetUpdate("heavy", "elite", 4));
       await until(() => foe.items.getName("Elite's Resolve"), "the foe template's grant");
@@ -245,7 +253,8 @@ describe("the look, in v13's light and dark themes", () => {
       // The abilities tab's shot shows every list: the window drawn taller, as a user would drag it.
       { name: "character, abilities", selector: sheets.character, shot: "character-abilities", before: () => tab("abilities")().then(() => tall("auto")) },
       { name: "character, bio", selector: sheets.character, before: () => tab("bio")().then(() => tall("")) },
-      { name: "foe", selector: sheets.foe, shot: "foe" },
+      // The foe's stat block whole: the window drawn as tall as its content.
+      { name: "foe", selector: sheets.foe, shot: "foe", before: () => page.evaluate(selector => { document.querySelector(selector).style.height = "auto"; }, sheets.foe) },
       ...Object.entries(sheets.items).map(([name, selector]) => ({ name, selector, shot: itemShots[name] }))
     ];
     for (const ruleset of ["icons", "tribute", "narrator", "mns"]) {

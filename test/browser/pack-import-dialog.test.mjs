@@ -29,6 +29,7 @@ test("the report shows counts, unreadable lines, what will be stripped and what 
     const { loadImporter } = await import("/module/packs/importer.mjs");
     const api = await loadImporter();
     const { UNSAFE } = await import("/module/packs/import-plan.mjs");
+    const { packReportLines } = await import("/module/applications/import-reports.mjs");
     const good = { _id: "aaaaaaaaaaaaaaa1", name: "A", pages: [{ _id: "bbbbbbbbbbbbbbb1", name: "P", text: { format: 1, content: "<p onclick=\"x()\">hi</p><script>x()</script><div style='position:fixed'></div>" }, title: { level: 9 } }] };
     const log = [
       '{"$$indexCreated":{"fieldName":"name"}}', JSON.stringify(good), JSON.stringify({ ...good, name: "A v2" }), "not json",
@@ -37,8 +38,10 @@ test("the report shows counts, unreadable lines, what will be stripped and what 
     const { documents, report } = api.importPack(log, { format: "nedb" });
     const stripped = report.warnings.filter(w => UNSAFE.includes(w.kind));
     const repaired = report.warnings.filter(w => !UNSAFE.includes(w.kind));
+    const pages = documents.reduce((n, d) => n + d.pages.length, 0);
     const context = {
-      fileName: "evil.db", error: null, report, pages: documents.reduce((n, d) => n + d.pages.length, 0),
+      fileName: "evil.db", error: null, report, pages,
+      counts: packReportLines(report, { pages, stripped: stripped.length, repaired: repaired.length }),
       bad: report.bad, badMore: 0,
       stripped, strippedCount: stripped.length, strippedMore: 0,
       repaired: repaired.slice(0, 1), repairedCount: repaired.length, repairedMore: repaired.length - 1,
@@ -49,11 +52,12 @@ test("the report shows counts, unreadable lines, what will be stripped and what 
     host.innerHTML = html;
     return { text: host.textContent.replace(/\s+/g, " "), disabled: host.querySelector("[data-action=import]").disabled };
   });
-  assert.match(out.text, /2 journal entries with 1 pages, from 14 lines/);
+  // Each count in its plural form (issue 41: "1 pages", "1 index lines" no more).
+  assert.match(out.text, /2 journal entries with 1 page, from 14 lines/);
   assert.match(out.text, /9 older versions replaced, 0 deleted entries left out/);
-  assert.match(out.text, /1 deletions of entries that were not there/);
-  assert.match(out.text, /1 index lines/);
-  assert.match(out.text, /1 lines could not be read/);
+  assert.match(out.text, /1 deletion of an entry that was not there/);
+  assert.match(out.text, /1 index line /);
+  assert.match(out.text, /1 line could not be read/);
   assert.match(out.text, /3 pieces of script-capable or page-hijacking HTML will be removed/);
   assert.match(out.text, /eventHandler: <p onclick> in the page HTML/);
   assert.match(out.text, /fixedOverlay: position: fixed in <div style> in the page HTML/);

@@ -138,6 +138,9 @@ describe("ICON sheets in the browser", () => {
     assert.equal(await page.locator('.rating[data-rating="smash"] .dot.filled').count(), 3);
     assert.equal(await page.locator('.rating[data-rating="study"] .dot.filled').count(), 4);
     assert.equal(await page.locator(".rating .dot").count(), 40);
+    // issue 41: each rating's group reads its value (its label had "{value}" unfilled)
+    assert.equal(await page.locator('.rating[data-rating="smash"] .dots').getAttribute("aria-label"), "Smash: 3 of 4");
+    assert.equal(await page.locator('.rating[data-rating="sneak"] .dots').getAttribute("aria-label"), "Sneak: 0 of 4");
     assert.equal(await page.locator(".strain .pip.filled").count(), 2);
     assert.equal(await page.locator(".burden").nth(0).locator("path.segment").count(), 6);
     assert.equal(await page.locator(".burden").nth(1).locator("path.segment.filled").count(), 7);
@@ -175,7 +178,8 @@ describe("ICON sheets in the browser", () => {
       return system;
     });
     assert.deepEqual([shown.defense, shown.damageDie, shown.fray, shown.hp.max], [8, 8, 3, 150]);
-    assert.equal(await page.locator(".turns").textContent().then(t => t.trim().startsWith("Turns per round: 3")), true);
+    assert.equal((await page.locator(".foe-kind .turns").textContent()).trim(), "3 turns a round");
+    assert.equal((await page.locator(".foe-kind strong").textContent()).trim(), "Skirmisher Legend");
     assert.equal(await page.locator('select[name="system.template"]').inputValue(), "legend");
     assert.equal(await page.locator('input[name="system.canCrit"]').isChecked(), false);
     await page.locator("#sheet").screenshot({ path: `${results}foe-sheet.png` });

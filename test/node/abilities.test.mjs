@@ -95,7 +95,10 @@ describe("using an ability", () => {
     assert.deepEqual(usability(veil, { name: "Veil", statuses: ["stunned"] }), { key: "ICONENGINE.Use.Stunned", data: { name: "Veil" } });
     assert.deepEqual(usability(veil, { name: "Veil", statuses: ["stunned+"] }), { key: "ICONENGINE.Use.Stunned", data: { name: "Veil" } });
     assert.equal(usability(veil, { inCombat: true, interruptsUsed: 1 }), null);
-    assert.deepEqual(usability(veil, { name: "Veil", inCombat: true, interruptsUsed: 2 }), { key: "ICONENGINE.Use.InterruptsUsed", data: { name: "Veil", count: "2" } });
+    assert.deepEqual(usability(veil, { name: "Veil", inCombat: true, interruptsUsed: 2 }), { key: "ICONENGINE.Use.InterruptsUsed.other", data: { name: "Veil", count: "2" } });
+    // issue 41: "used 1 times" no more; the count's plural form, as Intl.PluralRules picks it
+    assert.deepEqual(usability(ability({ actions: "interrupt", interrupt: 1 }), { name: "Veil", inCombat: true, interruptsUsed: 1 }),
+      { key: "ICONENGINE.Use.InterruptsUsed.one", data: { name: "Veil", count: "1" } });
     assert.equal(usability(ability({ actions: "1" }), { statuses: ["stunned"] }), null, "a Stunned character still takes actions");
   });
 

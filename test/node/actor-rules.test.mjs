@@ -40,6 +40,15 @@ describe("class presets", () => {
     assert.equal(rules.classPresetUpdate("wright", "knave")["system.job"], "enochian");
     assert.deepEqual(rules.classPresetUpdate("bard"), {});
   });
+  test("issue 41: given the jobs that exist as content, a class picks only one of them, or none", () => {
+    // a world whose packs give the Wright only the Geomancer: never the Enochian it has no item of
+    assert.equal(rules.classPresetUpdate("wright", "", ["geomancer"])["system.job"], "geomancer");
+    assert.equal(rules.classPresetUpdate("wright", "knave", ["geomancer", "stormbender"])["system.job"], "geomancer");
+    assert.equal(rules.classPresetUpdate("wright", "stormbender", ["geomancer", "stormbender"])["system.job"], "stormbender");
+    assert.equal(rules.classPresetUpdate("wright", "enochian", ["geomancer"])["system.job"], "geomancer", "a job with no content is not kept");
+    assert.equal(rules.classPresetUpdate("wright", "", [])["system.job"], "", "no job item of the class: no job");
+    assert.equal(rules.classPresetUpdate("wright", "", [])["system.vit"], 8, "the class's numbers all the same");
+  });
   test("every class, job and trait has a label", () => {
     for (const [cls, preset] of Object.entries(rules.CLASSES)) {
       assert.equal(typeof lookup(`ICONENGINE.Class.${cls}`), "string");

@@ -124,6 +124,24 @@ describe("combat tracker (pure modules + core)", () => {
     assert.equal(row(ctx, "elite").canSlow, false, "a foe cannot go slow unless flagged");
   });
 
+  test("issue 41: Delay on a row for its owner or the GM, with the rule as its tooltip; turns counted in their plural form", () => {
+    const state = start();
+    const player = trackerContext(state, facts, { isGM: false });
+    assert.deepEqual(player.groups.flatMap(g => g.rows).filter(r => r.canDelay).map(r => r.id), ["pc1"], "only the player's own (refusalFor)");
+    for (const r of player.groups.flatMap(g => g.rows)) {
+      assert.equal(refusalFor({ type: "delay", id: r.id }, { isGM: false, owns: id => id === "pc1", currentId: null }) === null, r.canDelay);
+    }
+    const gm = trackerContext(state, facts, { isGM: true });
+    assert.deepEqual(gm.groups.flatMap(g => g.rows).filter(r => r.canDelay).map(r => r.id), ["pc1", "pc2", "pc3", "elite", "grunt"]);
+    const delayed = trackerContext(apply(state, { type: "delay", id: "pc1" }).state, facts, { isGM: true });
+    assert.equal(row(delayed, "pc1").delay, true);
+    assert.equal(row(delayed, "pc1").canDelay, false, "a delay is pending: not twice");
+    assert.equal(trackerContext(null, facts, { isGM: true }).groups[0].rows[0].canDelay, false, "not before the combat starts");
+    assert.match(localize("ICONENGINE.Combat.delayHint"), /^Delay: .*next turn must be slow/);
+    assert.equal(row(gm, "pc1").pipsLabel, "1 of 1 turn left this round");
+    assert.equal(row(gm, "elite").pipsLabel, "2 of 2 turns left this round");
+  });
+
   test("pips: taken, waiting slow, ready, lost", () => {
     const c = { turns: 3, taken: 1, slow: 1, defeated: false };
     assert.deepEqual(turnPips(/** @type {any} */ (c)), ["spent", "slow", "ready"]);
@@ -136,6 +154,9 @@ describe("combat tracker (pure modules + core)", () => {
     assert.deepEqual(trackerEvent("iconEndTurn"), { type: "endTurn" });
     assert.deepEqual(trackerEvent("iconUndo"), { type: "undo" });
     assert.deepEqual(trackerEvent("iconResolve", { by: "-1" }), { type: "adjustResolve", by: -1 });
+    // issue 41: the row's Delay is the reducer's delay event
+    assert.deepEqual(trackerEvent("iconDelay", { combatantId: "a" }), { type: "delay", id: "a" });
+    assert.equal(trackerEvent("iconDelay", {}), null);
     assert.equal(trackerEvent("iconAct", {}), null);
     assert.equal(trackerEvent("somethingElse"), null);
   });
@@ -161,12 +182,18 @@ describe("combat tracker (pure modules + core)", () => {
           assert.equal(r.canSlow, accepts({ type: "goSlow", id: r.id }), `Slow ${r.id} at step ${step}`);
           assert.equal(r.canEnd, state.current?.id === r.id);
           assert.equal(r.pips.length >= r.turnsLeft, true);
+          // issue 41: Delay is offered exactly when the core marks a pending delay on it
+          const row = stateCombatants(state).find(c => c.id === r.id);
+          const delays = accepts({ type: "delay", id: r.id }) && !row.delay && !row.defeated && row.turns > 0 && !state.ended;
+          assert.equal(r.canDelay, delays, `Delay ${r.id} at step ${step}`);
+          if (r.canDelay) assert.equal(stateCombatants(apply(state, { type: "delay", id: r.id }).state).find(c => c.id === r.id).delay, true);
         }
         const current = state.current ? stateCombatants(state).find(c => c.id === state.current.id) : null;
         assert.equal(ctx.actingSide, current ? current.side : state.next?.side ?? null);
         // take a random offered button (or mark a delay / defeat someone now and then)
         const offered = rows.flatMap(r => [r.canAct && trackerEvent("iconAct", { combatantId: r.id }),
-          r.canSlow && trackerEvent("iconSlow", { combatantId: r.id }), r.canEnd && trackerEvent("iconEndTurn")]).filter(Boolean);
+          r.canSlow && trackerEvent("iconSlow", { combatantId: r.id }), r.canEnd && trackerEvent("iconEndTurn"),
+          r.canDelay && rand(4) === 0 && trackerEvent("iconDelay", { combatantId: r.id })]).filter(Boolean);
         const roll = rand(10);
         const event = roll === 0 ? { type: "delay", id: rows[rand(rows.length)].id }
           : roll === 1 ? { type: "setDefeated", id: rows[rand(rows.length)].id, defeated: rand(2) === 0 }
@@ -338,6 +365,10 @@ function standIns() {
   globalThis.ui = { notifications: { warn: m => calls.push(`warn:${m}`), info: () => {} } };
   globalThis.CONST = { DEFAULT_TOKEN: "icons/svg/mystery-man.svg" };
   globalThis.game.user = { isGM: true, isActiveGM: true };
+  // World settings (module/settings.mjs): the tracker reads what players see of a foe's HP.
+  const settings = new Map([["icon-engine.foeHp", "bloodied"]]);
+  globalThis.game.settings = { get: (scope, key) => settings.get(`${scope}.${key}`), set: async (scope, key, value) => settings.set(`${scope}.${key}`, value) };
+  globalThis.CONFIG = { specialStatusEffects: { DEFEATED: "defeated" } };
   return calls;
 }
 
@@ -506,6 +537,43 @@ describe("IconCombat and the tracker over stand-ins for Foundry", () => {
     assert.deepEqual(tracker._getEntryContextOptions().map(o => o.name).slice(0, 3),
       ["COMBAT.CombatantUpdate", "COMBAT.CombatantClearMovementHistory", "COMBAT.CombatantRemove"]);
     assert.deepEqual(tracker._getCombatContextOptions().map(o => o.name), ["COMBAT.ClearMovementHistories", "COMBAT.Delete"]);
+  });
+
+  test("issue 41: each row's HP as the viewer may see it (the foeHp setting) and its statuses' icons", async () => {
+    const tracker = new IconCombatTracker();
+    const combat = combatOf([{ id: "pc", actorType: "character" }, { id: "foe", actorType: "foe" }]);
+    await combat.startCombat();
+    const effect = (name, statuses, img, flags = {}) => ({ name, img, statuses: new Set(statuses), flags });
+    Object.assign(combat.turns[0], { img: "pc.webp", isOwner: true, hidden: false, visible: true,
+      get iconFacts() { return { id: "pc", actorType: "character" }; },
+      actor: { system: { hp: { value: 27, max: 40 }, derived: { bloodied: false } },
+        appliedEffects: [effect("Dazed", ["dazed"], "dazed.svg"), effect("Sturdy", ["sturdy"], "sturdy.svg"), effect("Blessed", [], "aura.svg"),
+          effect("Spark", [], "mark.svg", { "icon-engine": { mark: { mark: "Spark" } } })] } });
+    Object.assign(combat.turns[1], { img: "foe.webp", isOwner: false, hidden: false, visible: true,
+      get iconFacts() { return { id: "foe", actorType: "foe" }; },
+      actor: { system: { hp: { value: 12, max: 64 }, derived: { bloodied: true } },
+        appliedEffects: [effect("Weakened", ["weakened"], "weakened.svg"), effect("Weakened", ["weakened"], "weakened.svg"),
+          effect("Defeated", ["defeated"], "dead.svg")] } });
+    Object.defineProperty(tracker, "viewed", { get: () => combat });
+    const rows = async () => Object.fromEntries((await tracker._preparePartContext("tracker", {}, {})).groups.flatMap(g => g.rows)
+      .map(r => [r.id, { hp: r.health?.text ?? null, statuses: r.statuses.map(s => s.name) }]));
+    try {
+      game.user.isGM = true;
+      assert.deepEqual(await rows(), { pc: { hp: "HP 27/40", statuses: ["Dazed", "Sturdy", "Spark"] }, foe: { hp: "HP 12/64", statuses: ["Weakened"] } },
+        "the GM sees every HP; an effect with no status is not a status icon, a mark is; Defeated is the row's look; one icon per image");
+      game.user.isGM = false;
+      assert.deepEqual((await rows()).foe.hp, "Bloodied", "players, by default: the foe bloodied or not");
+      assert.deepEqual((await rows()).pc.hp, "HP 27/40", "a player's own character: always");
+      await game.settings.set("icon-engine", "foeHp", "never");
+      assert.deepEqual((await rows()).foe.hp, null);
+      await game.settings.set("icon-engine", "foeHp", "exact");
+      assert.deepEqual((await rows()).foe.hp, "HP 12/64");
+      await game.settings.set("icon-engine", "foeHp", "whatever a module wrote");
+      assert.deepEqual((await rows()).foe.hp, "Bloodied", "an unknown value reads as the default");
+    } finally {
+      game.user.isGM = true;
+      await game.settings.set("icon-engine", "foeHp", "bloodied");
+    }
   });
 
   test("context menus in either generation's shape: core's initiative entries go, ours read and act", async () => {

@@ -132,9 +132,17 @@ describe("lang/en.json", () => {
     // A tab group's labelPrefix names an object of labels (Foundry appends the tab id), not a string.
     const prefixes = new Set(texts.flatMap(text => [...text.matchAll(/labelPrefix:\s*"(ICONENGINE(?:\.\w+)+)"/g)].map(m => m[1])));
     const keys = new Set(texts.flatMap(text => [...text.matchAll(/"(ICONENGINE(?:\.\w+)+)"/g)].map(m => m[1])));
+    // A count's string (formatPlural, pluralKey in module/applications/i18n.mjs) names an object of
+    // plural forms: English needs `one` and `other`.
+    const plurals = new Set(texts.flatMap(text => [...text.matchAll(/(?:formatPlural|pluralKey)\(\s*"(ICONENGINE(?:\.\w+)+)"/g)].map(m => m[1])));
     assert.ok(keys.size > 5, "found the keys");
+    assert.ok(plurals.size > 5, "found the plural keys");
     for (const key of keys) {
-      if (prefixes.has(key)) {
+      if (plurals.has(key)) {
+        const forms = lookup(key);
+        assert.equal(typeof forms?.one, "string", `${key}.one is missing`);
+        assert.equal(typeof forms?.other, "string", `${key}.other is missing`);
+      } else if (prefixes.has(key)) {
         const labels = lookup(key);
         assert.equal(typeof labels, "object", `${key} (a labelPrefix) is missing`);
         assert.ok(Object.values(labels).every(label => typeof label === "string"), `${key}: every tab has a label`);

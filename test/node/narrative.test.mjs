@@ -108,8 +108,13 @@ describe("action roll dialog", () => {
 
   test("form data is read as numbers and checkboxes; positions fall back to risky/normal", () => {
     assert.deepEqual(actionRoll.readInputs({ boons: "2", curses: "-3", push: true, aid: "1.7", temptFate: "on" }),
-      { boons: 2, curses: 0, push: true, aid: 1, temptFate: true, fortune: false, brokenPaidByAlly: false });
+      { boons: 2, curses: 0, push: true, aid: 1, temptFate: true, fortune: false, brokenPaidByAlly: false, aidBy: [], brokenPaidBy: "" });
     assert.deepEqual(actionRoll.readInputs({}), actionRoll.defaultInputs());
+    // issue 41: the allies ticked (FormDataExtended's flat keys, or expanded), each once; a broken roller's payer
+    assert.deepEqual(actionRoll.readInputs({ "aidBy.brann000000000001": true, "aidBy.mira0000000000001": false, "aidBy.x<y": true,
+      brokenPaidBy: "brann000000000001" }),
+    { ...actionRoll.defaultInputs(), aid: 1, aidBy: ["brann000000000001"], brokenPaidByAlly: true, brokenPaidBy: "brann000000000001" });
+    assert.deepEqual(actionRoll.readInputs({ aidBy: { a1: "on", b2: true } }).aidBy, ["a1", "b2"]);
     assert.deepEqual(actionRoll.readPosition({ risk: "desperate", effect: "bogus" }), { risk: "desperate", effect: "normal" });
     assert.deepEqual(actionRoll.readPosition(null), { risk: "risky", effect: "normal" });
   });
@@ -386,5 +391,62 @@ describe("fortune rolls", () => {
     for (const risk of actionRoll.RISKS) assert.ok(en.ICONENGINE.Narrative.Risk[risk]);
     for (const effect of actionRoll.EFFECTS) assert.ok(en.ICONENGINE.Narrative.Effect[effect]);
     for (const result of actionRoll.ACTION_RESULTS) assert.ok(en.ICONENGINE.Narrative.ResultHint[result]);
+  });
+});
+
+describe("issue 41: aid and an ally's effort for a broken character are the helpers'", () => {
+  // "When you aid an ally during their action roll, you spend 1 effort to grant them +1 boon."
+  // "When you are broken, you must spend 1 effort to take any action. Nearby characters can also
+  // spend effort for you."
+  const allies = [{ id: "brann000000000001", name: "Brann", effort: 2 }, { id: "mira0000000000001", name: "Mira", effort: 0 }];
+  const ctx = (/** @type {any} */ system, /** @type {any} */ inputs) => actionRoll.actionDialogContext({ system, action: "smash",
+    inputs: { ...actionRoll.defaultInputs(), ...inputs }, position: actionRoll.DEFAULT_POSITION, isGM: false, allies });
+
+  test("each ally ticked is a boon the roll asks the core for, and 1 of that ally's effort, not the roller's", () => {
+    const system = character({ effort: 0 });
+    system.actions.smash = 1;
+    const c = ctx(system, { aidBy: ["brann000000000001"], aid: 1 });
+    assert.equal(c.request.aid, 1);
+    assert.equal(c.pool, 2, "1 dot + 1 boon from the aid");
+    assert.equal(c.effortCost, 0, "the roller pays nothing for an ally's aid");
+    assert.deepEqual(c.helpers.map(h => [h.name, h.aiding, h.cost, h.short, h.canAid]),
+      [["Brann", true, 1, false, true], ["Mira", false, 0, false, false]], "an ally with no effort cannot be ticked");
+    assert.equal(c.canRoll, true);
+    assert.deepEqual([...actionRoll.helperCosts(c.inputs)], [["brann000000000001", 1]]);
+    // the core agrees: the helpers' share is theirs
+    const outcome = core.resolve(actionRoll.withEffortPool(c.request, system), [[1, 1]]);
+    assert.deepEqual([outcome.effort, outcome.effortHelpers, outcome.effortLeft], [1, 1, 0]);
+  });
+
+  test("a broken roller's effort to act paid by an ally: the ally pays 1 (2 if it also aids); more than it has stops the roll", () => {
+    const system = character({ effort: 0, broken: true });
+    system.actions.smash = 2;
+    const alone = ctx(system, {});
+    assert.equal(alone.effortCost, 1, "broken: 1 effort to act");
+    assert.equal(alone.effortShort, true);
+    assert.equal(alone.canRoll, false, "0 effort: the roll cannot be made");
+    const paid = ctx(system, { brokenPaidBy: "brann000000000001" });
+    assert.equal(paid.request.brokenPaidByAlly, true);
+    assert.equal(paid.effortCost, 0);
+    assert.equal(paid.canRoll, true);
+    const both = ctx(system, { brokenPaidBy: "brann000000000001", aidBy: ["brann000000000001"] });
+    assert.deepEqual(both.helpers[0].cost, 2, "aid and the broken roller's effort: 2 from Brann");
+    assert.equal(both.canRoll, true, "Brann has 2");
+    const poorer = actionRoll.actionDialogContext({ system, action: "smash", position: actionRoll.DEFAULT_POSITION, isGM: false,
+      inputs: { ...actionRoll.defaultInputs(), brokenPaidBy: "brann000000000001", aidBy: ["brann000000000001"] },
+      allies: [{ ...allies[0], effort: 1 }] });
+    assert.equal(poorer.canRoll, false);
+    assert.deepEqual(poorer.shortHelpers, [{ name: "Brann", cost: 2, effort: 1 }]);
+    // only a broken roller is paid for; a helper no longer offered drops out
+    const standing = ctx(character({ effort: 1 }), { brokenPaidBy: "brann000000000001", aidBy: ["gone000000000001"] });
+    assert.deepEqual([standing.request.brokenPaidByAlly, standing.request.aid], [undefined, 0]);
+  });
+
+  test("a roll that costs the roller more effort than it has is not offered", () => {
+    const system = character({ effort: 0 });
+    system.actions.smash = 2;
+    const c = ctx(system, { push: true });
+    assert.deepEqual([c.effortCost, c.effortShort, c.canRoll], [1, true, false]);
+    assert.equal(ctx(character({ effort: 1 }), { push: true }).canRoll, true);
   });
 });

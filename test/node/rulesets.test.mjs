@@ -203,7 +203,7 @@ describe("the hero sheet's context", () => {
     const ctx = /** @type {any} */ (heroContext({ system, campaign: { ...campaign, ruleset: "mns" }, tables, lookup, charts: { sphere: [{ result: "0", value: "1" }] } }));
     assert.equal(ctx.mns.learningModifier, "3/2");
     assert.equal(ctx.mns.sightModifiers, "close -3 / ranged -7 (defense -1)");
-    assert.deepEqual(ctx.mns.charts.map((/** @type {any} */ c) => c.status), ["1 rows", "empty (the GM types it in)", "empty (the GM types it in)", "empty (the GM types it in)"]);
+    assert.deepEqual(ctx.mns.charts.map((/** @type {any} */ c) => c.status), ["1 row", "empty (the GM types it in)", "empty (the GM types it in)", "empty (the GM types it in)"]);
     assert.deepEqual(ctx.mns.specialDice, ["d2", "d3", "d5", "d32", "d100", "d1000", "d%"]);
     system.mns.characteristics.learning = 2;
     assert.equal(/** @type {any} */ (heroContext({ system, campaign: { ...campaign, ruleset: "mns" }, tables, lookup })).mns.learningModifier, "—");

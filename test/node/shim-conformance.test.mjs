@@ -22,7 +22,7 @@ const PLANTED = {
     problem: /^foundry\.applications\.handlebars\.renderTemplates: no such member/
   },
   literalMember: {
-    plant: shim => shim.replace("{ i18n: { localize, format } }", "{ i18n: { localize, format, translate: localize } }"),
+    plant: shim => shim.replace("{ i18n: { lang: \"en\", localize, format, has } }", "{ i18n: { lang: \"en\", localize, format, has, translate: localize } }"),
     problem: /^game\.i18n\.translate: no such member/
   },
   global: {

@@ -1,14 +1,16 @@
-import { ICONENGINE } from "../../config.mjs";
+import { ICONENGINE, SYSTEM_ID } from "../../config.mjs";
 import { contextEntry, entryLabel } from "../context-menu-entry.mjs";
-import { trackerContext, trackerEvent } from "./tracker-context.mjs";
+import { foeHpChoice, trackerContext, trackerEvent } from "./tracker-context.mjs";
 
 /** Core's context menu entries about initiative (foundry CombatTracker, v13). */
 const INITIATIVE_ENTRIES = new Set(["COMBAT.CombatantClear", "COMBAT.CombatantReroll", "COMBAT.InitiativeReset"]);
 
 /**
- * The ICON combat tracker: the two sides with each combatant's turns as pips, the side that acts
- * next highlighted, Act / Slow / End turn buttons for whoever may use them, party resolve with
- * +/−, the round, and Undo. Foundry's header part (encounter tabs, settings) is kept without its
+ * The ICON combat tracker: the two sides with each combatant's turns as pips, its HP (as the
+ * viewer may see it: the `foeHp` setting) and its statuses, the side that acts next highlighted,
+ * Act / Slow / End turn / Delay buttons for whoever may use them, party resolve with +/−, the
+ * round, and Undo. Foundry draws it again when a combatant's token's actor or its effects change
+ * (TokenDocument#_onRelatedUpdate). Foundry's header part (encounter tabs, settings) is kept without its
  * initiative buttons; the tracker and footer parts are ours, rendered from {@link trackerContext}.
  * Every ICON button sends a reducer event through {@link IconCombat#iconDispatch}; hide and
  * defeat are core's `.combatant-control`s, which v13 routes to `_onCombatantControl`.
@@ -20,6 +22,7 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
     actions: {
       iconAct: IconCombatTracker.#onEvent,
       iconSlow: IconCombatTracker.#onEvent,
+      iconDelay: IconCombatTracker.#onEvent,
       iconEndTurn: IconCombatTracker.#onEvent,
       iconUndo: IconCombatTracker.#onEvent,
       iconResolve: IconCombatTracker.#onEvent,
@@ -91,7 +94,9 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
   /** The pure tracker context for the viewed combat. */
   async #iconContext() {
     const combat = this.iconCombat;
-    if (!combat) return trackerContext(null, [], { isGM: !!game.user?.isGM });
+    // The world setting's choice (module/settings.mjs registers it).
+    const user = { isGM: !!game.user?.isGM, foeHp: foeHpChoice(game.settings.get(SYSTEM_ID, "foeHp")) };
+    if (!combat) return trackerContext(null, [], user);
     const facts = await Promise.all(combat.turns.map(async c => {
       const combatant = /** @type {import("../../documents/icon-combatant.mjs").default} */ (/** @type {unknown} */ (c));
       return {
@@ -102,10 +107,46 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
         img: await this._getCombatantThumbnail(/** @type {Combatant.Stored} */ (/** @type {unknown} */ (combatant))),
         isOwner: combatant.isOwner,
         hidden: combatant.hidden,
-        visible: combatant.visible
+        visible: combatant.visible,
+        health: IconCombatTracker.healthOf(combatant.actor),
+        statuses: IconCombatTracker.statusIconsOf(combatant.actor)
       };
     }));
-    return trackerContext(combat.iconState ?? null, facts, { isGM: !!game.user?.isGM });
+    return trackerContext(combat.iconState ?? null, facts, user);
+  }
+
+  /**
+   * An actor's HP as the row shows it, with the core's verdict on bloodied; null for an actor
+   * without ICON health (or none).
+   * @param {Actor.Implementation | null} actor
+   * @returns {{value: number, max: number, bloodied: boolean} | null}
+   */
+  static healthOf(actor) {
+    const system = /** @type {{hp?: {value?: unknown, max?: unknown}, derived?: {bloodied?: boolean} | null} | undefined} */ (actor?.system);
+    const value = Number(system?.hp?.value);
+    const max = Number(system?.hp?.max);
+    if (!Number.isFinite(value) || !Number.isFinite(max) || max < 1) return null;
+    return { value, max, bloodied: !!system?.derived?.bloodied };
+  }
+
+  /**
+   * An actor's statuses as the row shows them: each applied effect that carries a status (or is an
+   * ICON mark), its image and its name, once per image (as core's tracker shows effects);
+   * Defeated is the row's own look, not an icon.
+   * @param {Actor.Implementation | null} actor
+   * @returns {{img: string, name: string}[]}
+   */
+  static statusIconsOf(actor) {
+    /** @type {Map<string, string>} */
+    const icons = new Map();
+    for (const effect of actor?.appliedEffects ?? []) {
+      const statuses = [...effect.statuses];
+      const mark = !!/** @type {{mark?: unknown} | undefined} */ (effect.flags?.[SYSTEM_ID])?.mark;
+      if (!statuses.length && !mark) continue;
+      if (statuses.includes(CONFIG.specialStatusEffects.DEFEATED ?? "defeated")) continue;
+      if (effect.img && !icons.has(effect.img)) icons.set(effect.img, effect.name ?? "");
+    }
+    return [...icons].map(([img, name]) => ({ img, name }));
   }
 
   /**
@@ -154,7 +195,7 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
   }
 
   /**
-   * Act, Slow, End turn, Undo, resolve ±: the button's reducer event.
+   * Act, Slow, End turn, Delay, Undo, resolve ±: the button's reducer event.
    * @this {IconCombatTracker}
    * @param {PointerEvent} event
    * @param {HTMLElement} target

@@ -5,14 +5,41 @@
  * who acts next, the phase) is read from the state the core computed.
  */
 import { SIDES, combatantEntry } from "../../data/combat-rules.mjs";
+import { format, formatPlural, localize } from "../i18n.mjs";
 
 /**
  * A combatant as the tracker shows it. `visible` is Foundry's `Combatant#visible` (the owner or
- * not hidden); without it, what it would be.
+ * not hidden); without it, what it would be. `health`: its actor's HP and whether the core calls
+ * it bloodied (none for an actor without ICON health); `statuses`: its actor's status effects,
+ * each its image and name.
  * @typedef {import("../../data/combat-rules.mjs").CombatantFacts & {
- *   name: string, img: string, isOwner: boolean, hidden?: boolean, visible?: boolean
+ *   name: string, img: string, isOwner: boolean, hidden?: boolean, visible?: boolean,
+ *   health?: {value: number, max: number, bloodied: boolean} | null, statuses?: {img: string, name: string}[]
  * }} CombatantRowFacts
  */
+
+/**
+ * What a row shows of a combatant's HP: the numbers to the GM, to the combatant's owner and for
+ * the party's side; of a foe, what the world's setting lets players see (nothing, bloodied or not,
+ * or the numbers).
+ * @param {CombatantRowFacts} facts
+ * @param {"party"|"foes"} side
+ * @param {{isGM: boolean, foeHp: string}} user
+ * @returns {{exact: boolean, value?: number, max?: number, bloodied: boolean, text: string, label: string} | null}
+ */
+export function rowHealth(facts, side, { isGM, foeHp }) {
+  const health = facts.health;
+  if (!health) return null;
+  const shown = isGM || facts.isOwner || side === "party" ? "exact" : foeHp;
+  if (shown === "exact") {
+    const data = { value: health.value, max: health.max };
+    return { exact: true, ...data, bloodied: health.bloodied, text: format("ICONENGINE.Combat.hp", data),
+      label: format("ICONENGINE.Combat.hpOf", { name: facts.name, ...data }) };
+  }
+  if (shown !== "bloodied") return null;
+  const text = localize(health.bloodied ? "ICONENGINE.Combat.bloodied" : "ICONENGINE.Combat.notBloodied");
+  return { exact: false, bloodied: health.bloodied, text, label: `${facts.name}: ${text}` };
+}
 
 /**
  * A combatant in the reducer state, every field written out ({@link stateCombatant} reads it
@@ -37,6 +64,18 @@ import { SIDES, combatantEntry } from "../../data/combat-rules.mjs";
  * 2 may go slow, 4 defeated, 8 a pending delay, template 0 for none.
  * @typedef {[string, number, number, number, number, number, (string|number)?, string?]} StoredCombatant
  */
+
+/** What the tracker shows players of a foe's HP (the world setting `foeHp`, module/settings.mjs): nothing, whether it is bloodied, or its HP. */
+export const FOE_HP_CHOICES = /** @type {const} */ (["never", "bloodied", "exact"]);
+
+/**
+ * A stored `foeHp` setting as one of its choices ("bloodied" for anything else).
+ * @param {unknown} value
+ * @returns {typeof FOE_HP_CHOICES[number]}
+ */
+export function foeHpChoice(value) {
+  return FOE_HP_CHOICES.find(choice => choice === value) ?? "bloodied";
+}
 
 /** The version of the stored state this system's core writes (src/combat/stored.rs). */
 export const STATE_VERSION = 3;
@@ -101,9 +140,10 @@ export function turnPips(c) {
  * The tracker context.
  * @param {CombatState|null} state       null before the combat starts.
  * @param {CombatantRowFacts[]} combatants  In the Combat's turn order.
- * @param {{isGM: boolean}} user
+ * @param {{isGM: boolean, foeHp?: string}} user  `foeHp`: the world's setting of what players see of a
+ *   foe's HP ("never", "bloodied" or "exact"; module/settings.mjs).
  */
-export function trackerContext(state, combatants, { isGM }) {
+export function trackerContext(state, combatants, { isGM, foeHp = "bloodied" }) {
   const i18n = game.i18n;
   if (!i18n) throw new Error("ICON Engine: the tracker renders after game.i18n is ready");
   const byId = new Map(stateCombatants(state).map(c => [c.id, c]));
@@ -128,6 +168,8 @@ export function trackerContext(state, combatants, { isGM }) {
     const slowable = open && next?.phase === "regular" && regularLeft > 0
       && (side === "party" || !!c?.canSlow || !!c?.delay);
     const pips = c ? turnPips(c) : [];
+    // A delay is marked for a combatant still to take a turn ("your next turn must be slow"), once.
+    const delayable = started && !ended && !!c && !defeated && !c.delay && c.turns > 0;
     return {
       id: f.id,
       name: f.name,
@@ -140,10 +182,15 @@ export function trackerContext(state, combatants, { isGM }) {
       summon: !!c?.summoner,
       pips,
       turnsLeft: regularLeft + (defeated ? 0 : c?.slow ?? 0),
-      pipsLabel: c ? i18n.format("ICONENGINE.Combat.turnsLeft", { left: String(regularLeft + (defeated ? 0 : c.slow)), turns: String(c.turns) }) : "",
+      pipsLabel: c ? formatPlural("ICONENGINE.Combat.turnsLeft", c.turns, { left: regularLeft + (defeated ? 0 : c.slow) }) : "",
       canAct: eligible && mayControl,
       canSlow: slowable && mayControl,
       canEnd: active && mayControl && !ended,
+      canDelay: delayable && mayControl,
+      delayLabel: format("ICONENGINE.Combat.delayOf", { name: f.name }),
+      health: rowHealth(f, side, { isGM, foeHp }),
+      statuses: f.statuses ?? [],
+      statusesLabel: format("ICONENGINE.Combat.statusesOf", { name: f.name }),
       css: [active ? "active" : "", defeated ? "defeated" : "", f.hidden ? "hide" : "", eligible ? "eligible" : ""]
         .filter(Boolean).join(" ")
     };
@@ -196,6 +243,7 @@ export function trackerEvent(action, { combatantId, by } = {}) {
   switch (action) {
     case "iconAct": return combatantId ? { type: "beginTurn", id: combatantId } : null;
     case "iconSlow": return combatantId ? { type: "goSlow", id: combatantId } : null;
+    case "iconDelay": return combatantId ? { type: "delay", id: combatantId } : null;
     case "iconEndTurn": return { type: "endTurn" };
     case "iconUndo": return { type: "undo" };
     case "iconResolve": return { type: "adjustResolve", by: Number(by) || 0 };

@@ -27,6 +27,16 @@ export const FORTUNE_RESULTS = /** @type {const} */ (["poor", "average", "good",
  * @property {boolean} temptFate  +1 die; the suggested consequence comes true.
  * @property {boolean} [fortune]  A fortune roll of the action: the same dice, read poor to excellent.
  * @property {boolean} [brokenPaidByAlly]  Broken: a nearby character pays the 1 effort to act.
+ * @property {string[]} [aidBy]  The allies who aid, by actor id ("you spend 1 effort to grant them
+ *   +1 boon"); `aid` is their number when they are named.
+ * @property {string} [brokenPaidBy]  Broken: the ally (actor id) who pays the effort to act, or "".
+ */
+
+/**
+ * @typedef {object} Ally  A character who may aid the roller or pay for it while it is broken.
+ * @property {string} id      Its actor id.
+ * @property {string} name
+ * @property {number} effort  What it has to spend.
  */
 
 /**
@@ -34,14 +44,23 @@ export const FORTUNE_RESULTS = /** @type {const} */ (["poor", "average", "good",
  */
 
 /**
- * @typedef {Omit<ActionInputs, "fortune" | "brokenPaidByAlly"> & {kind: "icon.action", rating: number, burdenTicks: number, broken: boolean,
+ * @typedef {Omit<ActionInputs, "fortune" | "brokenPaidByAlly" | "aidBy" | "brokenPaidBy"> & {kind: "icon.action", rating: number, burdenTicks: number, broken: boolean,
  *   risk: string, effect: string, brokenPaidByAlly?: boolean, effortPool?: number}} ActionRequest  An `icon.action` request (docs/js-contract.md).
  */
 
 /** @returns {ActionInputs} */
 export function defaultInputs() {
-  return { boons: 0, curses: 0, push: false, aid: 0, temptFate: false, fortune: false, brokenPaidByAlly: false };
+  return { boons: 0, curses: 0, push: false, aid: 0, temptFate: false, fortune: false, brokenPaidByAlly: false, aidBy: [], brokenPaidBy: "" };
 }
+
+/** The most helpers a roll names (the core's limit of `aid`). */
+export const MAX_HELPERS = 20;
+
+/** A Foundry document id: what an ally is named by in the form. */
+const DOCUMENT_ID = /^[A-Za-z0-9]{1,64}$/;
+
+/** @param {unknown} value */
+const checked = value => value === true || value === "on";
 
 /** @type {Position} */
 export const DEFAULT_POSITION = Object.freeze({ risk: "risky", effect: "normal" });
@@ -55,12 +74,58 @@ const count = value => Math.min(20, Math.max(0, Math.trunc(Number(value) || 0)))
  * @returns {ActionInputs}
  */
 export function readInputs(data) {
+  // The allies' boxes, `aidBy.<id>`: flat as FormDataExtended gives them, or expanded.
+  const boxes = data.aidBy && typeof data.aidBy === "object" ? Object.entries(data.aidBy).map(([id, on]) => [`aidBy.${id}`, on])
+    : Object.entries(data);
+  const aidBy = [...new Set(boxes.filter(([name, on]) => name.startsWith("aidBy.") && checked(on)).map(([name]) => name.slice(6)))]
+    .filter(id => DOCUMENT_ID.test(id)).slice(0, MAX_HELPERS);
+  const brokenPaidBy = typeof data.brokenPaidBy === "string" && DOCUMENT_ID.test(data.brokenPaidBy) ? data.brokenPaidBy : "";
   return {
-    boons: count(data.boons), curses: count(data.curses), push: data.push === true || data.push === "on",
-    aid: count(data.aid), temptFate: data.temptFate === true || data.temptFate === "on",
-    fortune: data.fortune === true || data.fortune === "on",
-    brokenPaidByAlly: data.brokenPaidByAlly === true || data.brokenPaidByAlly === "on"
+    boons: count(data.boons), curses: count(data.curses), push: checked(data.push),
+    aid: aidBy.length || count(data.aid), temptFate: checked(data.temptFate),
+    fortune: checked(data.fortune),
+    brokenPaidByAlly: !!brokenPaidBy || checked(data.brokenPaidByAlly),
+    aidBy,
+    brokenPaidBy
   };
+}
+
+/**
+ * The inputs with their named helpers kept to the allies offered (one deleted meanwhile drops
+ * out; only a broken roller is paid for), and `aid` and `brokenPaidByAlly` counted from them.
+ * Inputs that name no one (a macro's `aid: 2`) are kept as they are.
+ * @param {ActionInputs} inputs
+ * @param {Ally[]} allies
+ * @param {boolean} broken
+ * @returns {ActionInputs}
+ */
+export function namedHelpers(inputs, allies, broken) {
+  const known = new Set(allies.map(a => a.id));
+  const named = { ...inputs };
+  if (inputs.aidBy?.length) {
+    named.aidBy = inputs.aidBy.filter(id => known.has(id));
+    named.aid = named.aidBy.length;
+  }
+  if (inputs.brokenPaidBy) {
+    named.brokenPaidBy = broken && known.has(inputs.brokenPaidBy) ? inputs.brokenPaidBy : "";
+    named.brokenPaidByAlly = !!named.brokenPaidBy;
+  }
+  return named;
+}
+
+/**
+ * What each named helper pays for a roll: 1 effort to aid, 1 more to pay a broken roller's way
+ * ("Nearby characters can also spend effort for you"). A fortune roll buys nothing.
+ * @param {ActionInputs} inputs
+ * @returns {Map<string, number>}  Effort by actor id.
+ */
+export function helperCosts(inputs) {
+  /** @type {Map<string, number>} */
+  const costs = new Map();
+  if (inputs.fortune) return costs;
+  for (const id of inputs.aidBy ?? []) costs.set(id, (costs.get(id) ?? 0) + 1);
+  if (inputs.brokenPaidBy) costs.set(inputs.brokenPaidBy, (costs.get(inputs.brokenPaidBy) ?? 0) + 1);
+  return costs;
 }
 
 /**
@@ -186,11 +251,14 @@ export function effortOf(request) {
  */
 export function oddsRows(report, labels, name) {
   return labels.map(key => {
-    const p = report.outcomes[key] ?? 0;
     const exact = report.exact?.outcomes[key];
+    const fraction = exact === undefined ? null : Fraction.parse(exact);
+    // A chance is 0 to 1. The core's floats of an outcome that cannot happen can come out a
+    // rounding error below 0 (−2.8e-17, which would read "-0.00%"); its exact fraction says 0.
+    const p = fraction?.n === 0n ? 0 : Math.min(1, Math.max(0, report.outcomes[key] ?? 0));
     // Reduced and without a denominator of 1: "0", not "0/1".
     return { key, label: name(key), p, percent: OddsReport.formatPercent(p),
-      exact: exact === undefined ? null : Fraction.parse(exact).toString(), width: (p * 100).toFixed(2) };
+      exact: fraction === null ? null : fraction.toString(), width: (p * 100).toFixed(2) };
   });
 }
 
@@ -211,8 +279,12 @@ function choices(values, current, label) {
  * @param {ActionInputs} args.inputs
  * @param {Position} args.position    The GM's risk and effect.
  * @param {boolean} args.isGM         Only the GM sets risk and effect; players see them.
+ * @param {Ally[]} [args.allies]      The characters who may aid (not the roller).
+ * @param {string} [args.error]       Why the last roll was refused, shown in the dialog.
  */
-export function actionDialogContext({ system, action, inputs, position, isGM }) {
+export function actionDialogContext({ system, action, inputs, position, isGM, allies = [], error = "" }) {
+  inputs = namedHelpers(inputs, allies, Boolean(system.broken));
+  const { aidBy = [], brokenPaidBy = "" } = inputs;
   const request = actionRequest(system, action, inputs, position);
   const fortune = Boolean(inputs.fortune);
   const rolled = fortune ? fortuneActionRequest(system, action, inputs) : request;
@@ -220,6 +292,17 @@ export function actionDialogContext({ system, action, inputs, position, isGM }) 
   const pool = poolOf(rolled);
   // What the core charges the actor: a push that changes the pool, acting while broken.
   const effortCost = fortune ? 0 : effortOf(request);
+  const effort = system.effort ?? 0;
+  const costs = helperCosts(inputs);
+  const helpers = allies.map(ally => {
+    const cost = costs.get(ally.id) ?? 0;
+    return { ...ally, aiding: aidBy.includes(ally.id), paysBroken: brokenPaidBy === ally.id, cost, short: cost > ally.effort,
+      // One with no effort left can be named by no one (unless already named, to be unticked).
+      canAid: ally.effort > 0 || aidBy.includes(ally.id) };
+  });
+  // Every effort the roll asks for must be there: the roller's, and each helper's.
+  const shortHelpers = helpers.filter(h => h.short);
+  const rollerShort = effortCost > effort;
   return {
     action,
     actionLabel: `ICONENGINE.ActionRating.${action}`,
@@ -227,9 +310,14 @@ export function actionDialogContext({ system, action, inputs, position, isGM }) 
     rating: request.rating,
     burdenTicks: request.burdenTicks,
     broken: Boolean(system.broken),
-    effort: system.effort ?? 0,
+    effort,
     effortCost,
-    effortShort: effortCost > (system.effort ?? 0),
+    effortShort: rollerShort,
+    helpers,
+    shortHelpers: shortHelpers.map(h => ({ name: h.name, cost: h.cost, effort: h.effort })),
+    hasAllies: allies.length > 0,
+    canRoll: !rollerShort && !shortHelpers.length,
+    error,
     inputs,
     pool,
     lowest: pool === 0,

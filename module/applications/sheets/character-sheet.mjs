@@ -3,7 +3,7 @@ import IconActorSheet from "./icon-actor-sheet.mjs";
 import editableAction from "./editable-action.mjs";
 import ActionRollDialog from "../narrative/action-roll-dialog.mjs";
 import NarrativeCards from "../narrative/narrative-cards.mjs";
-import { characterContext } from "./sheet-context.mjs";
+import { characterContext, jobContext } from "./sheet-context.mjs";
 import { applyNarrative, burdenClockClick, narrativeNotices } from "../narrative/narrative-state.mjs";
 
 const T = ICONENGINE.sheets;
@@ -58,6 +58,29 @@ export default class CharacterSheet extends IconActorSheet {
    */
   _prepareTypeContext(system, items) {
     return characterContext(system, items);
+  }
+
+  /**
+   * The job select offers the class's jobs that exist as content, and says so when none does.
+   * @inheritdoc
+   * @param {import("../../types/sheets.js").ActorSheetContextOptions} options
+   */
+  async _prepareContext(options) {
+    const context = await super._prepareContext(options);
+    const { default: ItemGrants } = await import("../../documents/item-grants.mjs");
+    return Object.assign(context, jobContext(this.#system, await ItemGrants.jobsOf(this.#system.class)));
+  }
+
+  /**
+   * A class picked on the sheet picks only among its jobs that exist as content.
+   * @inheritdoc
+   * @param {{system?: import("./sheet-context.mjs").PresetFields}} submitData
+   */
+  async _presetContent(submitData) {
+    const next = submitData.system?.class;
+    if (next === undefined || next === this.#system._source.class) return {};
+    const { default: ItemGrants } = await import("../../documents/item-grants.mjs");
+    return { jobs: (await ItemGrants.jobsOf(next)).map(job => job.key) };
   }
 
   /** The character's system data: this sheet is registered for characters only. */

@@ -3,7 +3,7 @@
  * Men & Supermen table lookups from the core, and the GM's charts. Only game.i18n, so the browser
  * test renders the template with exactly this code.
  */
-import { format, localize } from "../i18n.mjs";
+import { format, formatPlural, localize } from "../i18n.mjs";
 import { ICONS_ABILITIES, ICONS_LEVELS, MNS_CHARACTERISTICS, MNS_CHARTS, iconsLevelLabel, normalizeCharts } from "../../data/rulesets.mjs";
 
 /**
@@ -133,7 +133,7 @@ function mnsContext(mns, lookup, stored, tables) {
     targets: mns.targets.map((r, index) => ({ index, ...r })),
     knowledge: mns.knowledge.map((k, index) => ({ index, ...k })),
     charts: MNS_CHARTS.map(id => ({ id, label: t(`ICONENGINE.Mns.charts.${id}`), count: charts[id].length,
-      status: charts[id].length ? t("ICONENGINE.Mns.charts.rows", { count: charts[id].length }) : t("ICONENGINE.Mns.charts.empty") })),
+      status: charts[id].length ? formatPlural("ICONENGINE.Mns.charts.rows", charts[id].length) : t("ICONENGINE.Mns.charts.empty") })),
     specialDice: tables.mnsSpecialDice
   };
 }

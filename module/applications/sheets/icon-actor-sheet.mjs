@@ -196,8 +196,19 @@ export default class IconActorSheet extends HandlebarsActorSheet {
    * @param {unknown} [options]
    */
   async _processSubmitData(event, form, submitData, options) {
-    applyPresets(/** @type {{system?: import("./sheet-context.mjs").PresetFields}} */ (submitData), this.document.type, this.system._source);
+    const data = /** @type {{system?: import("./sheet-context.mjs").PresetFields}} */ (submitData);
+    applyPresets(data, this.document.type, this.system._source, await this._presetContent(data));
     return super._processSubmitData(event, form, /** @type {foundry.applications.ux.FormDataExtended} */ (submitData), options);
+  }
+
+  /**
+   * What a preset may pick from, as content the world has (a character's class picks only jobs
+   * that exist). Subclasses look it up; none by default.
+   * @param {{system?: import("./sheet-context.mjs").PresetFields}} submitData
+   * @returns {Promise<{jobs?: readonly string[] | null}>}
+   */
+  async _presetContent(submitData) {
+    return {};
   }
 
   /**
@@ -253,7 +264,7 @@ export default class IconActorSheet extends HandlebarsActorSheet {
   static #tacticalContext(actor, items) {
     const statuses = ActorStatuses.statusesOf(actor);
     return tacticalSheetContext({ items, statuses, saveable: isCoreLoaded() ? getCore().iconSaveable(statuses) : null,
-      system: /** @type {Record<string, unknown>} */ (actor.system), isCharacter: actor.type === "character" });
+      system: /** @type {Record<string, unknown>} */ (actor.system), isCharacter: actor.type === "character", isFoe: actor.type === "foe" });
   }
 
   /**

@@ -9,6 +9,8 @@ import { AREA_SHAPES, EFFECT_DURATIONS, EFFECT_TRIGGERS, LIMITS as ITEM_LIMITS, 
   abilitySummary } from
   "../../data/ability-rules.mjs";
 import { ICONENGINE } from "../../config.mjs";
+import { effectLine } from "../../dice/cards/use-card.mjs";
+import { formatPlural } from "../i18n.mjs";
 
 /**
  * @typedef {{value: string|number, label: string, selected: boolean}} Option
@@ -59,6 +61,7 @@ export function ratingRows(ratings) {
     action,
     label: `ICONENGINE.ActionRating.${action}`,
     value: ratings[action] ?? 0,
+    max: LIMITS.rating[1],
     dots: Array.from({ length: LIMITS.rating[1] }, (_, i) => ({ value: i + 1, filled: i < (ratings[action] ?? 0) }))
   }));
 }
@@ -141,17 +144,39 @@ export function sortedItems(items) {
 }
 
 /**
+ * The job select of a character: "no job", then the class's jobs that exist as content (`jobs`,
+ * ItemGrants.jobsOf), each by its item's name; the character's job when it has no content is kept
+ * as the selected option, marked so (a select without its value would change it on the next
+ * submit). Without `jobs` (not looked up), the class's own list by ICON's names.
+ * @param {CharacterSystem} system
+ * @param {{key: string, name: string}[] | null} jobs
+ */
+export function jobContext(system, jobs) {
+  const preset = CLASSES[/** @type {keyof typeof CLASSES} */ (system.class)];
+  if (!preset) return { jobOptions: [], noJobs: false };
+  const offered = jobs ?? preset.jobs.map(key => ({ key, name: `ICONENGINE.Job.${key}` }));
+  /** @type {(Option & {missing?: string})[]} */
+  const jobOptions = [{ value: "", label: "ICONENGINE.Job.none", selected: !system.job },
+    ...offered.map(job => ({ value: job.key, label: job.name, selected: job.key === system.job }))];
+  if (system.job && !offered.some(job => job.key === system.job)) {
+    jobOptions.push({ value: system.job, label: "ICONENGINE.Job.missing", selected: true, missing: system.job });
+  }
+  return { jobOptions, noJobs: offered.length === 0 };
+}
+
+/**
  * Context of the character sheet.
  * @param {CharacterSystem} system  The character's system data (prepared).
  * @param {ItemLike[]} items The actor's items.
+ * @param {{key: string, name: string}[] | null} [jobs]  The class's jobs that exist as content.
  */
-export function characterContext(system, items = []) {
+export function characterContext(system, items = [], jobs = null) {
   const preset = CLASSES[/** @type {keyof typeof CLASSES} */ (system.class)];
   return {
     ...healthContext(system),
     chapter: chapterOfLevel(system.level),
     classOptions: options(Object.keys(CLASSES), system.class, c => `ICONENGINE.Class.${c}`),
-    jobOptions: preset ? options(preset.jobs, system.job, j => `ICONENGINE.Job.${j}`) : [],
+    ...jobContext(system, jobs),
     classTrait: preset ? `ICONENGINE.ClassTrait.${preset.trait}` : null,
     ratings: ratingRows(system.actions),
     strainPips: Array.from({ length: system.strain.max }, (_, i) => ({ value: i + 1, filled: i < system.strain.value })),
@@ -171,19 +196,84 @@ export function characterContext(system, items = []) {
 }
 
 /**
- * Context of the foe sheet.
+ * Context of the foe sheet: a stat block as an ICON foe reads in the book, its class and template
+ * named under its name (with its chapter, size and turns), its numbers, its traits, then its
+ * actions, each with its text.
  * @param {FoeSystem} system
  * @param {ItemLike[]} items
+ * @param {StatblockItem[]} [statblock]  The foe's items as its stat block reads them ({@link statblockEntry}).
  */
-export function foeContext(system, items = []) {
+export function foeContext(system, items = [], statblock = []) {
+  const turns = foeTurns(system);
   return {
     ...healthContext(system),
     foeClassOptions: options(Object.keys(FOE_CLASSES), system.foeClass, c => `ICONENGINE.FoeClass.${c}`),
     templateOptions: options(FOE_TEMPLATES, system.template, t => `ICONENGINE.FoeTemplate.${t || "none"}`),
-    turns: foeTurns(system),
+    // "Heavy Elite", "Skirmisher" (a normal foe's template is not named), or no class yet.
+    kind: {
+      foeClass: system.foeClass ? `ICONENGINE.FoeClass.${system.foeClass}` : "ICONENGINE.Foe.noClass",
+      template: system.template ? `ICONENGINE.FoeTemplate.${system.template}` : ""
+    },
+    turns,
+    turnsLabel: formatPlural("ICONENGINE.Foe.turns", turns),
     isMob: system.template === "mob",
     abilities: items.filter(i => i.type === "ability"),
-    traits: items.filter(i => i.type === "trait")
+    traits: items.filter(i => i.type === "trait"),
+    actions: statblock.filter(i => i.type === "ability"),
+    traitEntries: statblock.filter(i => i.type === "trait")
+  };
+}
+
+/**
+ * @typedef {object} StatblockItem  An ability or trait as a foe's stat block reads it.
+ * @property {string} id
+ * @property {string} name
+ * @property {string} img
+ * @property {string} type
+ * @property {ItemRow} row       Its chips (cost, reach, area, once-per limit, charges), tags, spent.
+ * @property {string} trigger    An interrupt's trigger, as text.
+ * @property {{modifier: string, hit: string, miss: string} | null} attack  What its attack deals, with its boons or curses.
+ * @property {string} save       The save it calls for, in words.
+ * @property {{when: string, line: string}[]} effects  Its effects, each with when it applies.
+ * @property {string} html       Its text (enriched HTML).
+ * @property {string} combo      Its Combo version's text (enriched HTML), when it is a combo.
+ */
+
+/**
+ * An item as a foe's stat block reads it: its cost and reach, its tags, an interrupt's trigger,
+ * its attack's damage ("X[D]+fray", fray on a miss), the save it calls for, its effects each after
+ * when it applies ("On a hit: Dazed (save ends)"), and its text.
+ * @param {{id: string, name: string, img: string, type: string, system: Record<string, unknown>}} item
+ * @param {{html: string, combo?: string}} text  Its description and Combo text, enriched.
+ * @param {(key: string, data?: Record<string, string>) => string} format  i18n.
+ * @returns {StatblockItem}
+ */
+export function statblockEntry(item, { html, combo = "" }, format) {
+  const system = /** @type {import("../../data/ability-rules.mjs").AbilityLike & {resolveCost?: number, trigger?: string,
+    roll?: {hitDice?: number, bonusDice?: number, frayOnMiss?: boolean, boons?: number, curses?: number},
+    save?: {enabled?: boolean, boons?: number, curses?: number},
+    effects?: import("../../dice/cards/use-card.mjs").UseEffect[]}} */ (item.system);
+  const ability = item.type === "ability";
+  const row = itemRow({ type: item.type, system }, format);
+  if (ability && system.resolveCost) row.chips.push(format("ICONENGINE.Use.ResolveCost", { cost: String(system.resolveCost) }));
+  const roll = system.roll ?? {};
+  const dice = Math.max(0, Number(roll.hitDice ?? 1)) + Math.max(0, Number(roll.bonusDice ?? 0));
+  const net = Number(roll.boons ?? 0) - Number(roll.curses ?? 0);
+  const attack = ability && system.tags?.includes("attack") ? {
+    modifier: net > 0 ? formatPlural("ICONENGINE.Foe.boons", net) : net < 0 ? formatPlural("ICONENGINE.Foe.curses", -net) : "",
+    hit: dice ? format("ICONENGINE.Foe.damage", { dice: String(dice) }) : format("ICONENGINE.Foe.frayOnly"),
+    miss: roll.frayOnMiss === false ? "" : format("ICONENGINE.Foe.miss")
+  } : null;
+  const save = ability && system.save?.enabled ? format("ICONENGINE.Foe.save") : "";
+  return {
+    id: item.id, name: item.name, img: item.img, type: item.type, row,
+    trigger: ability ? abilitySummary(system).trigger : "",
+    attack,
+    save,
+    effects: ability ? (system.effects ?? []).map(effect => ({ when: format(`ICONENGINE.Use.Trigger.${effect.trigger}`), line: effectLine(effect, format) }))
+      .filter(effect => effect.line) : [],
+    html,
+    combo: ability && system.tags?.includes("combo") ? combo : ""
   };
 }
 
@@ -275,12 +365,14 @@ function assignDotted(target, flat) {
  * @param {SubmitData} submitData  Expanded form data (`{system: {...}}`).
  * @param {string} type            The actor type.
  * @param {PresetFields & Readonly<Record<string, unknown>>} source  The actor's current system source.
+ * @param {{jobs?: readonly string[] | null}} [content]  The new class's jobs that exist as content
+ *   (classPresetUpdate picks only among them).
  * @returns {SubmitData}           The same object, changed.
  */
-export function applyPresets(submitData, type, source) {
+export function applyPresets(submitData, type, source, { jobs = null } = {}) {
   const system = submitData.system ?? {};
   if (type === "character" && system.class !== undefined && system.class !== source.class) {
-    assignDotted(submitData, classPresetUpdate(system.class, system.job ?? source.job));
+    assignDotted(submitData, classPresetUpdate(system.class, system.job ?? source.job, jobs));
   } else if (type === "foe") {
     const foe = /** @type {import("../../types/system.js").FoeSource} */ (source); // a foe's source has every foe field
     const foeClass = system.foeClass ?? foe.foeClass;
