@@ -1,5 +1,5 @@
 import { SYSTEM_PATH } from "../config.mjs";
-import { loadCore } from "../core.mjs";
+import { getCore, loadCore } from "../core.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
 import ActorStatuses from "../documents/actor-statuses.mjs";
 import UseTargets from "../canvas/use-targets.mjs";
@@ -85,7 +85,8 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
     this.#state = initialAttackState({
       ability: /** @type {{system: Item.SystemOfType<"ability">} | null} */ (ability), // attacks come from ability items
       heavy,
-      attackerStatuses: ActorStatuses.statusesOf(actor),
+      // "Unstoppable: Immune to all statuses": only the statuses that take effect shape the attack.
+      attackerStatuses: getCore().iconEffectiveStatuses(ActorStatuses.statusesOf(actor)),
       targets: tokens ? AttackDialog.targetsOf(actor, tokens) : AttackDialog.userTargets(actor),
       rollMode: currentMode(),
       // Only the options given: the ability's own (`system.attack`) stand for the others.

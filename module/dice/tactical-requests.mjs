@@ -175,7 +175,8 @@ export function attackTargetOf({ uuid, name, img, system, statuses }) {
  * @param {{system: Pick<AbilitySource, "roll" | "tags">} | null} [options.ability]  An ability item (its `system.roll`, `tags`,
  *   `attack`, `range` and `area`).
  * @param {boolean} [options.heavy]   A basic heavy attack (2[D]) when there is no ability.
- * @param {string[]} [options.attackerStatuses]  The attacker's core status ids.
+ * @param {string[]} [options.attackerStatuses]  The attacker's core status ids that take effect (the core's
+ *   `iconEffectiveStatuses`: an Unstoppable attacker is not affected by its Dazed, Weakened, Pacified or Hatred).
  * @param {AttackTarget[]} [options.targets]
  * @param {string} [options.rollMode]
  * @param {Record<string, unknown>} [options.options]  Initial {@link AttackOptions} (over the ability's `system.attack`).
@@ -558,7 +559,7 @@ export function saveRequest({ boons = 0, curses = 0, bonus = 0, blessing = false
  * next ability used ends your turn, then end this status"; Stealth "is broken when you use any
  * ability other than dash". The core says which statuses remain (`iconAfterAbility`); the turn ends
  * when the user was stunned, an ongoing `stunned+` included (its cause keeps the status, not the turn).
- * @param {Pick<CoreApi, "iconAfterAbility">} core
+ * @param {Pick<CoreApi, "iconAfterAbility" | "iconEffectiveStatuses">} core
  * @param {string[]} statuses  The user's core statuses (`id+` when ongoing).
  * @param {{dash?: boolean}} [ability]  `dash`: the ability was a Dash.
  * @returns {{ended: string[], endsTurn: boolean}}  `ended`: status ids to remove.
@@ -568,6 +569,7 @@ export function abilityAftermath(core, statuses, { dash = false } = {}) {
   const left = new Set(core.iconAfterAbility(statuses, { dash }));
   return {
     ended: statuses.filter(s => !left.has(s)).map(bare),
-    endsTurn: statuses.some(s => bare(s) === "stunned")
+    // "Unstoppable: Immune to all statuses": a Stunned Unstoppable character's turn goes on.
+    endsTurn: core.iconEffectiveStatuses(statuses).some(s => bare(s) === "stunned")
   };
 }

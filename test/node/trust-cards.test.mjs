@@ -163,6 +163,26 @@ describe("summons", () => {
   });
 });
 
+describe("what using an ability does to its user (issue 41: Stealth, Unstoppable)", () => {
+  test("\"Stealth is broken when you use any ability other than dash\"; Stunned ends the turn, unless the user is Unstoppable", async () => {
+    const { abilityAftermath } = await import("../../module/dice/tactical-requests.mjs");
+    assert.deepEqual(abilityAftermath(core, ["stealth"]), { ended: ["stealth"], endsTurn: false });
+    assert.deepEqual(abilityAftermath(core, ["stealth"], { dash: true }), { ended: [], endsTurn: false });
+    assert.deepEqual(abilityAftermath(core, ["stealth+"]), { ended: [], endsTurn: false }, "an ongoing Stealth stays until its cause ends");
+    assert.deepEqual(abilityAftermath(core, ["stunned"]), { ended: ["stunned"], endsTurn: true });
+    assert.equal(abilityAftermath(core, ["stunned", "unstoppable"]).endsTurn, false, "\"Unstoppable: Immune to all statuses\"");
+  });
+
+  test("an Unstoppable attacker's Dazed, Weakened and Pacified do not shape its attack", async () => {
+    const { initialAttackState } = await import("../../module/dice/tactical-requests.mjs");
+    const raw = ["dazed", "weakened", "pacified", "unstoppable"];
+    const state = initialAttackState({ attackerStatuses: core.iconEffectiveStatuses(raw) });
+    assert.deepEqual([state.dazed, state.weakened, state.pacified], [false, false, false]);
+    const plain = initialAttackState({ attackerStatuses: core.iconEffectiveStatuses(["dazed", "weakened"]) });
+    assert.deepEqual([plain.dazed, plain.weakened], [true, true]);
+  });
+});
+
 describe("2. Counter is dealt once per card and target, undo or not", () => {
   test("Apply → Counter → Undo → Apply → Counter: the second Counter is refused, the attacker takes 2 once", async () => {
     const thorn = addActor({ name: "Thorn", type: "character", ownership: ownedByPlayer,

@@ -9,7 +9,8 @@ import { AREA_SHAPES, EFFECT_DURATIONS, EFFECT_TRIGGERS, LIMITS as ITEM_LIMITS, 
   abilitySummary } from
   "../../data/ability-rules.mjs";
 import { ICONENGINE } from "../../config.mjs";
-import { effectLine } from "../../dice/cards/use-card.mjs";
+import { abilityParts } from "../../data/card-data.mjs";
+import { partLine } from "../../dice/cards/ability-card.mjs";
 import { formatPlural } from "../i18n.mjs";
 
 /**
@@ -252,7 +253,7 @@ export function statblockEntry(item, { html, combo = "" }, format) {
   const system = /** @type {import("../../data/ability-rules.mjs").AbilityLike & {resolveCost?: number, trigger?: string,
     roll?: {hitDice?: number, bonusDice?: number, frayOnMiss?: boolean, boons?: number, curses?: number},
     save?: {enabled?: boolean, boons?: number, curses?: number},
-    effects?: import("../../dice/cards/use-card.mjs").UseEffect[]}} */ (item.system);
+    effects?: import("../../data/card-data.mjs").AbilitySystem["effects"]}} */ (item.system);
   const ability = item.type === "ability";
   const row = itemRow({ type: item.type, system }, format);
   if (ability && system.resolveCost) row.chips.push(format("ICONENGINE.Use.ResolveCost", { cost: String(system.resolveCost) }));
@@ -270,7 +271,9 @@ export function statblockEntry(item, { html, combo = "" }, format) {
     trigger: ability ? abilitySummary(system).trigger : "",
     attack,
     save,
-    effects: ability ? (system.effects ?? []).map(effect => ({ when: format(`ICONENGINE.Use.Trigger.${effect.trigger}`), line: effectLine(effect, format) }))
+    // The parts as its card reads them (data/card-data.mjs), each after when it applies.
+    effects: ability ? abilityParts(/** @type {import("../../data/card-data.mjs").AbilitySystem} */ (system), new Set(Object.values(ICONENGINE.statuses).flat()))
+      .map(part => ({ when: format(`ICONENGINE.Card.When.${part.trigger}`, { n: String(part.gamble) }), line: partLine(part, format) }))
       .filter(effect => effect.line) : [],
     html,
     combo: ability && system.tags?.includes("combo") ? combo : ""
