@@ -617,3 +617,38 @@ proptest! {
         prop_assert_eq!(total as usize, count + want_own.len());
     }
 }
+
+/// "A character that drops to 0 HP is defeated. Defeated characters clear all statuses, marks,
+/// vigor, and other effects on them": a target this ability's damage slew (or one already
+/// defeated) takes none of its statuses or marks; a standing one does.
+#[test]
+fn nothing_lands_on_a_defeated_target() {
+    let parts = json!([{"trigger": "crit", "status": "stunned", "mark": true}, {"trigger": "use", "status": "dodge"}]);
+    let targets = json!([
+        {"attack": "crit", "slain": true},
+        {"attack": "crit", "statuses": ["defeated"]},
+        {"attack": "crit"}
+    ]);
+    let (_, d) = rule(ability(parts, json!({}), targets));
+    for slain in [0, 1] {
+        for part in d["targets"][slain]["parts"].as_array().unwrap() {
+            assert_eq!(
+                part["status"],
+                json!({"lands": false, "blockedBy": "defeated"}),
+                "{part}"
+            );
+        }
+        assert_eq!(
+            d["targets"][slain]["parts"][0]["mark"],
+            json!({"lands": false, "blockedBy": "defeated"})
+        );
+    }
+    assert_eq!(
+        d["targets"][2]["parts"][0]["status"],
+        json!({"lands": true, "blockedBy": null})
+    );
+    assert_eq!(
+        d["targets"][2]["parts"][0]["mark"],
+        json!({"lands": true, "blockedBy": null})
+    );
+}

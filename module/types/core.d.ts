@@ -104,7 +104,7 @@ export interface AbilityRequest {
 }
 
 /** What stopped a status or mark. */
-export type Blocked = "unstoppable" | "sealed" | "intangible" | "mob" | "summon";
+export type Blocked = "unstoppable" | "sealed" | "intangible" | "mob" | "summon" | "defeated";
 
 export interface Landing {
   lands: boolean;

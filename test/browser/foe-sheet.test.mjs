@@ -87,14 +87,14 @@ describe("issue 41: the foe sheet as a stat block", () => {
     assert.deepEqual(browser.errors, []);
   });
 
-  test("an action's Use button uses it (as the character sheet's does): its use card is posted", async () => {
+  test("an action's Use button uses it (as the character sheet's does): its card is posted", async () => {
     const posted = await page.evaluate(async () => {
       const { app, until } = globalThis.t;
       const before = game.messages.size;
       [...app.element.querySelectorAll(".foe-entry")].find(e => e.querySelector(".item-name").textContent.trim() === "Smoke Screen")
         .querySelector("button.use-item").click();
-      await until(() => game.messages.size > before, "the use card");
-      return game.messages.contents.at(-1).getFlag("icon-engine", "use")?.name;
+      await until(() => game.messages.size > before, "the card");
+      return game.messages.contents.at(-1).getFlag("icon-engine", "card")?.name;
     });
     assert.equal(posted, "Smoke Screen");
     assert.deepEqual(browser.errors, []);

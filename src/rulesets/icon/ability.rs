@@ -373,7 +373,9 @@ impl Ability {
             .targets
             .iter()
             .map(|t| {
-                let on = Recipient::new(&t.statuses, t.mob, t.summon);
+                let mut on = Recipient::new(&t.statuses, t.mob, t.summon);
+                // the ability's own damage slew it: nothing more lands on it
+                on.defeated |= t.slain;
                 let parts = self
                     .parts
                     .iter()

@@ -128,6 +128,8 @@ pub struct Recipient {
     pub mob: bool,
     /// "Summons are intangible, and cannot be marked".
     pub summon: bool,
+    /// "Defeated characters clear all statuses, marks, vigor, and other effects on them".
+    pub defeated: bool,
 }
 
 impl Recipient {
@@ -138,6 +140,7 @@ impl Recipient {
             unstoppable: has(statuses, "unstoppable"),
             mob,
             summon,
+            defeated: has(statuses, "defeated"),
         }
     }
 }
@@ -159,7 +162,9 @@ pub fn status_blocked(
     from_foe: bool,
 ) -> Option<Blocked> {
     let status = is_status(id);
-    if from_foe && target.intangible {
+    if target.defeated {
+        Some(Blocked::Defeated)
+    } else if from_foe && target.intangible {
         Some(Blocked::Intangible)
     } else if status && inflicter_sealed {
         Some(Blocked::Sealed)
@@ -176,7 +181,9 @@ pub fn status_blocked(
 /// Intangible target is immune to a foe's effects. A mark is no status: Sealed and Unstoppable
 /// let it through.
 pub fn mark_blocked(target: Recipient, from_foe: bool) -> Option<Blocked> {
-    if target.summon {
+    if target.defeated {
+        Some(Blocked::Defeated)
+    } else if target.summon {
         Some(Blocked::Summon)
     } else if from_foe && target.intangible {
         Some(Blocked::Intangible)
@@ -216,6 +223,9 @@ pub enum Blocked {
     Mob,
     /// The target is a summon, which "cannot be marked" (`icon.ability`'s `summon` target).
     Summon,
+    /// The target is defeated: "Defeated characters clear all statuses, marks, vigor, and other
+    /// effects on them" (`icon.ability`'s target the ability's damage slew, or one already defeated).
+    Defeated,
 }
 
 /// Whether the status lands, and what stopped it when it does not.
