@@ -55,8 +55,11 @@ describe("icon.ability", () => {
         { index: 0, status: blocked("intangible"), mark: null },
         { index: 1, status: blocked("intangible"), mark: blocked("intangible") }
       ] },
-      { parts: [{ index: 0, status: blocked("mob"), mark: null }] }
+      // slain by this ability: "Defeated characters clear all statuses" before anything else stops it
+      { parts: [{ index: 0, status: blocked("defeated"), mark: null }] }
     ]);
+    assert.deepEqual(answer(ability({ parts: [{ trigger: "use", status: "dazed" }], targets: [{ mob: true }] })).targets[0].parts[0].status,
+      blocked("mob"), "a standing mob is immune to statuses");
     // comeback once (the user is bloodied), slay once (the fourth target went to 0 HP)
     assert.deepEqual(out.self, [{ index: 4, status: lands, mark: null }, { index: 5, status: null, mark: null }]);
     assert.equal(out.total, 4 + 1 + 2 + 1 + 2);
