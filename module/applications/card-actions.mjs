@@ -16,7 +16,7 @@ import GmRecords from "../gm-records.mjs";
 import { HOOKS, callAfter, callPre, cancelled } from "../hooks.mjs";
 import IconSocket from "../icon-socket.mjs";
 import CardFacts, { actorAt, documentAt } from "./card-facts.mjs";
-import { format, localize } from "./i18n.mjs";
+import { format, formatPlural, localize } from "./i18n.mjs";
 
 /**
  * @import { CardFactsOf } from "./card-facts.mjs"
@@ -89,7 +89,7 @@ export default class CardActions {
     if (!token?.isOwner) throw new Error(localize("ICONENGINE.Card.NoTokens"));
     const spaces = fired.move?.spaces ?? part.move.spaces;
     CardActions.#drag = { token: token.uuid, from: { x: token.x, y: token.y }, spaces, message, key, part: index };
-    ui.notifications?.info(format("ICONENGINE.Card.DragNow", { name: token.name ?? "", spaces: String(spaces) }));
+    ui.notifications?.info(formatPlural("ICONENGINE.Card.DragNow", spaces, { name: token.name ?? "" }));
   }
 
   /**
@@ -105,7 +105,7 @@ export default class CardActions {
     const to = { x: Number(change.x ?? token.x), y: Number(change.y ?? token.y) };
     const spaces = Math.max(Math.abs(to.x - drag.from.x), Math.abs(to.y - drag.from.y)) / size;
     if (spaces > drag.spaces) {
-      ui.notifications?.warn(format("ICONENGINE.Card.DragTooFar", { name: token.name ?? "", spaces: String(drag.spaces) }));
+      ui.notifications?.warn(formatPlural("ICONENGINE.Card.DragTooFar", drag.spaces, { name: token.name ?? "" }));
       return false;
     }
   }
@@ -712,7 +712,7 @@ export default class CardActions {
     if (!token || !control.from || !size) throw new Error(localize("ICONENGINE.Card.NoTokens"));
     const spaces = Math.max(Math.abs(token.x - control.from.x), Math.abs(token.y - control.from.y)) / size;
     if (spaces > (fired.move?.spaces ?? part.move.spaces)) {
-      throw new Error(format("ICONENGINE.Card.DragTooFar", { name: token.name ?? "", spaces: String(fired.move?.spaces ?? part.move.spaces) }));
+      throw new Error(formatPlural("ICONENGINE.Card.DragTooFar", fired.move?.spaces ?? part.move.spaces, { name: token.name ?? "" }));
     }
     return { token: token.uuid, from: control.from, to: { x: token.x, y: token.y }, spaces: Math.round(spaces), collided: false };
   }
@@ -841,7 +841,7 @@ export default class CardActions {
     if (!(held > 0)) return false;
     const choice = await foundry.applications.api.DialogV2.wait({
       window: { title: localize("ICONENGINE.Card.BlessingTitle") },
-      content: `<p>${foundry.utils.escapeHTML(format("ICONENGINE.Card.BlessingAsk", { name: actor.name ?? "", count: String(held) }))}</p>`,
+      content: `<p>${foundry.utils.escapeHTML(formatPlural("ICONENGINE.Card.BlessingAsk", held, { name: actor.name ?? "" }))}</p>`,
       buttons: [
         { action: "spend", label: localize("ICONENGINE.Card.BlessingSpend") },
         { action: "keep", label: localize("ICONENGINE.Card.BlessingKeep"), default: true }
@@ -887,7 +887,7 @@ export default class CardActions {
     const charges = Math.trunc(Number(answer.charges));
     const spent = spendVigilance(spender.held, charges);
     if (!spent) {
-      ui.notifications?.warn(format("ICONENGINE.Vigilance.NotHeld", { name: spender.name, charges: String(answer.charges), held: String(spender.held) }));
+      ui.notifications?.warn(formatPlural("ICONENGINE.Vigilance.NotHeldCount", Math.trunc(Number(answer.charges)) || 0, { name: spender.name, held: String(spender.held) }));
       return null;
     }
     const escape = (/** @type {string} */ s) => foundry.utils.escapeHTML(s);

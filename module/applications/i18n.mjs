@@ -8,7 +8,7 @@
  * @returns {string}
  */
 export function localize(key) {
-  return game.i18n?.localize(key) ?? key;
+  return i18nOrNull()?.localize(key) ?? key;
 }
 
 /**
@@ -19,7 +19,7 @@ export function localize(key) {
 export function format(key, data) {
   if (!data) return localize(key);
   const strings = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, String(v)]));
-  return game.i18n?.format(key, strings) ?? key;
+  return i18nOrNull()?.format(key, strings) ?? key;
 }
 
 /** game.i18n, or null where there is no game (node tests of pure modules). */

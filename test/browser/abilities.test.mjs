@@ -275,7 +275,7 @@ describe("2. use", () => {
     }, UNTIL);
     assert.equal(result.kind, "save");
     assert.deepEqual(result.buttons, ["Roll Ogre's save", "Roll Imp's save"]);
-    assert.equal(result.saveLine, "Each target saves (10+), with 0 boons and 1 curses.");
+    assert.equal(result.saveLine, "Each target saves (10+), with 1 curse.");
     assert.deepEqual(result.results, ["Ogre failed its save (rolled by Gamemaster).", "Imp saved (rolled by Gamemaster)."]);
     assert.deepEqual(result.controls, ["0"], "the failed save's Vulnerable fires for the Ogre only");
     assert.equal(result.saveButtons, 0, "each save is rolled once");

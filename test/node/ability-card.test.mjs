@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import core from "../support/load-core.mjs";
 import { CARD_LIMITS, CARD_VERSION, abilityParts, cardRecord, checkedCard } from "../../module/data/card-data.mjs";
-import { abilityCardContext, abilityRequest, attackResultOf, partApplies, partLine } from "../../module/dice/cards/ability-card.mjs";
+import { abilityCardContext, abilityRequest, attackResultOf, partApplies, partLine, saveCalled } from "../../module/dice/cards/ability-card.mjs";
 import { directionAway, forcedPath } from "../../module/canvas/forced-movement.mjs";
 
 const en = JSON.parse(readFileSync(new URL("../../lang/en.json", import.meta.url), "utf8"));
@@ -136,7 +136,10 @@ describe("the card's context, from checked facts", () => {
     assert.equal(context.targets[1].save.rolled.text, "Hound B saved (rolled by Pat).");
     assert.equal(context.targets[0].save.canRoll, true);
     assert.deepEqual([context.targets[0].damage.canApplyFull, context.targets[0].damage.halved], [true, false]);
-    assert.equal(context.saveLabel, "Each target saves (10+), with 0 boons and 0 curses.");
+    assert.equal(context.saveLabel, "Each target saves (10+).");
+    // with boons and curses, each counted in its plural form
+    assert.equal(saveCalled({ boons: 1, curses: 2 }, format), "Each target saves (10+), with 1 boon and 2 curses.");
+    assert.equal(saveCalled({ boons: 0, curses: 1 }, format), "Each target saves (10+), with 1 curse.");
   });
 
   test("what was applied shows who applied it, with Undo; a blocked status says why and has no control; a reader who may not press sees none", () => {

@@ -8,6 +8,7 @@
  */
 import { SYSTEM_PATH } from "../../config.mjs";
 import { abilitySummary } from "../../data/ability-rules.mjs";
+import { pluralKey } from "../../applications/i18n.mjs";
 import { appliedContext, attackContext, damageContext } from "./icon-tactical.mjs";
 
 /**
@@ -185,8 +186,9 @@ function partContext(part, fired, key, applied, mayPress, viewer, format) {
       by: viewer.userName(applied.userId),
       landed: applied.landed,
       text: format(applied.landed ? "ICONENGINE.Card.AppliedBy" : "ICONENGINE.Card.NothingLanded", { user: viewer.userName(applied.userId) }),
-      moved: applied.moved ? format(applied.moved.collided ? "ICONENGINE.Card.MovedCollided" : "ICONENGINE.Card.Moved",
-        { spaces: String(applied.moved.spaces) }) : ""
+      moved: !applied.moved ? "" : applied.moved.collided
+        ? format(pluralKey("ICONENGINE.Card.MovedCollided", applied.moved.spaces), { count: String(applied.moved.spaces) })
+        : format(pluralKey("ICONENGINE.Card.Moved", applied.moved.spaces), { count: String(applied.moved.spaces) })
     } : null,
     canApply: !applied && mayPress && partApplies(part) && !allBlocked,
     // A move in any direction is dragged by hand (its control arms the distance check), the rest apply at once.
@@ -194,6 +196,19 @@ function partContext(part, fired, key, applied, mayPress, viewer, format) {
     canUndo: !!applied && mayPress,
     label: format("ICONENGINE.Card.ApplyPart", { effect: partLine({ ...part, text: "" }, format) })
   };
+}
+
+/**
+ * What a card's save says: "Each target saves (10+)", with its boons and curses when it has some.
+ * @param {{boons: number, curses: number}} save
+ * @param {Format} format
+ */
+export function saveCalled({ boons, curses }, format) {
+  const modifiers = [boons ? format(pluralKey("ICONENGINE.Use.Boons", boons), { count: String(boons) }) : "",
+    curses ? format(pluralKey("ICONENGINE.Use.Curses", curses), { count: String(curses) }) : ""].filter(Boolean);
+  if (!modifiers.length) return format("ICONENGINE.Use.SaveCalled");
+  const joined = modifiers.length === 2 ? format("ICONENGINE.Use.And", { first: modifiers[0], second: modifiers[1] }) : modifiers[0];
+  return format("ICONENGINE.Use.SaveCalledWith", { modifiers: joined });
 }
 
 /**
@@ -268,7 +283,7 @@ export function abilityCardContext({ card, html, userName, targets, answer, erro
     html,
     user: userName,
     gamble: gamble === null ? null : { face: gamble },
-    saveLabel: card.save ? format("ICONENGINE.Use.SaveCalled", { boons: String(card.save.boons), curses: String(card.save.curses) }) : "",
+    saveLabel: card.save ? saveCalled(card.save, format) : "",
     forHalf: !!card.save?.forHalf,
     error,
     targets: rows,

@@ -5,6 +5,7 @@
  * @import { CoreRequest, Done } from "../../types/core.js"
  */
 import { ICONENGINE } from "../../config.mjs";
+import { formatPlural } from "../../applications/i18n.mjs";
 import { registerRollCard } from "../roll-cards.mjs";
 
 /**
@@ -59,6 +60,7 @@ export function actionCardContext(outcome, request, options = {}) {
     // Critical Strain": the GM's button.
     canCriticalStrain: strain > 0 && risk === "desperate",
     segments,
+    segmentsLabel: formatPlural("ICONENGINE.Narrative.Segments", segments),
     hasSegments: segments > 0,
     effort: outcome.effort,
     effortHelpers: outcome.effortHelpers,

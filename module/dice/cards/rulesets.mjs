@@ -4,7 +4,7 @@
  * the same from a live roll, a reload, or a test.
  */
 import { SYSTEM_PATH } from "../../config.mjs";
-import { format, localize } from "../../applications/i18n.mjs";
+import { format, formatPlural, localize } from "../../applications/i18n.mjs";
 import { registerRollCard } from "../roll-cards.mjs";
 import { kindLabelKey } from "../ruleset-requests.mjs";
 
@@ -144,7 +144,7 @@ export function narratorSkillCard(o, r, options) {
     roll: o.roll,
     difficulty: r.difficulty,
     levels: signed(levels),
-    levelsLabel: t(levels < 0 ? "ICONENGINE.Narrator.failureLevels" : "ICONENGINE.Narrator.successLevels", { count: Math.abs(levels) }),
+    levelsLabel: levels < 0 ? formatPlural("ICONENGINE.Narrator.failureLevels", -levels) : formatPlural("ICONENGINE.Narrator.successLevels", levels),
     use: t(`ICONENGINE.Narrator.use.${use}`),
     band,
     bandLabel: t(`ICONENGINE.Rulesets.outcome.${band}`),
