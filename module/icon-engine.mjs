@@ -144,6 +144,7 @@ Hooks.once("init", () => {
   applications.CardActions.register();
   documents.ActorStatuses.register();
   documents.ActorMarks.register();
+  documents.LastingEffects.register();
   applications.narrative.ClockPanel.register();
   applications.narrative.AidEffort.register();
   applications.narrative.NarrativeCards.register();

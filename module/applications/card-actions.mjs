@@ -634,8 +634,11 @@ export default class CardActions {
     const before = new Set(actor.effects.map(e => e.id));
     await actor.toggleStatusEffect(part.status, { active: true });
     const created = actor.effects.filter(e => !before.has(e.id) && e.statuses.has(part.status));
+    // An ongoing part of a stance or an aura lasts while its cause does (module/documents/lasting-effects.mjs).
+    // A blight ("need to be cured to be removed") is kept apart from statuses by its kind.
     const flags = { source: { card: facts.message.id, name: facts.card.name }, ...(part.duration === "ongoing" ? { ongoing: true }
-      : part.duration === "turn" ? { endsAtTurnEnd: true } : {}) };
+      : part.duration === "turn" ? { endsAtTurnEnd: true } : part.duration === "cure" ? { kind: "blight" } : {}),
+    ...(part.duration === "ongoing" && facts.cause ? { cause: facts.cause } : {}) };
     if (created.length) {
       await actor.updateEmbeddedDocuments("ActiveEffect", created.map(e => ({ _id: e.id, origin: facts.user?.uuid ?? null,
         [`flags.${SYSTEM_ID}`]: flags })));

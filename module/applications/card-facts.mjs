@@ -4,6 +4,7 @@ import { CARD_FLAG, checkedCard } from "../data/card-data.mjs";
 import { applyOptionsOnly, knownStatuses } from "../data/trust.mjs";
 import { abilityRequest } from "../dice/cards/ability-card.mjs";
 import ActorStatuses from "../documents/actor-statuses.mjs";
+import LastingEffects from "../documents/lasting-effects.mjs";
 import GmRecords from "../gm-records.mjs";
 
 /**
@@ -26,6 +27,7 @@ import GmRecords from "../gm-records.mjs";
  * @property {string} error
  * @property {number | null} gamble
  * @property {CardRecords} records
+ * @property {string} cause  The stance or aura its ongoing parts last with (an effect of its user's), or "".
  */
 
 /** The flag of a save rolled from a card: `{message, key}`. */
@@ -209,7 +211,7 @@ export default class CardFacts {
       const refused = { lands: false, blockedBy: "notTheirs" };
       answer = { targets: answer.targets.map(t => ({ parts: t.parts.map(p => (p.mark ? { ...p, mark: refused } : p)) })), self: [] };
     }
-    return { message, card, user, userName, actors, targets, answer, error, gamble, records };
+    return { message, card, user, userName, actors, targets, answer, error, gamble, records, cause: LastingEffects.causeOn(card.cause, user) };
   }
 
   /**

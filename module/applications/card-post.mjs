@@ -3,6 +3,7 @@ import { CARD_FLAG, cardRecord } from "../data/card-data.mjs";
 import { knownStatuses } from "../data/trust.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
 import ActorTurns from "../documents/actor-turns.mjs";
+import LastingEffects from "../documents/lasting-effects.mjs";
 import { applyMode, createOptions } from "../message-mode.mjs";
 import { documentAt } from "./card-facts.mjs";
 import { format } from "./i18n.mjs";
@@ -29,6 +30,8 @@ export default class CardPost {
    * @returns {Promise<CardRecord>}
    */
   static async cardOf(item, { kind, targets, combo = "", template = "" }) {
+    // A stance or an aura begins on its user: its ongoing parts last while it does.
+    const cause = await LastingEffects.begin(item);
     const actor = /** @type {Actor.Implementation} */ (item.actor);
     const system = /** @type {AbilitySystem & {description?: string, combo?: string, hp?: {value?: number, max?: number}}} */ (item.system);
     const source = combo === "comboVersion" && system.combo ? system.combo : system.description ?? "";
@@ -38,7 +41,7 @@ export default class CardPost {
     const bloodied = !!hp?.max && Number(hp.value) * 2 <= Number(hp.max);
     return cardRecord({
       actor: actor.uuid, item: { uuid: item.uuid, name: item.name ?? "", img: item.img ?? "", type: item.type, system }, kind, combo,
-      html: foundry.utils.cleanHTML(enriched), targets, user: { bloodied, slowTurn: ActorTurns.slowTurn(actor) }, template
+      html: foundry.utils.cleanHTML(enriched), targets, user: { bloodied, slowTurn: ActorTurns.slowTurn(actor) }, template, cause
     }, knownStatuses());
   }
 

@@ -39,7 +39,7 @@ import { format } from "./i18n.mjs";
  * @typedef {object} UseEffect  An effect as `game.system.api.applyEffect` takes it.
  * @property {string} [trigger]
  * @property {string} status
- * @property {"save"|"ongoing"|"turn"} duration
+ * @property {"save"|"ongoing"|"turn"|"cure"} duration
  * @property {string} mark
  * @property {string} [movement]
  * @property {string} [text]
@@ -197,7 +197,7 @@ export default class ItemUse {
       landed = await ActorStatuses.inflict(inflicter, target, status, { fromFoe });
       if (landed && duration !== "save") {
         const effects = target.effects.filter(e => e.statuses.size === 1 && e.statuses.has(status));
-        const flags = duration === "ongoing" ? { ongoing: true } : { endsAtTurnEnd: true };
+        const flags = duration === "ongoing" ? { ongoing: true } : duration === "cure" ? { kind: "blight" } : { endsAtTurnEnd: true };
         await target.updateEmbeddedDocuments("ActiveEffect", effects.map(e => ({ _id: e.id, [`flags.${SYSTEM_ID}`]: flags })));
       }
     }

@@ -44,9 +44,10 @@ export const MOVE_KINDS = /** @type {const} */ (["", "shove", "pull", "move"]);
 /**
  * How long a status an effect inflicts lasts: until saved against (ICON's default: "You can make a
  * save to end most Statuses"), ongoing (+: "can't be ended until the thing causing it ... is
- * ended"), or to the end of the affected character's next turn.
+ * ended"), to the end of the affected character's next turn, or until cured, as a blight ("Blights
+ * need to be cured to be removed": no save ends it, a cure does).
  */
-export const EFFECT_DURATIONS = /** @type {const} */ (["save", "ongoing", "turn"]);
+export const EFFECT_DURATIONS = /** @type {const} */ (["save", "ongoing", "turn", "cure"]);
 
 /** Bounds of the numbers an ability holds, `[min, max]`. */
 export const ABILITY_BOUNDS = /** @type {const} */ ({

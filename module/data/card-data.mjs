@@ -37,7 +37,7 @@ export const BASIC_ATTACKS = /** @type {const} */ (["", "light", "heavy"]);
  * @property {number} gamble   Gamble N+: the lowest d6 face that fires it (1–6; read only for "gamble").
  * @property {"target" | "self"} to
  * @property {string} status   A status id, or "".
- * @property {"save" | "ongoing" | "turn"} duration
+ * @property {typeof EFFECT_DURATIONS[number]} duration
  * @property {string} mark     The mark it places (its unique name), or "".
  * @property {CardMove} move
  * @property {string} text     Anything else, as text: that part of the ability's words.
@@ -82,6 +82,8 @@ export const BASIC_ATTACKS = /** @type {const} */ (["", "light", "heavy"]);
  * @property {CardTarget[]} targets
  * @property {{bloodied: boolean, slowTurn: boolean}} user  The user when it used the ability (Comeback, Charge).
  * @property {string} template  The area it placed (a MeasuredTemplate uuid), or "".
+ * @property {string} cause     The stance or aura the use began on its user (an ActiveEffect uuid), or "": its
+ *   ongoing parts last while it does.
  */
 
 /**
@@ -185,7 +187,8 @@ export function checkedCard(raw, known) {
     targets: list(c.targets).slice(0, CARD_LIMITS.targets).map(t => ({ actor: text(record(t).actor, CARD_LIMITS.uuid),
       token: text(record(t).token, CARD_LIMITS.uuid) })).filter(t => !!t.actor),
     user: { bloodied: user.bloodied === true, slowTurn: user.slowTurn === true },
-    template: text(c.template, CARD_LIMITS.uuid)
+    template: text(c.template, CARD_LIMITS.uuid),
+    cause: text(c.cause, CARD_LIMITS.uuid)
   };
 }
 
@@ -244,11 +247,12 @@ export function abilityParts(system, known) {
  * @param {CardTarget[]} use.targets
  * @param {{bloodied: boolean, slowTurn: boolean}} [use.user]
  * @param {string} [use.template]
+ * @param {string} [use.cause]
  * @param {Set<string>} known
  * @returns {CardRecord}
  */
 export function cardRecord({ actor, item, basic = "", kind, combo = "", html = "", targets, user = { bloodied: false, slowTurn: false },
-  template = "" }, known) {
+  template = "", cause = "" }, known) {
   const system = item?.system ?? {};
   const save = system.save?.enabled || system.roll?.saveForHalf
     ? { boons: system.save?.boons ?? 0, curses: system.save?.curses ?? 0, forHalf: !!system.roll?.saveForHalf } : null;
@@ -257,6 +261,6 @@ export function cardRecord({ actor, item, basic = "", kind, combo = "", html = "
     v: CARD_VERSION, actor, item: item?.uuid ?? "", name: item?.name ?? "", img: item?.img ?? "", type: item?.type ?? "", basic, kind, combo,
     summary: { actions: system.actions, interrupt: system.interrupt, trigger: system.trigger, tags: system.tags, range: system.range,
       area: system.area, limit: system.limit, charges: system.charges, resolveCost: system.resolveCost },
-    html, parts: item ? abilityParts(system, known) : [], save, targets, user, template
+    html, parts: item ? abilityParts(system, known) : [], save, targets, user, template, cause
   }, known));
 }

@@ -296,12 +296,16 @@ export default class TacticalRolls {
       rolls.push(save);
       if (save.outcome?.success) ended.push(status);
     }
-    // The statuses the cure's saves end go back with an Undo of the card (CardActions' undoHeal).
-    const gone = actor.effects.contents.filter(e => [...e.statuses].some(s => ended.includes(s)));
+    // "Blights need to be cured to be removed": a cure ends them (a blight that is ongoing, caused by
+    // something, waits for its cause). They and the statuses the cure's saves end come back with an Undo.
+    const blights = healing === "cure" ? actor.effects.contents.filter(e => e.flags?.[SYSTEM_ID]?.kind === "blight" && !e.flags?.[SYSTEM_ID]?.cause) : [];
+    const gone = actor.effects.contents.filter(e => [...e.statuses].some(s => ended.includes(s)) || blights.includes(e));
     undo.restoreEffects.push(...gone.map(e => e.toObject()));
     const message = await TacticalRolls.post(actor, rolls, game.i18n?.localize(`ICONENGINE.Tactical.Healing.${healing}`) ?? healing,
       rollMode ?? TacticalRolls.#defaultRollMode(), {}, { healed: { actor: actor.uuid, undo } });
     for (const status of ended) await actor.toggleStatusEffect(status, { active: false });
+    const left = blights.map(e => e.id ?? "").filter(id => actor.effects.has(id));
+    if (left.length) await actor.deleteEmbeddedDocuments("ActiveEffect", left);
     // A rest or camp recharges what recharges at rest (module/data/ability-rules.mjs).
     if (healing === "rest" || healing === "camp") await rechargeItems(actor, "rest");
     return message;

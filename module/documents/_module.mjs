@@ -7,3 +7,4 @@ export { default as ActorHealth } from "./actor-health.mjs";
 export { default as ActorMarks } from "./actor-marks.mjs";
 export { default as ActorStatuses } from "./actor-statuses.mjs";
 export { default as ActorTurns } from "./actor-turns.mjs";
+export { default as LastingEffects } from "./lasting-effects.mjs";

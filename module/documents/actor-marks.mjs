@@ -4,6 +4,7 @@ import { MAX_MARKS, endedEffects, markEffectData, marksFor, marksOf } from "../d
 import GmRecords from "../gm-records.mjs";
 import IconSocket from "../icon-socket.mjs";
 import ActorStatuses from "./actor-statuses.mjs";
+import LastingEffects from "./lasting-effects.mjs";
 import { format } from "../applications/i18n.mjs";
 
 /**
@@ -158,23 +159,6 @@ export default class ActorMarks {
   }
 
   /**
-   * Every actor that fights or stands on the viewed scene: the combat's combatants, the scene's
-   * tokens (unlinked ones' own actors) and the world's actors; each once.
-   * @returns {Actor.Implementation[]}
-   */
-  static #fighters() {
-    /** @type {Map<string, Actor.Implementation>} */
-    const found = new Map();
-    const add = (/** @type {Actor.Implementation | null | undefined} */ a) => { if (a) found.set(a.uuid, a); };
-    // The configured Combat is IconCombat (foundry-vtt-types 13.345 gives game.combat no members of it).
-    const combat = /** @type {Combat.Implementation | null | undefined} */ (/** @type {unknown} */ (game.combat));
-    for (const c of combat?.combatants ?? []) add(c.actor);
-    for (const t of canvas?.scene?.tokens ?? []) add(/** @type {Actor.Implementation | null} */ (t.actor));
-    for (const a of game.actors ?? []) add(/** @type {Actor.Implementation} */ (a));
-    return [...found.values()];
-  }
-
-  /**
    * The marks the fighters' effects hold, those the core would refuse left out (and each reported
    * once to the GM's console).
    * @returns {import("../data/marks.mjs").MarkedEffect[]}
@@ -182,7 +166,7 @@ export default class ActorMarks {
   static #storedMarks() {
     /** @type {import("../data/marks.mjs").MarkedEffect[]} */
     const malformed = [];
-    const stored = marksOf(ActorMarks.#fighters().map(a => ({ uuid: a.uuid, effects: a.effects.contents.map(e => ({ id: e.id, flags: e.flags })) })),
+    const stored = marksOf(LastingEffects.fighters().map(a => ({ uuid: a.uuid, effects: a.effects.contents.map(e => ({ id: e.id, flags: e.flags })) })),
       SYSTEM_ID, malformed);
     for (const bad of malformed) {
       const key = `${bad.actorUuid}.ActiveEffect.${bad.effectId}`;

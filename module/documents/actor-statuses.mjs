@@ -20,9 +20,10 @@ export default class ActorStatuses {
    */
   static statusesOf(actor) {
     // Plain reads: the flag is ours (status-effects.mjs), set when the status is created.
+    // A blight reads as ongoing: no save ends it ("Blights need to be cured to be removed").
     const effects = [...actor.appliedEffects].map(effect => ({
       statuses: effect.statuses,
-      ongoing: !!effect.flags?.[SYSTEM_ID]?.ongoing
+      ongoing: !!effect.flags?.[SYSTEM_ID]?.ongoing || effect.flags?.[SYSTEM_ID]?.kind === "blight"
     }));
     const statuses = coreStatuses(effects);
     // "Summons are intangible": immune to damage and effects from foes, whatever effects they carry.

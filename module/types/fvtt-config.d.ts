@@ -142,6 +142,10 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         endsAtTurnEnd?: boolean;
         /** The card whose part put the status on (module/applications/card-actions.mjs). */
         source?: { card: string | null; name: string };
+        /** The stance or aura (an effect's uuid) this ongoing effect lasts with (module/documents/lasting-effects.mjs). */
+        cause?: string;
+        /** A stance's or an aura's own effect. */
+        lasting?: import("../documents/lasting-effects.mjs").LastingFlag;
       };
     };
     Item: {
