@@ -2140,6 +2140,21 @@ class Token extends PlaceableObject {
   get h() { return this.document.height * canvas.grid.size; }
   get center() { return { x: this.x + this.w / 2, y: this.y + this.h / 2 }; }
   get isTargeted() { return game.user.targets.has(this); }
+  /** v13's: whether the user controls (has selected) this token. */
+  get controlled() { return this.layer.controlledObjects.has(this.id); }
+  /** v13's: select this token, releasing the others unless `releaseOthers` is false. */
+  control({ releaseOthers = true } = {}) {
+    if (releaseOthers) this.layer.releaseAll();
+    this.layer.controlledObjects.set(this.id, this);
+    canvas.paint();
+    return true;
+  }
+  /** v13's: deselect this token. */
+  release() {
+    this.layer.controlledObjects.delete(this.id);
+    canvas.paint();
+    return true;
+  }
   /** v13's: this token targeted (or not) by the user, releasing the others unless `releaseOthers` is false. */
   setTarget(targeted = true, { user = null, releaseOthers = true, groupSelection = false } = {}) {
     const targets = (user ?? game.user).targets;
@@ -2212,7 +2227,15 @@ class PlaceablesLayer extends PixiContainer {
   clearPreviewContainer() { for (const object of this.preview.removeChildren()) object.destroy?.(); canvas.paint(); }
 }
 class TokenLayer extends PlaceablesLayer {
-  get controlled() { return []; }
+  /** v13's: the tokens the user controls, by id. */
+  controlledObjects = new Map();
+  get controlled() { return [...this.controlledObjects.values()]; }
+  /** v13's: release every controlled token; the number released. */
+  releaseAll() {
+    const count = this.controlledObjects.size;
+    this.controlledObjects.clear();
+    return count;
+  }
 }
 class TemplateLayer extends PlaceablesLayer {}
 
@@ -2239,7 +2262,9 @@ class Canvas {
   get ready() { return !!this.#scene; }
   get scene() { return this.#scene; }
   get grid() { return this.#grid; }
-  get dimensions() { return this.#scene ? { width: this.#scene.width, height: this.#scene.height, size: this.#grid.size, distance: this.#grid.distance } : null; }
+  // The shim's scenes have no padding: the scene's rectangle is the whole board.
+  get dimensions() { return this.#scene ? { width: this.#scene.width, height: this.#scene.height, size: this.#grid.size, distance: this.#grid.distance,
+    sceneRect: { x: 0, y: 0, width: this.#scene.width, height: this.#scene.height } } : null; }
   get id() { return this.#scene?.id ?? null; }
   async draw(scene = null) {
     this.#scene = scene;
