@@ -11,15 +11,7 @@ import { readFileSync } from "node:fs";
 import { abilitySummary, attackRange, consumption, migrateAbilitySource, recharge, usability, useKind } from "../../module/data/ability-rules.mjs";
 import { itemRow, sortedItems } from "../../module/applications/sheets/sheet-context.mjs";
 import { initialAttackState } from "../../module/dice/tactical-requests.mjs";
-
-const en = JSON.parse(readFileSync(new URL("../../lang/en.json", import.meta.url), "utf8"));
-const lookup = key => key.split(".").reduce((node, part) => node?.[part], en);
-/** Foundry's format over lang/en.json; a missing key fails the test that asks for it. */
-function format(key, data = {}) {
-  const text = lookup(key);
-  assert.equal(typeof text, "string", `${key} is in lang/en.json`);
-  return text.replace(/{(\w+)}/g, (m, name) => (name in data ? String(data[name]) : m));
-}
+import { en, format } from "../support/lang.mjs";
 
 /** An ability's system source as the data model stores it. */
 const ability = (more = {}) => ({

@@ -8,20 +8,11 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import core from "../support/load-core.mjs";
 import { CARD_LIMITS, CARD_VERSION, abilityParts, cardRecord, checkedCard } from "../../module/data/card-data.mjs";
 import { abilityCardContext, abilityRequest, attackResultOf, partApplies, partLine, saveCalled } from "../../module/dice/cards/ability-card.mjs";
 import { directionAway, forcedPath } from "../../module/canvas/forced-movement.mjs";
-
-const en = JSON.parse(readFileSync(new URL("../../lang/en.json", import.meta.url), "utf8"));
-const lookup = key => key.split(".").reduce((node, part) => node?.[part], en);
-/** Foundry's format over lang/en.json; a missing key fails the test that asks for it. */
-function format(key, data = {}) {
-  const text = lookup(key);
-  assert.equal(typeof text, "string", `${key} is in lang/en.json`);
-  return text.replace(/{(\w+)}/g, (m, name) => (name in data ? String(data[name]) : m));
-}
+import { en, format } from "../support/lang.mjs";
 
 const KNOWN = new Set(["dazed", "weakened", "vulnerable", "stunned", "marked", "sturdy"]);
 
@@ -72,7 +63,7 @@ describe("the card record: what a use posts, and what a reader makes of a claim"
         to: "everyone", mark: "m".repeat(400), move: { kind: "teleport", spaces: 1e6 }, text: "t".repeat(9000), damage: 999 })),
       save: { boons: 50, curses: -3, forHalf: "yes" },
       targets: [...Array.from({ length: 100 }, (_, i) => ({ actor: `Actor.${i}`, token: 5 })), { token: "no actor" }],
-      user: { bloodied: "yes", slowTurn: true, isGM: true },
+      user: { bloodied: "yes", slowTurn: true, isGM: true }, cause: "c".repeat(5000),
       applyTo: "Actor.boss", amount: 27
     };
     const card = checkedCard(claim, KNOWN);
@@ -90,7 +81,8 @@ describe("the card record: what a use posts, and what a reader makes of a claim"
     assert.equal(card.targets.length, CARD_LIMITS.targets);
     assert.deepEqual(card.targets[0], { actor: "Actor.0", token: "" });
     assert.deepEqual(card.user, { bloodied: false, slowTurn: true });
-    assert.deepEqual(Object.keys(card).sort(), ["actor", "basic", "combo", "html", "img", "item", "kind", "name", "parts", "save", "summary",
+    assert.equal(card.cause.length, CARD_LIMITS.uuid);
+    assert.deepEqual(Object.keys(card).sort(), ["actor", "basic", "cause", "combo", "html", "img", "item", "kind", "name", "parts", "save", "summary",
       "targets", "template", "type", "user", "v"]);
     // no card at all
     for (const bad of [null, 7, "card", [], {}, { v: 2, actor: "Actor.a" }, { v: CARD_VERSION, actor: "" }]) assert.equal(checkedCard(bad, KNOWN), null);

@@ -4,12 +4,9 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import core from "../support/load-core.mjs";
 import * as rules from "../../module/data/rules.mjs";
-
-const en = JSON.parse(readFileSync(new URL("../../lang/en.json", import.meta.url), "utf8"));
-const lookup = key => key.split(".").reduce((node, part) => node?.[part], en);
+import { lookup } from "../support/lang.mjs";
 
 describe("class presets", () => {
   test("each class fills the ICON 1.5 numbers", () => {

@@ -7,7 +7,6 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import core from "../support/load-core.mjs";
 import * as requests from "../../module/dice/tactical-requests.mjs";
 import * as cards from "../../module/dice/cards/icon-tactical.mjs";
@@ -15,9 +14,7 @@ import { endedEffects, markEffectData, marksOf } from "../../module/data/marks.m
 import { tokensOf, tokensUpdate } from "../../module/data/tokens.mjs";
 import { tacticalSheetContext } from "../../module/applications/sheets/tactical-context.mjs";
 import { applyNarrative, narrativeNotices, narrativeStateOf } from "../../module/applications/narrative/narrative-state.mjs";
-
-const en = JSON.parse(readFileSync(new URL("../../lang/en.json", import.meta.url), "utf8"));
-const lookup = key => key.split(".").reduce((node, part) => node?.[part], en);
+import { lookup } from "../support/lang.mjs";
 
 /** gcd-reduced "n/d", as the core prints exact probabilities. */
 function fraction(n, d) {

@@ -7,16 +7,13 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import core from "../support/load-core.mjs";
 import * as requests from "../../module/dice/tactical-requests.mjs";
 import * as cards from "../../module/dice/cards/icon-tactical.mjs";
 import { rollCardFor } from "../../module/dice/roll-cards.mjs";
 import { applyToSystem, endOfTurnEffectIds, healthChange, statusEffectData } from "../../module/data/health-changes.mjs";
 import { tacticalSheetContext } from "../../module/applications/sheets/tactical-context.mjs";
-
-const en = JSON.parse(readFileSync(new URL("../../lang/en.json", import.meta.url), "utf8"));
-const lookup = key => key.split(".").reduce((node, part) => node?.[part], en);
+import { lookup } from "../support/lang.mjs";
 
 /** gcd-reduced "n/d", as the core prints exact probabilities. */
 function fraction(n, d) {

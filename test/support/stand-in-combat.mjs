@@ -9,21 +9,11 @@
  * fields, and the system never asks them to). Call after `installWorld()`, before the module's
  * documents are imported.
  */
-import { GM, nextId, world } from "./stand-in-world.mjs";
+import { GM, nextId, setPath, world } from "./stand-in-world.mjs";
 
 /** Foundry's merge of update data into a source: dotted keys expand, `-=key` deletes, objects merge. */
 function mergeUpdate(source, data) {
-  for (const [path, value] of Object.entries(data)) {
-    const parts = path.split(".");
-    let node = source;
-    for (const part of parts.slice(0, -1)) {
-      if (typeof node[part] !== "object" || node[part] === null) node[part] = {};
-      node = node[part];
-    }
-    const last = parts.at(-1);
-    if (last.startsWith("-=")) delete node[last.slice(2)];
-    else node[last] = merge(node[last], value);
-  }
+  for (const [path, value] of Object.entries(data)) setPath(source, path, value, merge);
 }
 
 /** An object field's merge (`-=key` deletes; anything but a plain object replaces). */

@@ -20,8 +20,11 @@ export const nextId = (prefix = "d") => `${prefix}${String(++ids).padStart(16 - 
 /** @param {unknown} value */
 const clone = value => (value === undefined ? undefined : structuredClone(value));
 
-/** Set a dotted path (Foundry's update expands them); `-=key` deletes. */
-function setPath(object, path, value) {
+/**
+ * Set a dotted path (Foundry's update expands them); `-=key` deletes.
+ * @param {(stored: unknown, value: unknown) => unknown} [combine]  What the key becomes (a copy of the value).
+ */
+export function setPath(object, path, value, combine = (_, v) => clone(v)) {
   const parts = path.split(".");
   let node = object;
   for (const part of parts.slice(0, -1)) {
@@ -30,7 +33,7 @@ function setPath(object, path, value) {
   }
   const last = parts.at(-1);
   if (last.startsWith("-=")) delete node[last.slice(2)];
-  else node[last] = clone(value);
+  else node[last] = combine(node[last], value);
 }
 
 /** Nested update data as dotted keys (leaves: anything but plain objects). */
