@@ -48,6 +48,8 @@ export const DIALOG = Array.from({ length: 8 }, (_, i) => ({
 const big = { hp: 100000, maxHp: 100000, vigor: 25000, armor: 1000, wounds: 0, isPlayerCharacter: true, statuses: [] };
 /** The longest status list: 128 ids of 64 bytes (src/rulesets/icon/effects.rs). */
 const manyStatuses = Array.from({ length: 128 }, (_, i) => `status-${String(i).padStart(3, "0")}-`.padEnd(64, "x"));
+/** A Foundry-like 16-character id. */
+const id = i => `c${String(i).padStart(15, "0")}`;
 /** The largest legal request of every kind (docs/js-contract.md's limits). */
 export const LARGEST = [
   ["10 × 1000d1000000", dice(Array.from({ length: 10 }, () => "1000d1000000").join(" + "))],
@@ -70,11 +72,29 @@ export const LARGEST = [
   ["tribute.test, rank 100", { kind: "tribute.test", rank: 100, focus: 5, burden: 5, die: 12, opposition: { rank: 100, focus: 5, burden: 5 } }],
   ["narrator.skill attack", { kind: "narrator.skill", skill: 200, difficulty: 300, modifiers: 100, use: "attack", baseDamage: 1000000, ranks: 1000 }],
   ["mns.action", { kind: "mns.action", target: 1000, bonus: 1000 }],
-  ["mns.save d100", { kind: "mns.save", score: 1000, dice: "d100" }]
+  ["mns.save d100", { kind: "mns.save", score: 1000, dice: "d100" }],
+  ["icon.inflict, 128 statuses each", { kind: "icon.inflict", status: "dazed", inflicter: manyStatuses, target: manyStatuses }],
+  ["icon.hatred, 128 statuses", { kind: "icon.hatred", foe: manyStatuses }],
+  ["icon.marks, 1,000 marks", { kind: "icon.marks", marks: Array.from({ length: 1000 }, (_, i) => ({ mark: `mark-${i % 40}`, placer: id(i % 64), target: id(1000 + i) })),
+    event: { type: "place", mark: { mark: "mark-0", placer: id(0), target: id(1000) } } }],
+  ["icon.ability, 12 parts × 64 targets", largestAbility()]
 ];
 
-/** A Foundry-like 16-character id. */
-const id = i => `c${String(i).padStart(15, "0")}`;
+/**
+ * One use of an ability as large as its limits let it be within 256 KiB: 12 parts (every trigger,
+ * a status and a mark each), 64 targets each with as many 64-byte statuses as fit.
+ */
+function largestAbility() {
+  const triggers = ["use", "hit", "crit", "miss", "exceed", "failedSave", "finishingBlow", "slay", "charge", "comeback", "heroic", "gamble"];
+  const parts = triggers.map((trigger, i) => ({ trigger, ...(trigger === "gamble" ? { gamble: 4 } : {}), to: i % 5 ? "target" : "self", status: "dazed", mark: i % 2 === 0 }));
+  const use = perTarget => ({ kind: "icon.ability", parts, user: { statuses: ["dazed"], bloodied: true, slowTurn: true, heroic: true }, gamble: 5,
+    targets: Array.from({ length: 64 }, (_, i) => ({ attack: ["hit", "crit", "miss"][i % 3], exceed: i % 4 === 0, save: i % 2 ? "failed" : "saved",
+      bloodied: i % 3 === 0, slain: i % 7 === 0, statuses: manyStatuses.slice(0, perTarget), mob: i % 9 === 0, summon: i % 11 === 0 })) });
+  let perTarget = 128;
+  while (JSON.stringify(use(perTarget)).length > 256 * 1024) perTarget--;
+  return use(perTarget);
+}
+
 
 /**
  * A fight of `n` one-turn combatants started through `core.combatApply`, and `step()`, the next

@@ -306,6 +306,18 @@ if (want("packs")) {
   say("");
 }
 
+/* ---------------------------------------------------------------- stored combat state too large */
+if (want("state")) {
+  // its own process: it installs the stand-in Foundry world's globals
+  const table = execFileSync(process.execPath, [path.join(root, "bench", "state-size.mjs")], { encoding: "utf8", maxBuffer: 1 << 24, stdio: ["ignore", "pipe", "inherit"] });
+  say("## A stored combat state far past its limit");
+  say("");
+  say("A Combat whose stored state is 30 MB of JSON (the limit is 4 MiB), grown four ways: Foundry's own parse of it, the system's one measure of it when the Combat's data is prepared, the refusal of the GM's event and of a player's request (least of 7), and the core's `combatApply` given that state by another module. Milliseconds; `bench/state-size.mjs`.");
+  say("");
+  for (const line of table.trimEnd().split("\n")) say(line);
+  say("");
+}
+
 /* ---------------------------------------------------------------- summary and fuzz */
 if (floors.length) {
   say("## Floors");
