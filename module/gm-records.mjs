@@ -19,7 +19,6 @@ import { boundedApplied, boundedEffect } from "./data/trust.mjs";
  * @property {Record<string, AppliedEffect>} [effects]  Applied parts by `${key}.${part}` (key -1: the card's user).
  * @property {Record<string, boolean>} [counter]        Counter dealt back, by target key; an undo of the damage leaves it dealt.
  * @property {TickRecord} [tick]
- * @property {{userId: string}} [marks]  The card's marks were placed, at this user's request.
  */
 
 /** The world setting that holds the records. */
@@ -199,24 +198,6 @@ export default class GmRecords {
    */
   static async setTick(messageId, tick) {
     return GmRecords.#serial(() => GmRecords.#write(messageId, { ...GmRecords.of(messageId), tick }));
-  }
-
-  /**
-   * Whether a card's marks were placed.
-   * @param {string | null | undefined} messageId
-   * @returns {boolean}
-   */
-  static marksPlaced(messageId) {
-    return !!GmRecords.of(messageId).marks;
-  }
-
-  /**
-   * Record that a card's marks were placed. GM only.
-   * @param {string} messageId
-   * @param {string} userId  Who asked.
-   */
-  static async setMarks(messageId, userId) {
-    return GmRecords.#serial(() => GmRecords.#write(messageId, { ...GmRecords.of(messageId), marks: { userId: String(userId).slice(0, 16) } }));
   }
 
   /**

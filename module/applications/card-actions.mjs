@@ -586,6 +586,10 @@ export default class CardActions {
     }
     const fired = (control.key === -1 ? facts.answer?.self : facts.answer?.targets[control.key]?.parts)?.find(p => p.index === index);
     if (!fired) throw new Error(localize("ICONENGINE.Card.NotFired"));
+    // as the card shows it: no control for a part of which nothing can land (a status and a mark
+    // the rules block, or a mark with no placer)
+    const blocked = (!part.status || fired.status?.lands === false) && (!part.mark || !facts.user || fired.mark?.lands === false);
+    if (blocked && !part.move.kind) throw new Error(format("ICONENGINE.Card.AllBlocked", { name: recipient.name ?? "" }));
     const slot = `${control.key}.${index}`;
     if (CardActions.#recordOf(message, "effects", slot)) throw new Error(localize("ICONENGINE.Trust.AlreadyApplied"));
     const change = { effect: { ...part }, inflicter: facts.user };

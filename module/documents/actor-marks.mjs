@@ -1,80 +1,21 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { loadCore } from "../core.mjs";
 import { MAX_MARKS, endedEffects, markEffectData, marksFor, marksOf } from "../data/marks.mjs";
-import GmRecords from "../gm-records.mjs";
-import IconSocket from "../icon-socket.mjs";
 import ActorStatuses from "./actor-statuses.mjs";
 import LastingEffects from "./lasting-effects.mjs";
 import { format } from "../applications/i18n.mjs";
 
 /**
  * @import { Done } from "../types/core.js"
- * @typedef {import("../dice/icon-roll.mjs").default} IconRoll
  */
 
 /**
  * Marks ("You can only place one mark at a time on each character and only one of each unique mark
  * can be active at a time"): placed and ended through the core's `icon.marks`, stored as effects
- * with the system's mark flag (module/data/marks.mjs). The GM places them for players' cards.
+ * with the system's mark flag (module/data/marks.mjs). The GM places them for players' cards
+ * (module/applications/card-actions.mjs).
  */
 export default class ActorMarks {
-  /** The longest mark name the GM's client writes onto an effect (an ability's name). */
-  static MAX_MARK_NAME = 100;
-
-  /** The GM's placements, one after another, so a card's once-only check sees the one before. */
-  static #queue = Promise.resolve();
-
-  /**
-   * The GM's side of placing marks: a message's `flags.icon-engine.tactical.mark` ({mark, targets})
-   * placed by its attacker through the core's `icon.marks` (the placer's older mark on a target and
-   * its same mark elsewhere end), on the targets the message's own attack rolls name, once per
-   * message (the GM's record). Refused unless the asking user is a GM or the message's author and
-   * owns the attacker. See docs/security.md.
-   * @param {Record<string, unknown>} payload  `{messageId}`.
-   * @param {string} userId  Who asked.
-   * @returns {Promise<void>}
-   */
-  static placeMarks(payload, userId) {
-    const run = ActorMarks.#queue.then(() => ActorMarks.#placeMarks(payload, userId));
-    ActorMarks.#queue = run.then(() => {}, () => {});
-    return run;
-  }
-
-  /**
-   * @param {Record<string, unknown>} payload
-   * @param {string} userId
-   */
-  static async #placeMarks({ messageId }, userId) {
-    const message = /** @type {ChatMessage.Implementation | undefined} */ (/** @type {unknown} */ (game.messages?.get(String(messageId))));
-    if (!message) throw new Error(format("ICONENGINE.Rules.Mark.NoMessage"));
-    const user = game.users?.get(userId);
-    const tactical = /** @type {{attacker?: unknown, mark?: {mark?: unknown, targets?: unknown} | null} | undefined} */ (
-      message.getFlag(SYSTEM_ID, "tactical"));
-    const placer = typeof tactical?.attacker === "string" ? await fromUuid(/** @type {`Actor.${string}`} */ (tactical.attacker)) : null;
-    if (!(placer instanceof Actor) || !user) throw new Error(format("ICONENGINE.Socket.NotAllowed"));
-    if (!user.isGM && (message.author?.id !== userId || !placer.testUserPermission(user, "OWNER"))) {
-      throw new Error(format("ICONENGINE.Socket.NotAllowed"));
-    }
-    const name = typeof tactical?.mark?.mark === "string" ? tactical.mark.mark.trim() : "";
-    if (!name || name.length > ActorMarks.MAX_MARK_NAME) {
-      throw new Error(format("ICONENGINE.Rules.Mark.BadName", { max: String(ActorMarks.MAX_MARK_NAME) }));
-    }
-    if (GmRecords.marksPlaced(message.id)) throw new Error(format("ICONENGINE.Rules.Mark.AlreadyPlaced"));
-    if (!game.user?.isGM) throw new Error(format("ICONENGINE.Trust.GMOnly"));
-    const targets = Array.isArray(tactical?.mark?.targets) ? tactical.mark.targets.filter(t => typeof t === "string") : [];
-    // Only the targets the message's own attack rolls name.
-    const rolled = new Set(/** @type {IconRoll[]} */ (message.rolls).map(r => r.iconOptions.tactical?.role === "attack" ? r.iconOptions.tactical.target?.uuid : null));
-    let marked = false;
-    for (const uuid of targets) {
-      if (!rolled.has(uuid)) continue;
-      const target = await fromUuid(/** @type {`Actor.${string}`} */ (uuid));
-      if (!(target instanceof Actor)) continue;
-      marked = true;
-      await ActorMarks.placeMark(placer, /** @type {Actor.Implementation} */ (target), name);
-    }
-    if (marked) await GmRecords.setMarks(/** @type {string} */ (message.id), userId);
-  }
-
   /**
    * @typedef {object} PlacedMark  What placing a mark did, for its undo.
    * @property {boolean} placed  It was placed, or is there already.
@@ -201,11 +142,10 @@ export default class ActorMarks {
   }
 
   /**
-   * Start listening: the GM places marks players ask for, and ends the marks of a character that
-   * is defeated (any way: damage, the tracker, the token HUD).
+   * Start listening: the GM ends the marks of a character that is defeated (any way: damage, the
+   * tracker, the token HUD).
    */
   static register() {
-    IconSocket.registerHandler("placeMarks", ActorMarks.placeMarks);
     Hooks.on("createActiveEffect", (/** @type {ActiveEffect.Implementation} */ effect) => {
       if (!game.users?.activeGM?.isSelf || !effect.statuses.has("defeated")) return;
       const actor = effect.parent;

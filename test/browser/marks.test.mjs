@@ -1,7 +1,8 @@
 /**
  * Marks in a shim world (test/browser/foundry-shim.mjs `installWorld`), with the system's real
  * classes (issue 27): an attack with the dialog's Mark option has the mark as a part of its card,
- * placed from the card (its placer choosing which of its marks to keep); the GM refuses a player who did not write the message or does not own the attacker
+ * placed from the card (its placer choosing which of its marks to keep); the GM refuses a player who may not apply the card's effects or
+ * does not own its user
  * (the GM's client is a trust boundary); "Marks end when the character that placed the mark is
  * defeated"; Unstoppable refuses a status put on it.
  */
@@ -38,7 +39,6 @@ describe("marks in a world", () => {
     const result = await browser.page.evaluate(async () => {
       const PLAYER = "playerUser000000";
       const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
-      const { default: ActorMarks } = await import("../../module/documents/actor-marks.mjs");
       const { default: CardActions } = await import("../../module/applications/card-actions.mjs");
       const { attackTargetOf, initialAttackState } = await import("../../module/dice/tactical-requests.mjs");
       const ana = await Actor.implementation.create({ name: "Ana", type: "character", ownership: { default: 0, [PLAYER]: 3 } });
@@ -69,13 +69,18 @@ describe("marks in a world", () => {
       // Undo of that placement: the Hex goes, the Brand it ended comes back
       await CardActions.run(hexed, { action: "undoEffect", key: 0, part: 0 }, game.user);
       const undone = marksOn(ogre);
-      // a player asks the GM to place the marks of a message they did not write: refused
+      // a player asks the GM to place the mark of a card they did not write: refused
+      const player = game.users.get(PLAYER);
       const refusals = [];
-      try { await ActorMarks.placeMarks({ messageId: message.id }, PLAYER); } catch (error) { refusals.push(error.message); }
-      // ... nor of one they wrote for an attacker they do not own
+      try { await CardActions.run(message, { action: "effect", key: 0, part: 0 }, player); } catch (error) { refusals.push(error.message); }
+      // ... nor of one they wrote for a character they do not own
+      const { cardFlag, cardPart } = await import("../support/cards.mjs");
       const forged = await ChatMessage.implementation.create({ author: PLAYER, content: "",
-        flags: { "icon-engine": { tactical: { attacker: bo.uuid, mark: { mark: "Hex", targets: [wolf.uuid] } } } } });
-      try { await ActorMarks.placeMarks({ messageId: forged.id }, PLAYER); } catch (error) { refusals.push(error.message); }
+        flags: { "icon-engine": { card: cardFlag(bo, [wolf], { kind: "card", name: "Hex", parts: [cardPart({ mark: "Hex" })] }) } } });
+      try { await CardActions.run(forged, { action: "effect", key: 0, part: 0 }, player); } catch (error) { refusals.push(error.message); }
+      await game.settings.set("icon-engine", "playersApplyDamage", true);
+      try { await CardActions.run(forged, { action: "effect", key: 0, part: 0 }, player); } catch (error) { refusals.push(error.message); }
+      await game.settings.set("icon-engine", "playersApplyDamage", false);
       // Ana is defeated: her marks end, Bo's stay
       await ana.toggleStatusEffect("defeated", { active: true });
       const deadline = Date.now() + 3000;
@@ -94,8 +99,9 @@ describe("marks in a world", () => {
     assert.deepEqual(result.kept, ["Brand/Bo"], "Bo kept the Brand");
     assert.deepEqual(result.replaced, ["Hex/Bo"], "then the Hex replaced it");
     assert.deepEqual(result.undone, ["Brand/Bo"], "the Undo of the Hex gives the Brand back");
-    assert.equal(result.refusals.length, 2);
-    for (const message of result.refusals) assert.match(message, /Only the GM or the message's author/);
+    assert.equal(result.refusals.length, 3);
+    for (const refusal of result.refusals.slice(0, 2)) assert.equal(refusal, "Only the GM or Wolf's owner may apply this effect to it (world setting: players apply damage to others' targets).");
+    assert.equal(result.refusals[2], "Nothing of this effect can land on Wolf.", "the card's author may apply it, but Bo is not theirs to place a mark for");
     assert.deepEqual(result.afterDefeat, { ogre: ["Brand/Bo"], wolf: [] });
     assert.equal(result.unstoppable.dazed, false);
     assert.match(result.unstoppable.notices.join(" "), /Unstoppable/);

@@ -11,6 +11,7 @@ import { before, beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { GM, PLAYER, Roll, addActor, as, changedNotOwned, installWorld, nextId, playerRequests, postMessage, random, snapshot, world } from
   "../support/stand-in-world.mjs";
+import { cardFlag, cardPart } from "../support/cards.mjs";
 
 installWorld();
 const { default: core } = await import("../support/load-core.mjs");
@@ -382,60 +383,58 @@ describe("the GM's client follows a player's own writes: only what concerns thei
 
 /* ------------------------------------------------------------------------------------- Marks */
 
-/**
- * An attack card posted by `author`: `attacker` attacks `rolled` (its attack rolls) and the card's
- * flag asks to mark `named` with `mark`.
- */
-function markedCard(author, attacker, rolled, named = rolled, mark = "Hunter's Mark") {
-  const request = { kind: "icon.attack", boons: 0, curses: 0, defense: 0 };
-  const rolls = rolled.map((target, key) => new Roll({ request, faces: [[5]], total: 5,
-    options: { tactical: { role: "attack", key, target: { uuid: target.uuid, name: target.name } } } }));
-  return postMessage(author, { rolls, flags: { [SCOPE]: { tactical: { attacker: attacker.uuid,
-    mark: { mark, targets: named.map(t => t.uuid) } } } } });
-}
+/** `author`'s ability card: `user` used `mark` on `targets`, its one part marking each. */
+const markedCard = (author, user, targets, mark = "Hunter's Mark") => postMessage(author, {
+  flags: { [SCOPE]: { card: cardFlag(user, targets, { kind: "card", name: mark, parts: [cardPart({ mark })] }) } } });
+/** The card's control that marks its `key`th target. */
+const markControl = (card, key = 0, part = 0) => ({ messageId: card.id, action: "effect", key, part });
 
 const marksOn = actor => actor.effects.contents.filter(e => e.statuses.has("marked")).map(e => e.source.flags[SCOPE].mark.mark);
 
-describe("Marks: placed on the targets the card's own attack rolls name, from an attacker its author owns, once", () => {
+describe("Marks: placed by an ability card's user its author owns, on the card's targets, once", () => {
   before(() => {
     globalThis.canvas = null;
     globalThis.CONFIG.statusEffects = [{ id: "marked", img: "marked.svg" }];
   });
+  beforeEach(() => as(GM, () => world.game.settings.set(SCOPE, "playersApplyDamage", true)));
 
-  test("the player's attack marks the GM's foe once; asking again changes nothing", async () => {
+  test("the player's card marks the GM's foe once; asking again changes nothing", async () => {
     const card = markedCard(player(), hero, [ogre]);
-    const reply = await playerRequests("placeMarks", { messageId: card.id });
+    const reply = await playerRequests("cardAction", markControl(card));
     assert.equal(reply.ok, true, reply.error);
     assert.deepEqual(marksOn(ogre), ["Hunter's Mark"]);
     const before = snapshot();
-    const again = await playerRequests("placeMarks", { messageId: card.id });
-    assert.match(again.error, /AlreadyPlaced/);
+    const again = await playerRequests("cardAction", markControl(card));
+    assert.match(again.error, /AlreadyApplied/);
     assert.deepEqual(changedNotOwned(before, snapshot()), [], "the mark is not taken off and put back");
   });
 
-  test("forged cards mark no one", async () => {
+  test("forged cards and controls mark no one", async () => {
     const forgeries = [
-      // the flag names a target the card's rolls never attacked
-      markedCard(player(), hero, [hero], [ogre]),
-      // the attacker is the GM's foe
-      markedCard(player(), ogre, [ogre]),
+      // the user is the GM's foe
+      markControl(markedCard(player(), ogre, [ogre])),
       // the GM's card, asked for by the player
-      markedCard(gm(), hero, [ogre]),
-      // a name no ability has
-      markedCard(player(), hero, [ogre], [ogre], "x".repeat(5000)),
-      markedCard(player(), hero, [ogre], [ogre], "   ")
+      markControl(markedCard(gm(), hero, [ogre])),
+      // a target the card does not name, a part it does not have
+      markControl(markedCard(player(), hero, [ogre]), 1),
+      markControl(markedCard(player(), hero, [ogre]), 0, 1),
+      // a mark of blanks is no mark
+      markControl(markedCard(player(), hero, [ogre], "   "))
     ];
     const before = snapshot();
-    for (const card of forgeries) await playerRequests("placeMarks", { messageId: card.id });
+    for (const control of forgeries) {
+      const reply = await playerRequests("cardAction", control);
+      assert.equal(reply.ok, false, `${forgeries.indexOf(control)}: ${reply.error}`);
+    }
     assert.deepEqual(changedNotOwned(before, snapshot()), []);
     assert.deepEqual(marksOn(ogre), []);
   });
 
   test("the player's character defeated ends the marks it placed and those on it, no other", async () => {
     const wolf = addActor({ name: "Wolf", type: "foe" });
-    await playerRequests("placeMarks", { messageId: markedCard(player(), hero, [ogre]).id });
-    await as(GM, () => ActorMarks.placeMarks({ messageId: markedCard(gm(), wolf, [ogre], [ogre], "Pack Hunt").id }, GM));
-    await as(GM, () => ActorMarks.placeMarks({ messageId: markedCard(gm(), ogre, [hero], [hero], "Grudge").id }, GM));
+    assert.equal((await playerRequests("cardAction", markControl(markedCard(player(), hero, [ogre])))).ok, true);
+    await as(GM, () => ActorMarks.placeMark(wolf, ogre, "Pack Hunt"));
+    await as(GM, () => ActorMarks.placeMark(ogre, hero, "Grudge"));
     assert.deepEqual([marksOn(ogre).sort(), marksOn(hero)], [["Hunter's Mark", "Pack Hunt"], ["Grudge"]]);
     const [effect] = await as(PLAYER, () => hero.createEmbeddedDocuments("ActiveEffect", [{ name: "Defeated", statuses: ["defeated"] }]));
     await as(GM, () => Hooks.callAll("createActiveEffect", effect, {}, PLAYER));
@@ -475,8 +474,8 @@ describe("1,000 hostile payloads of each request kind, sent as the player", () =
     globalThis.canvas = null;
     globalThis.CONFIG.statusEffects = [{ id: "marked", img: "marked.svg" }];
     const marked = markedCard(player(), hero, [ogre]);
-    await playerRequests("placeMarks", { messageId: marked.id });
-    const markCards = [marked, markedCard(gm(), ogre, [hero]), markedCard(player(), hero, [hero], [ogre]), markedCard(player(), ogre, [ogre])];
+    await as(GM, () => CardActions.run(marked, { action: "effect", key: 0, part: 0 }, gm()));
+    const markCards = [marked, markedCard(gm(), ogre, [hero]), markedCard(player(), hero, [hero], "Brand"), markedCard(player(), ogre, [ogre])];
     c = await combat();
     // the foe's turn is open and the player's character has a delay pending
     await as(GM, () => c.iconCommit([{ type: "delay", id: "pc00000000000001" }, { type: "goSlow", id: "pc00000000000001" },
@@ -512,7 +511,6 @@ describe("1,000 hostile payloads of each request kind, sent as the player", () =
     cardAction: () => record({ messageId: ids(), action: ["damage", "damage", "undoDamage", "counter", "effect", "undoEffect", "nope"],
       key: [0, 0, 0, 1, -1, "0", 0.5, 99], part: [0, 0, 1, 11, 12, -1, "0"], saved: [true, false], keepOld: [true, false],
       vigilance: [0, 1, 6, 7, -3, "6"], vigilanceBy: [hero.uuid, ally.uuid, ogre.uuid], vigilanceCharges: [1, 3, 4, 99, -1] }),
-    placeMarks: () => record({ messageId: ids(), targets: [[ogre.uuid], ogre.uuid], mark: ["Evil", "x".repeat(500)] }),
     tickClock: () => record({ messageId: ids(), clockId: ["alarm", "nope"], id: ["alarm"], ticks: [-8, 8, 1e6, -1e6, 2] }),
     combatEvents: () => record({ combatId: [c.id], events: [Array.from({ length: r() < 0.7 ? 1 + Math.floor(r() * 3) : Math.floor(r() * 12) }, event),
       [{ type: "delay", id: "pc00000000000001" }]] })

@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import core from "../support/load-core.mjs";
 import { GM, PLAYER, Roll, addActor, as, changedNotOwned, installWorld, nextId, playerRequests, postMessage, random, snapshot, world } from
   "../support/stand-in-world.mjs";
+import { cardFlag, cardPart } from "../support/cards.mjs";
 
 installWorld();
 globalThis.canvas = null;
@@ -24,7 +25,6 @@ const { default: ActorStatuses } = await import("../../module/documents/actor-st
 const { default: GmRecords } = await import("../../module/gm-records.mjs");
 const { default: NarrativeCards } = await import("../../module/applications/narrative/narrative-cards.mjs");
 const { saveCardAllows } = await import("../../module/documents/combat-effects.mjs");
-const { CARD_VERSION } = await import("../../module/data/card-data.mjs");
 const settings = await import("../../module/settings.mjs");
 const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
 
@@ -67,14 +67,6 @@ beforeEach(async () => {
   });
 });
 
-/** A card record as a use posts it (module/data/card-data.mjs), with the given parts and targets. */
-function cardFlag(user, targets, { parts = [], save = null, kind = "attack" } = {}) {
-  return { v: CARD_VERSION, actor: user.uuid, item: "", name: "Lance", img: "", type: "ability", basic: "", kind, combo: "",
-    summary: { actions: "1", interrupt: 1, trigger: "", tags: ["attack"], range: { kind: "", value: 0 }, area: { shape: "", size: 1 },
-      limit: { per: "" }, charges: { value: 0, max: 0 }, resolveCost: 0 },
-    html: "", parts, save, targets: targets.map(t => ({ actor: t.uuid, token: "" })), user: { bloodied: false, slowTurn: false }, template: "" };
-}
-
 /** A damage roll of key `key` whose faces the core resolves to `fray + faces`, claiming `claimed` as its stored outcome and target name. */
 function damageRoll(key, faces, { fray = 2, claimedTotal = 3, claimedName = "Goblin", target = null } = {}) {
   const request = { kind: "icon.damage", result: "hit", die: 12, dice: faces.length, fray, bonusDice: 0 };
@@ -106,7 +98,7 @@ describe("1. a card shows what its controls do: its data, never its author's HTM
     const forged = postMessage(player(), {
       content: '<button data-use-effect="0">Apply Sturdy to Goblin</button>',
       flags: { [SCOPE]: { card: cardFlag(other, [boss], { kind: "card", parts: [
-        { trigger: "use", gamble: 4, to: "target", status: "stunned", duration: "save", mark: "Doom", move: { kind: "", spaces: 0 }, text: "" }] }) } }
+        cardPart({ status: "stunned", mark: "Doom" })] }) } }
     });
     const facts = CardFacts.of(forged);
     assert.equal(facts.user, null, "the card's actor is another's: the card has no user");
@@ -120,10 +112,10 @@ describe("1. a card shows what its controls do: its data, never its author's HTM
     const reply = await playerRequests("cardAction", { messageId: forged.id, action: "effect", key: 0, part: 0 });
     assert.equal(reply.ok, false);
     assert.deepEqual(changedNotOwned(before, snapshot()), []);
-    // the GM's own click goes through the same checks: nothing lands, no mark, and the record says so
-    await as(GM, () => CardActions.run(forged, { action: "effect", key: 0, part: 0 }, gm()));
+    // the GM's own click goes through the same checks: nothing can land, so nothing is done or recorded
+    await assert.rejects(as(GM, () => CardActions.run(forged, { action: "effect", key: 0, part: 0 }, gm())), /AllBlocked/);
     assert.deepEqual([...boss.statuses].sort(), ["unstoppable"]);
-    assert.equal(GmRecords.effect(forged.id, "0.0").landed, false);
+    assert.equal(GmRecords.effect(forged.id, "0.0"), null);
   });
 
   test("an action card naming another player's character moves no strain onto it, whatever its buttons say", async () => {
@@ -249,8 +241,8 @@ describe("1,000 hostile cardAction payloads against ability cards", () => {
   test("nothing the player does not own changes, and no GM-side call takes 100 ms", async () => {
     const cards = [
       postMessage(player(), { rolls: [damageRoll(0, [12, 11], { target: boss })], flags: { [SCOPE]: { card: cardFlag(hero, [boss], { parts: [
-        { trigger: "use", gamble: 4, to: "target", status: "dazed", duration: "turn", mark: "Brand", move: { kind: "shove", spaces: 2 }, text: "" },
-        { trigger: "use", gamble: 4, to: "self", status: "stunned", duration: "save", mark: "", move: { kind: "", spaces: 0 }, text: "" }] }) } } }),
+        cardPart({ status: "dazed", duration: "turn", mark: "Brand", move: { kind: "shove", spaces: 2 } }),
+        cardPart({ to: "self", status: "stunned" })] }) } } }),
       postMessage(player(), { flags: { [SCOPE]: { card: { ...cardFlag(other, [boss, goblin]), parts: "x".repeat(300) } } } }),
       // the GM's card on its own foes (on the player's character, its owner may legitimately apply it: the trust-boundary tests)
       postMessage(gm(), { rolls: [damageRoll(0, [6], { target: boss })], flags: { [SCOPE]: { card: cardFlag(goblin, [boss, goblin], { save: { boons: 0,

@@ -4,12 +4,13 @@
  * mark in it. The GM's client leaves such marks out (reporting each once to its console), so
  * everyone's marks are still placed and ended; and a mark its placer already has on a target is
  * kept, not placed again, however often a card asks. Played as the player through the system
- * socket (`placeMarks`, `cardAction`) in the stand-in world (test/support/stand-in-world.mjs).
+ * socket (`cardAction`) in the stand-in world (test/support/stand-in-world.mjs).
  * Run against the code before issue 36, these tests fail.
  */
 import { beforeEach, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { GM, PLAYER, Roll, addActor, as, installWorld, playerRequests, postMessage, world } from "../support/stand-in-world.mjs";
+import { GM, PLAYER, addActor, as, installWorld, playerRequests, postMessage, world } from "../support/stand-in-world.mjs";
+import { cardFlag, cardPart } from "../support/cards.mjs";
 
 installWorld();
 const { default: core } = await import("../support/load-core.mjs");
@@ -52,13 +53,9 @@ beforeEach(async () => {
 
 const marksOn = actor => actor.effects.contents.filter(e => e.statuses.has("marked")).map(e => e.source.flags[SCOPE].mark.mark);
 
-/** The player's attack card: `attacker` attacks `target`, and the card asks to mark it. */
-function markedCard(attacker, target, mark) {
-  const request = { kind: "icon.attack", boons: 0, curses: 0, defense: 0 };
-  const roll = new Roll({ request, faces: [[5]], total: 5, options: { tactical: { role: "attack", key: 0, target: { uuid: target.uuid, name: target.name } } } });
-  return postMessage(world.game.users.get(PLAYER), { rolls: [roll],
-    flags: { [SCOPE]: { tactical: { attacker: attacker.uuid, mark: { mark, targets: [target.uuid] } } } } });
-}
+/** The player's ability card: `user` used "Hunter's Mark" on `target`, whose one part marks it. */
+const markedCard = (user, target, mark) => postMessage(world.game.users.get(PLAYER), {
+  flags: { [SCOPE]: { card: cardFlag(user, [target], { kind: "card", name: mark, parts: [cardPart({ mark })] }) } } });
 
 /** The player writes a mark effect of their own making on their own character. */
 const forgedMark = (mark, placer = hero.uuid) => as(PLAYER, () => hero.createEmbeddedDocuments("ActiveEffect", [{
@@ -72,7 +69,7 @@ describe("5. Marks: a malformed stored mark is left out, the rest keep working",
       await forgedMark(bad, ogre.uuid);
       // the GM's foe marks the player's character; the player's card marks the ogre
       await as(GM, () => ActorMarks.placeMark(wolf, hero, "Pack Hunt"));
-      const reply = await playerRequests("placeMarks", { messageId: markedCard(hero, ogre, "Hunter's Mark").id });
+      const reply = await playerRequests("cardAction", { messageId: markedCard(hero, ogre, "Hunter's Mark").id, action: "effect", key: 0, part: 0 });
       assert.equal(reply.ok, true, reply.error);
       assert.deepEqual(marksOn(ogre), ["Hunter's Mark"]);
       assert.deepEqual(marksOn(hero).filter(m => m === "Pack Hunt"), ["Pack Hunt"]);
@@ -110,10 +107,7 @@ describe("5. Marks: a repeated placement keeps the mark there", () => {
   });
 
   test("an ability card's mark asked for again and again through cardAction: placed once, one mark", async () => {
-    const card = postMessage(world.game.users.get(PLAYER), { content: "<div></div>", flags: { [SCOPE]: { card: {
-      v: 1, actor: hero.uuid, item: "", name: "Brand", img: "", type: "ability", basic: "", kind: "card", combo: "", summary: {}, html: "",
-      parts: [{ trigger: "use", gamble: 4, to: "target", status: "", duration: "save", mark: "Brand", move: { kind: "", spaces: 0 }, text: "" }],
-      save: null, targets: [{ actor: ogre.uuid, token: "" }], user: {}, template: "" } } } });
+    const card = markedCard(hero, ogre, "Brand");
     const replies = [];
     for (let i = 0; i < 50; i++) replies.push(await playerRequests("cardAction", { messageId: card.id, action: "effect", key: 0, part: 0 }));
     assert.equal(replies[0].ok, true, replies[0].error);
