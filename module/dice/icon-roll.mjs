@@ -1,4 +1,5 @@
 import { ICONENGINE } from "../config.mjs";
+import { MAX_HELPERS } from "../applications/narrative/action-roll.mjs";
 import { getCore, isCoreLoaded, loadCore } from "../core.mjs";
 import planFormula from "./plan-formula.mjs";
 import { registeredRollCards, rollCardFor } from "./roll-cards.mjs";
@@ -18,6 +19,8 @@ import SyncTemplates from "./sync-templates.mjs";
  * @property {import("./cards/icon-tactical.mjs").TacticalOptions} [tactical]  Tactical rolls (module/dice/tactical-rolls.mjs).
  * @property {string} [action]     Action rolls (module/applications/narrative): the action rolled.
  * @property {string} [actorUuid]  Action rolls: whose.
+ * @property {string[]} [aidBy]    Action rolls: the actor UUIDs of the allies who aid (each pays 1 effort).
+ * @property {string | null} [brokenPaidBy]  Action rolls: the ally (actor UUID) who pays a broken roller's effort, or null.
  * @property {{label: string, reaction: boolean}} [ruleset]  Rolls of the other rulesets (module/applications/ruleset-roll-dialog.mjs).
  */
 
@@ -156,27 +159,37 @@ export default class IconRoll extends Roll {
 
   /**
    * The roll's options with the names of the actors it names read from their documents now (an
-   * unlinked token's own name first), never from what the message stores.
+   * unlinked token's own name first), never from what the message stores: a tactical roll's actor
+   * and target, an action roll's helpers (`aidNames`, `brokenPaidByName`).
    * @returns {Record<string, unknown>}
    */
   #namedOptions() {
     const options = /** @type {Record<string, unknown>} */ ({ ...this.options });
     const tactical = this.iconOptions.tactical;
+    const { aidBy, brokenPaidBy } = this.iconOptions;
+    if (Array.isArray(aidBy)) options.aidNames = aidBy.slice(0, MAX_HELPERS).map(IconRoll.#nameAt);
+    if (typeof brokenPaidBy === "string") options.brokenPaidByName = IconRoll.#nameAt(brokenPaidBy);
     if (!tactical) return options;
     /** @param {{uuid?: unknown, name?: unknown} | null | undefined} who */
-    const named = who => {
-      if (!who || typeof who.uuid !== "string") return who ?? null;
-      let doc = null;
-      try {
-        doc = foundry.utils.fromUuidSync(/** @type {`Actor.${string}`} */ (who.uuid));
-      } catch {
-        doc = null;
-      }
-      const actor = /** @type {{name?: string, token?: {name?: string} | null} | null} */ (doc);
-      return { ...who, name: actor ? (actor.token?.name ?? actor.name ?? "") : "?" };
-    };
+    const named = who => (who && typeof who.uuid === "string" ? { ...who, name: IconRoll.#nameAt(who.uuid) } : who ?? null);
     options.tactical = { ...tactical, target: named(tactical.target), actor: named(tactical.actor) };
     return options;
+  }
+
+  /**
+   * An actor's name now (its unlinked token's first), or "?" when the UUID names none.
+   * @param {unknown} uuid
+   * @returns {string}
+   */
+  static #nameAt(uuid) {
+    let doc = null;
+    try {
+      doc = typeof uuid === "string" && uuid.length <= 300 ? foundry.utils.fromUuidSync(/** @type {`Actor.${string}`} */ (uuid)) : null;
+    } catch {
+      doc = null;
+    }
+    const actor = /** @type {{name?: string, token?: {name?: string} | null} | null} */ (doc);
+    return actor ? (actor.token?.name ?? actor.name ?? "") : "?";
   }
 
   /**

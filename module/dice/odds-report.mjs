@@ -163,13 +163,14 @@ export default class OddsReport {
   }
 
   /**
-   * A probability as a short percentage; tiny non-zero values don't round to a misleading 0.
+   * A probability as a short percentage; tiny non-zero values don't round to a misleading 0, and a
+   * float sum a hair under 0 (or -0) shows as 0, never "-0.00%".
    * @param {number} p
    * @returns {string}
    */
   static formatPercent(p) {
     if ((p > 0) && (p < 0.0001)) return "<0.01%";
-    return `${(p * 100).toFixed(2)}%`;
+    return `${(Math.max(p, 0) * 100).toFixed(2)}%`;
   }
 
   /**

@@ -159,12 +159,20 @@ describe("issue 41: the action roll dialog", () => {
       const messages = game.messages.size;
       dialog().element.querySelector("button[type=submit]").click();
       await until(() => game.messages.size > messages && brann.system.effort === 1, "the roll and Brann's effort");
-      const roll = game.messages.contents.at(-1).rolls[0];
+      const message = game.messages.contents.at(-1);
+      const roll = message.rolls[0];
+      // the card names the helpers as their documents say now, whatever the message stores
+      const note = async () => [...(await message.renderHTML()).querySelectorAll(".narrative-note")].map(p => p.textContent.trim());
+      const named = await note();
+      await brann.update({ name: "Brann the Bold" });
+      const renamed = await note();
+      await brann.update({ name: "Brann" });
       return { pool, closed: !dialog(), brann: brann.system.effort, ysolde: ysolde.system.effort, aid: roll.options.request.aid,
-        aidBy: roll.options.aidBy, effortHelpers: roll.outcome.effortHelpers, paid: brann.getFlag("icon-engine", "aidPaid")?.length };
+        aidBy: roll.options.aidBy, effortHelpers: roll.outcome.effortHelpers, paid: brann.getFlag("icon-engine", "aidPaid")?.length, named, renamed };
     });
     assert.deepEqual(rolled, { pool: "3d6, the highest counts", closed: true, brann: 1, ysolde: 0, aid: 1,
-      aidBy: [await page.evaluate(() => globalThis.t.brann.uuid)], effortHelpers: 1, paid: 1 });
+      aidBy: [await page.evaluate(() => globalThis.t.brann.uuid)], effortHelpers: 1, paid: 1,
+      named: ["Effort spent: 1 (1 by helpers)", "Aided by Brann."], renamed: ["Effort spent: 1 (1 by helpers)", "Aided by Brann the Bold."] });
     assert.deepEqual(browser.errors, []);
   });
 });

@@ -147,6 +147,9 @@ describe("narrative cards", () => {
     assert.equal(card.canCriticalStrain, true);
     assert.equal(card.actorUuid, "Actor.abc");
     assert.equal(card.actionLabel, "ICONENGINE.ActionRating.smash");
+    assert.deepEqual([card.aidNames, card.brokenPaidByName], ["", ""], "no helpers");
+    const aided = actionCardContext(partial, request, { aidNames: ["Brann", "Mira", 7], brokenPaidByName: "Brann" });
+    assert.deepEqual([aided.aidNames, aided.brokenPaidByName], ["Brann, Mira", "Brann"]);
 
     const crit = /** @type {any} */ (core.resolve(request, [[6, 1, 6]]));
     const c = actionCardContext(crit, request);

@@ -95,6 +95,8 @@ describe("OddsReport.prepare", () => {
   test("tiny probabilities don't round to a misleading 0%", () => {
     assert.equal(OddsReport.formatPercent(1e-9), "<0.01%");
     assert.equal(OddsReport.formatPercent(0), "0.00%");
+    // 1 minus a sum of fractions can land a hair under 0
+    for (const zero of [-0, -1e-17, 0.3 - (0.1 + 0.2)]) assert.equal(OddsReport.formatPercent(zero), "0.00%");
   });
 });
 

@@ -26,7 +26,8 @@ export function countedDice(outcome) {
  * The action card: the dice, the result, strain to take or resist, segments to tick.
  * @param {Done} outcome
  * @param {CoreRequest} request
- * @param {Record<string, unknown>} [options]  The roll's options (`action`, `actorUuid`, `actorName`).
+ * @param {Record<string, unknown>} [options]  The roll's options (`action`, `actorUuid`), with the
+ *   helpers' names as the reader's documents give them (`aidNames`, `brokenPaidByName`).
  */
 export function actionCardContext(outcome, request, options = {}) {
   // The icon.action fields (docs/js-contract.md); CoreRequest types only `kind`.
@@ -66,7 +67,10 @@ export function actionCardContext(outcome, request, options = {}) {
     effortHelpers: outcome.effortHelpers,
     temptFate: fields.temptFate === true,
     push: fields.push === true,
-    aid: Number(fields.aid ?? 0)
+    aid: Number(fields.aid ?? 0),
+    // "you spend 1 effort to grant them a boon": who aided, and who paid for a broken roller
+    aidNames: Array.isArray(options.aidNames) ? options.aidNames.filter(n => typeof n === "string").join(", ") : "",
+    brokenPaidByName: typeof options.brokenPaidByName === "string" ? options.brokenPaidByName : ""
   };
 }
 
