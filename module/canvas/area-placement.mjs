@@ -147,12 +147,19 @@ export default class AreaPlacement {
     const first = build(start);
     const spaces = regionSpaces(first, grid.size, SYSTEM_ID) ?? [];
     const preview = outlinePolygon(spaces, grid.size);
+    // The preview is moved by the centre of its bounds: kept where the chosen space (the one
+    // under the pointer) is the area's anchor, as on 13.
+    const xs = preview.points.filter((_, k) => k % 2 === 0);
+    const ys = preview.points.filter((_, k) => k % 2 === 1);
+    const anchorCentre = grid.getCenterPoint(start);
+    const offset = { x: (Math.min(...xs) + Math.max(...xs)) / 2 - anchorCentre.x, y: (Math.min(...ys) + Math.max(...ys)) / 2 - anchorCentre.y };
     const placed = await layer.placeRegion({ ...first, shapes: [preview] }, {
       create: false,
       allowRotation: turns,
       onMove: context => {
         if (turns) return false;
-        Object.assign(context.position, grid.getCenterPoint(grid.getOffset(context.position)));
+        const centre = grid.getCenterPoint(grid.getOffset(context.position));
+        Object.assign(context.position, { x: centre.x + offset.x, y: centre.y + offset.y });
         return undefined;
       }
     });

@@ -12,7 +12,7 @@
  * @returns {number}
  */
 export function generation() {
-  return game.release?.generation ?? 13;
+  return /** @type {{game?: {release?: {generation?: number}}}} */ (globalThis).game?.release?.generation ?? 13;
 }
 
 /** v14 speaks of message modes, not roll modes (CONFIG.ChatMessage.modes, core.messageMode). */

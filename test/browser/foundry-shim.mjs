@@ -1427,13 +1427,15 @@ function shapePoints(shape) {
 /**
  * RegionDocument as v14 has it (API v14 `foundry.documents.RegionDocument`, `RegionData`): a
  * name, colour, `shapes` (each with `hole`), `visibility` (initially LAYER_UNLOCKED),
- * `highlightMode`, behaviors (embedded RegionBehavior documents), flags; `tokens`, the set of its
+ * `highlightMode`, behaviors (data here: the shim runs none), flags; `tokens`, the set of its
  * scene's token documents inside it (here: a token's centre inside a shape and no hole), and
  * `testPoint`.
  */
-class RegionDocument extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Region", collection: "regions", embedded: { RegionBehavior: "behaviors" } }))) {
+class RegionDocument extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Region", collection: "regions", embedded: {} }))) {
   static cleanData(data) {
     const source = super.cleanData(data);
+    // its behaviors kept as data (the shim runs none)
+    source.behaviors = (source.behaviors ?? []).map(b => ({ _id: b._id ?? randomID(), disabled: false, system: {}, ...b }));
     if (typeof source.name !== "string" || !source.name.trim()) throw new DataModelValidationError("name: may not be a blank string");
     source.color ??= "#ff0000";
     source.visibility ??= 4;
@@ -1460,16 +1462,6 @@ class RegionDocument extends documentClass(Object.freeze(/** @type {const} */ ({
   get tokens() {
     const size = this.parent?.grid?.size ?? 100;
     return new Set(this.parent?.tokens.filter(t => this.testPoint({ x: t.x + (t.width * size) / 2, y: t.y + (t.height * size) / 2, elevation: 0 })) ?? []);
-  }
-}
-
-/** RegionBehavior (API v14 `foundry.documents.RegionBehavior`): a type and its `system` data. */
-class RegionBehavior extends documentClass(Object.freeze(/** @type {const} */ ({ name: "RegionBehavior", collection: "behaviors", embedded: {} }))) {
-  static cleanData(data) {
-    const source = super.cleanData(data);
-    source.disabled ??= false;
-    source.system ??= {};
-    return source;
   }
 }
 
@@ -3584,7 +3576,7 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     abstract: { DataModel, TypeDataModel },
     data: { fields: { DataField, NumberField, StringField, HTMLField, BooleanField, ObjectField, ArrayField, SchemaField } },
     documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, TokenDocument, Macro,
-      ...(GENERATION >= 14 ? { RegionDocument, RegionBehavior } : { MeasuredTemplateDocument }),
+      ...(GENERATION >= 14 ? { RegionDocument } : { MeasuredTemplateDocument }),
       collections: { CombatEncounters, CompendiumCollection } },
     canvas: GENERATION >= 14 ? { placeables: { PlaceableObject, Token, Region }, layers: { TokenLayer, RegionLayer } }
       : { placeables: { PlaceableObject, Token, MeasuredTemplate }, layers: { TokenLayer, TemplateLayer } },

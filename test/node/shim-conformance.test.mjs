@@ -132,7 +132,9 @@ describe("foundry-shim conformance to foundry-vtt-types", () => {
       "test plumbing: PIXI's event system, from the DOM",
       "what was shown, for the tests to read (Foundry's queue holds only what waits to be shown)",
       "Foundry types the document it resolves per document class; the shim's one base resolves the UUID for all",
-      "Foundry types the return by its `document` argument (a conditional type)"
+      "Foundry types the return by its `document` argument (a conditional type)",
+      "Foundry types the set by its configured TokenDocument class; the shim's one class is that",
+      "test plumbing: Foundry's MouseInteractionManager of the layer"
     ]);
   });
 
