@@ -3441,7 +3441,7 @@ export async function startGame() {
   Hooks.callAll("setup");
   await settle();
   ui.notifications = new Notifications();
-  ui.chat = new CONFIG.ui.chat();
+  ui.chat = new ChatLog();
   ui.combat = new CONFIG.ui.combat();
   await ui.combat.render({ force: true });
   ui.hotbar = new Hotbar();
