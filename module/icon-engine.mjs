@@ -12,7 +12,8 @@ import { registerRulesetSettings, registerTrackerSettings, registerTrustSettings
 import IconSocket from "./icon-socket.mjs";
 import { MigrationRunner } from "./migrations/_module.mjs";
 import * as canvasModule from "./canvas/_module.mjs";
-import IconTemplate from "./canvas/icon-template.mjs";
+import iconTemplateClass from "./canvas/icon-template.mjs";
+import { usesRegionAreas } from "./compat/generation.mjs";
 import { api } from "./api.mjs";
 
 globalThis.iconEngine = { applications, canvas: canvasModule, core, data, dice, documents, api, CONFIG: ICONENGINE };
@@ -71,7 +72,8 @@ Hooks.once("init", () => {
     foeTemplate: data.FoeTemplateData
   });
   // ICON's areas on the map (module/canvas/), and the API macros and modules call (docs/api.md).
-  CONFIG.MeasuredTemplate.objectClass = IconTemplate;
+  // v13 draws the system's areas as templates; v14's are regions (module/canvas/area-placement.mjs).
+  if (!usesRegionAreas()) CONFIG.MeasuredTemplate.objectClass = iconTemplateClass();
   /** @type {{api?: typeof api}} */ (/** @type {unknown} */ (game.system)).api = api;
 
   // The ICON turn order: Combat/Combatant delegate to the core's reducer, data on the core

@@ -8,6 +8,8 @@
  * running generation's names before use.
  */
 
+import { usesMessageModes as messageModes } from "./compat/generation.mjs";
+
 /** v13 roll mode → v14 message mode. */
 const TO_MESSAGE_MODE = Object.freeze({ publicroll: "public", gmroll: "gm", blindroll: "blind", selfroll: "self" });
 
@@ -24,7 +26,7 @@ const TO_ROLL_MODE = Object.freeze({ public: "publicroll", gm: "gmroll", blind: 
  * @returns {boolean}
  */
 export function usesMessageModes() {
-  return (game.release?.generation ?? 13) >= 14;
+  return messageModes();
 }
 
 /**

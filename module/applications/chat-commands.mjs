@@ -2,6 +2,7 @@ import { ICONENGINE, SYSTEM_ID } from "../config.mjs";
 import OddsReport from "../dice/odds-report.mjs";
 import { GUIDE_COLLECTION, GUIDE_ENTRY_ID, guideLink } from "../guide.mjs";
 import { applyMode } from "../message-mode.mjs";
+import { usesChatCommandRegistry } from "../compat/generation.mjs";
 import { fortuneCommandRequest, parseFortune, rollFortune } from "./narrative/fortune.mjs";
 
 /**
@@ -35,8 +36,15 @@ export const COMMAND_LIST = Object.freeze([
 ].map(info => Object.freeze(info)));
 
 /**
- * The system's slash commands. v13 has no public chat-command API, so these hook `chatMessage`
- * (which fires before Foundry parses commands) and return false when they handle the input.
+ * The system's slash commands, registered as the running generation takes them (the one place
+ * that branches for chat commands):
+ * - Foundry 13 has no chat-command registry: they hook `chatMessage` (which fires before Foundry
+ *   parses commands, with the typed text) and return false when they handle the input.
+ * - Foundry 14's chat input is a ProseMirror editor: `chatMessage` sees its HTML (`<p>/odds 2d6</p>`),
+ *   which the hook's pattern never matches, and a `/word` no registry knows throws. There the
+ *   commands are entries of `ChatLog.CHAT_COMMANDS` (`{rgx, fn}`; core matches `rgx` against the
+ *   HTML without its outer paragraph and calls `fn(command, match, chatData, createOptions)` on
+ *   the chat log; false posts nothing), and what follows the command is read back as text.
  */
 export default class ChatCommands {
   /** @type {Record<string, ChatCommandHandler>} */
@@ -64,9 +72,42 @@ export default class ChatCommands {
     return [...Object.keys(ChatCommands.#commands), ...Object.keys(ChatCommands.#iconCommands).map(sub => `icon ${sub}`)];
   }
 
-  /** Start listening to the chat input. */
+  /** Start listening to the chat input (at `init`, before the chat log is made). */
   static register() {
-    Hooks.on("chatMessage", ChatCommands.#onChatMessage);
+    if (!usesChatCommandRegistry()) {
+      Hooks.on("chatMessage", ChatCommands.#onChatMessage);
+      return;
+    }
+    const registry = /** @type {import("../types/foundry-v14").ChatLogV14} */ (/** @type {unknown} */ (foundry.applications.sidebar.tabs.ChatLog)).CHAT_COMMANDS;
+    for (const word of Object.keys(ChatCommands.#commands)) {
+      registry[word] = { rgx: new RegExp(`^(\\/${word})(?:\\s+([^]*))?$`, "i"), fn: ChatCommands.#onCommand };
+    }
+  }
+
+  /**
+   * v14's registry callback: the command's word (its key) and what followed it, as HTML.
+   * @this {unknown}
+   * @param {string} command
+   * @param {RegExpMatchArray} match
+   * @param {{speaker?: object}} chatData
+   * @returns {Promise<false>}
+   */
+  static async #onCommand(command, match, chatData) {
+    const parsed = ChatCommands.parse(`/${command} ${ChatCommands.textOf(match[2] ?? "")}`);
+    if (parsed) await ChatCommands.#run(parsed, chatData);
+    return false;
+  }
+
+  /**
+   * The text of the chat editor's HTML (v14): tags dropped, `&amp;`, `&lt;`, ... read back, a line
+   * break as a new line.
+   * @param {string} html
+   * @returns {string}
+   */
+  static textOf(html) {
+    const template = document.createElement("template");
+    template.innerHTML = html.replace(/<br\s*\/?>/gi, "\n").replace(/<\/p>\s*<p>/gi, "\n");
+    return template.content.textContent ?? "";
   }
 
   /**
@@ -91,12 +132,23 @@ export default class ChatCommands {
   static #onChatMessage(chatLog, message, chatData) {
     const parsed = ChatCommands.parse(message);
     if (!parsed) return;
-    // The hook cannot wait; errors are reported where the user looks.
-    ChatCommands.#commands[parsed.command](parsed.args, chatData).catch(error => {
+    // The hook cannot wait.
+    ChatCommands.#run(parsed, chatData);
+    return false;
+  }
+
+  /**
+   * Run a parsed command; errors are reported where the user looks.
+   * @param {{command: string, args: string}} parsed
+   * @param {{speaker?: object}} chatData
+   */
+  static async #run(parsed, chatData) {
+    try {
+      await ChatCommands.#commands[parsed.command](parsed.args, chatData);
+    } catch (error) {
       console.error(error);
       ui.notifications?.error(error instanceof Error ? error.message : String(error));
-    });
-    return false;
+    }
   }
 
   /**

@@ -31,7 +31,7 @@ import { format } from "./i18n.mjs";
  * @property {"attack"|"save"|"card"} kind
  * @property {ChatMessage.Implementation | null} [message]  The card (save and card uses).
  * @property {AttackDialog | null} [dialog]  The attack dialog (attack uses).
- * @property {MeasuredTemplateDocument.Implementation | null} template
+ * @property {import("../canvas/area-placement.mjs").AreaDocument | null} template
  * @property {CardTarget[]} targets
  */
 
@@ -83,7 +83,7 @@ export default class ItemUse {
       ui.notifications?.warn(refusal);
       return null;
     }
-    /** @type {MeasuredTemplateDocument.Implementation | null} */
+    /** @type {import("../canvas/area-placement.mjs").AreaDocument | null} */
     let template = null;
     /** @type {TokenDocument.Implementation[] | null} */
     let covered = null;

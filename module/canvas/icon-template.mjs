@@ -2,12 +2,29 @@ import { SYSTEM_ID } from "../config.mjs";
 import { outline } from "./area-shapes.mjs";
 import { templateSpaces } from "./template-data.mjs";
 
+/** @type {ReturnType<typeof define> | null} */
+let defined = null;
+
 /**
- * The measured template placeable (`CONFIG.MeasuredTemplate.objectClass`): a template holding an
- * ICON area (`flags.icon-engine.area`, module/canvas/template-data.mjs) is drawn as the spaces it
- * covers and highlights exactly those; any other template is Foundry's.
+ * The measured template placeable of Foundry 13 (`CONFIG.MeasuredTemplate.objectClass`), made
+ * when first asked for: Foundry 14 deprecates `MeasuredTemplate` (its areas are regions,
+ * module/canvas/area-placement.mjs), so nothing reads it there.
  */
-export default class IconTemplate extends foundry.canvas.placeables.MeasuredTemplate {
+export default function iconTemplateClass() {
+  defined ??= define();
+  return defined;
+}
+
+function define() {
+  return IconTemplateOf(foundry.canvas.placeables.MeasuredTemplate);
+}
+
+/**
+ * A template holding an ICON area (`flags.icon-engine.area`, module/canvas/template-data.mjs) is
+ * drawn as the spaces it covers and highlights exactly those; any other template is Foundry's.
+ * @param {typeof foundry.canvas.placeables.MeasuredTemplate} Base
+ */
+const IconTemplateOf = Base => class IconTemplate extends Base {
   /**
    * The covered spaces' outline, relative to the template's origin (the centre of its first space).
    * @override
@@ -32,4 +49,4 @@ export default class IconTemplate extends foundry.canvas.placeables.MeasuredTemp
     if (!grid || !spaces) return super._getGridHighlightPositions();
     return spaces.map(space => grid.getTopLeftPoint(space));
   }
-}
+};

@@ -19,4 +19,12 @@ export declare class ChatLogMessages extends foundry.applications.sidebar.tabs.C
   updateMessage(message: ChatMessage.Implementation, notify?: boolean): Promise<void>;
   /** Remove a message's element from the log. */
   deleteMessage(messageId: string, options?: { deleteAll?: boolean }): void;
+  /**
+   * Send what the user typed: v13's `processMessage(message, {speaker})` (the `chatMessage` hook,
+   * then core's commands); v14's takes the chat editor's HTML (api/v14
+   * classes/foundry.applications.sidebar.tabs.ChatLog.html).
+   */
+  processMessage(message: string): Promise<ChatMessage.Implementation | void>;
+  /** v14 only: the chat commands (module/types/foundry-v14.d.ts `ChatCommandEntry`). */
+  static CHAT_COMMANDS: Record<string, import("./foundry-v14").ChatCommandEntry>;
 }

@@ -86,7 +86,7 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
       "icon-engine.preUseItem": (item: Item.Implementation, config: UseConfig) => boolean | void;
       "icon-engine.useItem": (item: Item.Implementation, outcome: UseOutcome) => void;
       "icon-engine.preCreateTemplate": (item: Item.Implementation, data: Record<string, unknown>) => boolean | void;
-      "icon-engine.createTemplate": (item: Item.Implementation, template: MeasuredTemplateDocument.Implementation, tokens: TokenDocument.Implementation[]) => void;
+      "icon-engine.createTemplate": (item: Item.Implementation, template: import("../canvas/area-placement.mjs").AreaDocument, tokens: TokenDocument.Implementation[]) => void;
       "icon-engine.preAttack": (actor: Actor.Implementation, state: AttackState, context: { ability: Item.Implementation | null }) => boolean | void;
       "icon-engine.attack": (actor: Actor.Implementation, message: ChatMessage.Implementation | null | undefined, state: AttackState, context: { ability: Item.Implementation | null }) => void;
       "icon-engine.preDamage": (actor: Actor.Implementation, request: Record<string, unknown>, context: { target: object | null; key: number; result: string }) => boolean | void;

@@ -9,16 +9,16 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { UNTIL, openPage } from "../support/browser.mjs";
+import { GENERATION, UNTIL, openPage } from "../support/browser.mjs";
 import { startServer } from "../support/static-server.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
-describe("issue 28: abilities at the table, from an empty world", () => {
+describe(`issue 28: abilities at the table, from an empty world (Foundry ${GENERATION})`, () => {
   let server;
   let browser;
   /** The walk's state, step to step. */
   const walk = {};
-  const shot = async (n, name, locator) => (locator ?? browser.page).screenshot({ path: `${results}abilities-walkthrough-${n}-${name}.png` });
+  const shot = async (n, name, locator) => (locator ?? browser.page).screenshot({ path: `${results}abilities-walkthrough-${GENERATION >= 14 ? "v14-" : ""}${n}-${name}.png` });
 
   before(async () => {
     await mkdir(results, { recursive: true });
@@ -145,7 +145,8 @@ describe("issue 28: abilities at the table, from an empty world", () => {
     await shot(5, "hotbar", page.locator("#hotbar"));
   });
 
-  test("6-7. running the macro previews the template under the pointer; a click places it, and the tokens it covers become the targets", async () => {
+  // The area: a measured template on 13, a Scene Region on 14 (module/canvas/area-placement.mjs).
+  test("6-7. running the macro previews the area under the pointer; a click places it, and the tokens it covers become the targets", async () => {
     const { page } = browser;
     await page.locator("#hotbar .slot[data-slot='1']").click();
     const board = page.locator("#board");
@@ -153,18 +154,26 @@ describe("issue 28: abilities at the table, from an empty world", () => {
     const box = await board.boundingBox();
     // the blast 2 anchored at row 2, column 5 covers rows 2-3, columns 5-6: Hounds A and B, not C
     const point = { x: box.x + 5 * 50 + 25, y: box.y + 2 * 50 + 25 };
-    await page.evaluate(() => until(() => canvas.templates.preview.children.length === 1, "the preview"));
+    const layer = GENERATION >= 14 ? "regions" : "templates";
+    await page.evaluate(layer => until(() => canvas[layer].preview.children.length === 1, "the preview"), layer);
     await page.mouse.move(point.x - 100, point.y + 50);
     await page.mouse.move(point.x, point.y, { steps: 4 });
     const preview = await page.evaluate(() => until(() => {
+      if (game.release.generation >= 14) {
+        // the outline's corners: the square of rows 2-3, columns 5-6
+        const points = canvas.regions.preview.children[0]?.document.shapes[0]?.points ?? [];
+        const xs = points.filter((_, k) => k % 2 === 0);
+        const ys = points.filter((_, k) => k % 2 === 1);
+        return Math.min(...xs) === 250 && [`${Math.min(...xs)},${Math.min(...ys)}`, `${Math.max(...xs)},${Math.max(...ys)}`];
+      }
       const t = canvas.templates.preview.children[0];
       return t?.document.x === 275 && t._getGridHighlightPositions().map(p => `${p.x},${p.y}`);
     }, "the preview under the pointer"));
-    assert.deepEqual(preview.sort(), ["250,100", "250,150", "300,100", "300,150"]);
+    assert.deepEqual(preview.sort(), GENERATION >= 14 ? ["250,100", "350,200"] : ["250,100", "250,150", "300,100", "300,150"]);
     await shot(6, "preview", board);
     await page.mouse.click(point.x, point.y);
     const placed = await page.evaluate(async () => {
-      const template = await until(() => canvas.scene.templates.contents[0], "the template");
+      const template = await until(() => (game.release.generation >= 14 ? canvas.scene.regions : canvas.scene.templates).contents[0], "the area");
       await until(() => document.querySelector(".attack-dialog"), "the attack dialog");
       return {
         flag: template.getFlag("icon-engine", "area"),
@@ -173,6 +182,16 @@ describe("issue 28: abilities at the table, from an empty world", () => {
       };
     });
     assert.deepEqual([placed.flag.shape, placed.flag.size], ["blast", 2]);
+    if (GENERATION >= 14) {
+      // a region of the four spaces, one square each, and the tokens Foundry counts inside it
+      const region = await page.evaluate(() => {
+        const r = canvas.scene.regions.contents[0];
+        return { squares: r.shapes.map(s => s.points.slice(0, 2).join(",")).sort(), inside: [...r.tokens].map(t => t.name).sort(), templates: canvas.scene.templates };
+      });
+      assert.deepEqual(region.squares, ["250,100", "250,150", "300,100", "300,150"]);
+      assert.deepEqual(region.inside, ["Hound A", "Hound B"]);
+      assert.equal(region.templates, undefined, "no measured template on 14");
+    }
     assert.deepEqual(placed.targets, ["Hound A", "Hound B"]);
     assert.deepEqual(placed.rows, ["Hound A", "Hound B"], "the attack dialog shows the covered tokens");
     await shot(7, "targets", page);

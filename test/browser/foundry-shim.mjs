@@ -29,12 +29,20 @@ function loadScript(src) {
   });
 }
 
+/**
+ * The Foundry generation this page's shim plays: 14 when the page was told so before it loaded
+ * (test/support/browser.mjs, from `ICON_FOUNDRY_GENERATION`), else 13. The one switch: every
+ * member that differs between the two reads it.
+ */
+export const GENERATION = globalThis.ICON_SHIM_GENERATION === 14 ? 14 : 13;
+
 await loadScript("/node_modules/handlebars/dist/handlebars.min.js");
 const Handlebars = globalThis.Handlebars;
 const translations = await (await fetch("/lang/en.json")).json();
 // The few core strings the shim's own markup shows (Foundry's lang/en.json has them).
 Object.assign(translations, { Delete: "Delete", TIME: { Now: "Now" },
-  CHAT: { To: "To", RollPublic: "Public Roll", RollPrivate: "Private GM Roll", RollBlind: "Blind GM Roll", RollSelf: "Self Roll", ...translations.CHAT },
+  CHAT: { To: "To", InvalidCommand: "{command} is not a valid chat message command.", MODES: { Public: "Public Message", GM: "Private GM Message",
+    Blind: "Blind GM Message", Self: "Self Message", IC: "In Character" }, RollPublic: "Public Roll", RollPrivate: "Private GM Roll", RollBlind: "Blind GM Roll", RollSelf: "Self Roll", ...translations.CHAT },
   APPLICATION: { TOOLS: { Close: "Close Window", ControlsMenu: "Toggle Controls" } },
   COMBAT: { Round: "Round {round}", NotStarted: "Not Started", None: "No Combat", Create: "Create Encounter", NavLabel: "Encounters",
     EncounterPrevious: "Previous Encounter", EncounterNext: "Next Encounter", RollAll: "Roll All", RollNPC: "Roll NPCs", ...translations.COMBAT } });
@@ -212,7 +220,12 @@ function assignFields(target, data) {
 
 /** foundry.utils.logCompatibilityWarning (common/utils/logging.d.mts): how Foundry reports a deprecated API. */
 function logCompatibilityWarning(message, { since, until } = {}) {
-  console.warn(`Deprecated since Version ${since}; backwards-compatible support may be removed in Version ${until}: ${message}`);
+  const text = `Deprecated since Version ${since}; backwards-compatible support may be removed in Version ${until}: ${message}`;
+  // The v14 world runs as Foundry advises for testing a package (CONFIG.compatibility.mode
+  // FAILURE): a deprecated API throws, so a test of the system fails where a v14 user would see a
+  // warning (and a v16 user an error).
+  if (GENERATION >= 14) throw new Error(text);
+  console.warn(text);
 }
 
 /** foundry.utils.randomID: 16 alphanumerics. */
@@ -958,12 +971,28 @@ class User extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Us
     return this;
   }
 
+  /**
+   * v13's: the user's activity (cursor, targets, ...) sent to the other connected clients. No one
+   * else is connected here: what was sent is kept in {@link broadcasts} for the tests.
+   */
+  broadcastActivity(activityData = {}, { volatile = false } = {}) {
+    if (!this.isSelf) return;
+    broadcasts.push({ user: this.id, ...deepClone(activityData), volatile });
+  }
+
   get isGM() { return this._source.role >= 4; }
   get isSelf() { return game.userId === this.id; }
   get active() { return this._source.active ?? true; }
   get isActiveGM() { return this === game.users.activeGM; }
   get character() { return null; }
 }
+
+/**
+ * The activity the user broadcast (User#broadcastActivity), oldest first. Test plumbing (an
+ * export): the other clients Foundry's server would relay it to.
+ * @type {object[]}
+ */
+export const broadcasts = [];
 
 /** ChatMessage (client/documents/chat-message.d.mts). */
 class ChatMessage extends documentClass(Object.freeze(/** @type {const} */ ({ name: "ChatMessage", collection: "messages", embedded: {} }))) {
@@ -1004,7 +1033,26 @@ class ChatMessage extends documentClass(Object.freeze(/** @type {const} */ ({ na
   static getWhisperRecipients(name) {
     return name === "GM" ? game.users.filter(u => u.isGM) : game.users.filter(u => u.name === name);
   }
+  /**
+   * v14's (chat-message.mjs `applyMode`): who sees a message of a message mode (public, gm,
+   * blind, self, ic); "roll" is the user's own `core.messageMode`.
+   */
+  static applyMode(chatData, messageMode) {
+    const mode = messageMode === "roll" ? game.settings.get("core", "messageMode") : messageMode;
+    if (!(mode in CONFIG.ChatMessage.modes)) throw new Error(`"${mode}" is not a valid message mode`);
+    const gms = game.users.filter(u => u.isGM).map(u => u.id);
+    if (mode === "gm" || mode === "blind") chatData.whisper = chatData.whisper?.length ? chatData.whisper : gms;
+    else if (mode === "self") chatData.whisper = [game.user.id];
+    else chatData.whisper = [];
+    chatData.blind = mode === "blind";
+    return chatData;
+  }
+  applyMode(messageMode) {
+    const { whisper, blind } = this.constructor.applyMode({ whisper: [...this._source.whisper] }, messageMode);
+    this.updateSource({ whisper, blind });
+  }
   static applyRollMode(chatData, rollMode) {
+    if (GENERATION >= 14) logCompatibilityWarning("ChatMessage.applyRollMode is deprecated in favor of ChatMessage.applyMode", { since: 14, until: 16 });
     const mode = rollMode === "roll" ? game.settings.get("core", "rollMode") : rollMode;
     const gms = game.users.filter(u => u.isGM).map(u => u.id);
     if (mode === "gmroll" || mode === "blindroll") chatData.whisper = chatData.whisper?.length ? chatData.whisper : gms;
@@ -1034,7 +1082,10 @@ class ChatMessage extends documentClass(Object.freeze(/** @type {const} */ ({ na
     }
     if (this.isRoll) {
       if (!("sound" in data)) this.updateSource({ sound: CONFIG.sounds.dice });
-      if (options.rollMode || !(data.whisper?.length > 0)) this.applyRollMode(options.rollMode || "roll");
+      if (GENERATION >= 14) {
+        if (options.rollMode) logCompatibilityWarning("The rollMode option of ChatMessage creation is deprecated in favor of messageMode", { since: 14, until: 16 });
+        if (options.messageMode || !(data.whisper?.length > 0)) this.applyMode(options.messageMode || "roll");
+      } else if (options.rollMode || !(data.whisper?.length > 0)) this.applyRollMode(options.rollMode || "roll");
     }
     return undefined;
   }
@@ -1291,6 +1342,8 @@ class TokenDocument extends documentClass(Object.freeze(/** @type {const} */ ({ 
   }
   /** The token's placeable on the viewed scene, or null. */
   get object() { return canvas.ready && canvas.scene === this.parent ? canvas.tokens.get(this.id) ?? null : null; }
+  /** v13's: a token's permissions are its actor's. */
+  getUserLevel(user = game.user) { return this.actor?.getUserLevel(user) ?? super.getUserLevel(user); }
   _initialize() {
     super._initialize();
     SYNTHETIC_ACTORS.delete(this);
@@ -1300,12 +1353,21 @@ class TokenDocument extends documentClass(Object.freeze(/** @type {const} */ ({ 
       SYNTHETIC_ACTORS.set(this, new CONFIG.Actor.documentClass(data, { parent: this }));
     }
   }
+  /** v13's: the SECRET disposition, and the user may not observe the token. */
+  get isSecret() { return this._source.disposition === CONST.TOKEN_DISPOSITIONS.SECRET && !this.testUserPermission(game.user, "OBSERVER"); }
   get isLinked() { return !!this._source.actorLink; }
   get baseActor() { return /** @type {Actor | null} */ (game.actors.get(this._source.actorId) ?? null); }
   get actor() { return (this.isLinked ? this.baseActor : SYNTHETIC_ACTORS.get(this)) ?? null; }
 }
 
-class Scene extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: { Token: "tokens", MeasuredTemplate: "templates" } }))) {
+/**
+ * Scene (client/documents/scene.d.mts). v13: tokens and measured templates; v14 (which folds
+ * MeasuredTemplate into Region, deprecated until 16): tokens and regions. The v14 shim has no
+ * templates at all, so a use of them fails a test as Foundry's FAILURE compatibility mode would.
+ */
+class Scene extends documentClass(GENERATION >= 14
+  ? Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: { Token: "tokens", Region: "regions" } }))
+  : Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: { Token: "tokens", MeasuredTemplate: "templates" } }))) {
   static cleanData(data) {
     const source = super.cleanData(data);
     source.width ??= 1000;
@@ -1339,6 +1401,68 @@ class MeasuredTemplateDocument extends documentClass(Object.freeze(/** @type {co
   }
   get object() { return canvas.ready && canvas.scene === this.parent ? canvas.templates.get(this.id) ?? null : null; }
   get author() { return game.users.get(this._source.user) ?? null; }
+}
+
+/** The region shapes the shim draws and tests points in (v14's ShapesField has ten types). */
+const REGION_SHAPES = ["rectangle", "circle", "ellipse", "polygon", "cone", "ring", "line", "emanation", "token", "grid"];
+
+/**
+ * The points (x0, y0, x1, y1, ...) of a region shape's outline in scene pixels: rectangles
+ * (`x, y` its top left, `rotation` in degrees about it), circles and polygons; the other types are
+ * not modelled (none).
+ * @param {Record<string, any>} shape
+ * @returns {number[]}
+ */
+function shapePoints(shape) {
+  if (shape.type === "polygon") return [...shape.points];
+  if (shape.type === "circle") return Array.from({ length: 32 }, (_, k) => [shape.x + Math.cos((k * Math.PI) / 16) * shape.radius, shape.y + Math.sin((k * Math.PI) / 16) * shape.radius]).flat();
+  if (shape.type === "rectangle") {
+    const rad = ((shape.rotation ?? 0) * Math.PI) / 180;
+    return [[0, 0], [shape.width, 0], [shape.width, shape.height], [0, shape.height]]
+      .flatMap(([dx, dy]) => [shape.x + dx * Math.cos(rad) - dy * Math.sin(rad), shape.y + dx * Math.sin(rad) + dy * Math.cos(rad)]);
+  }
+  return [];
+}
+
+/**
+ * RegionDocument as v14 has it (API v14 `foundry.documents.RegionDocument`, `RegionData`): a
+ * name, colour, `shapes` (each with `hole`), `visibility` (initially LAYER_UNLOCKED),
+ * `highlightMode`, behaviors (data here: the shim runs none), flags; `tokens`, the set of its
+ * scene's token documents inside it (here: a token's centre inside a shape and no hole), and
+ * `testPoint`.
+ */
+class RegionDocument extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Region", collection: "regions", embedded: {} }))) {
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    // its behaviors kept as data (the shim runs none)
+    source.behaviors = (source.behaviors ?? []).map(b => ({ _id: b._id ?? randomID(), disabled: false, system: {}, ...b }));
+    if (typeof source.name !== "string" || !source.name.trim()) throw new DataModelValidationError("name: may not be a blank string");
+    source.color ??= "#ff0000";
+    source.visibility ??= 4;
+    source.highlightMode ??= "shapes";
+    source.shapes = (source.shapes ?? []).map(shape => {
+      if (!REGION_SHAPES.includes(shape?.type)) throw new DataModelValidationError(`shapes: ${shape?.type} is not a valid shape type`);
+      if (shape.type === "polygon" && (!Array.isArray(shape.points) || shape.points.length < 6 || shape.points.length % 2 || !shape.points.every(Number.isFinite))) {
+        throw new DataModelValidationError("shapes.points: a polygon must have at least 3 points");
+      }
+      return { hole: false, ...shape };
+    });
+    return source;
+  }
+  get object() { return canvas.ready && canvas.scene === this.parent ? canvas.regions.get(this.id) ?? null : null; }
+  /** Is a point inside (in a shape, in no hole)? */
+  testPoint({ x, y }) {
+    const inside = shape => new PixiPolygon(shapePoints(shape)).contains(x, y);
+    return this.shapes.some(s => !s.hole && inside(s)) && !this.shapes.some(s => s.hole && inside(s));
+  }
+  /**
+   * The tokens inside this region.
+   * @shim-unchecked Foundry types the set by its configured TokenDocument class; the shim's one class is that
+   */
+  get tokens() {
+    const size = this.parent?.grid?.size ?? 100;
+    return new Set(this.parent?.tokens.filter(t => this.testPoint({ x: t.x + (t.width * size) / 2, y: t.y + (t.height * size) / 2, elevation: 0 })) ?? []);
+  }
 }
 
 /** Macro (client/documents/macro.d.mts): a script macro runs its command as an async function, as v13's `execute`. */
@@ -1506,13 +1630,16 @@ class Roll {
   }
   /**
    * @param {object} [messageData]
-   * @param {{rollMode?: string | null, create?: boolean | null}} [options]
+   * @param {{rollMode?: string | null, create?: boolean | null}} [options]  (v14: `messageMode`)
    */
-  async toMessage(messageData = {}, { rollMode, create = true } = {}) {
+  async toMessage(messageData = {}, { rollMode, messageMode, create = true } = {}) {
     if (!this._evaluated) await this.evaluate();
     const data = mergeObject({ author: game.user.id, content: String(this.total), sound: CONFIG.sounds.dice }, messageData, { inplace: false });
     data.rolls = [this];
-    ChatMessage.implementation.applyRollMode(data, rollMode ?? game.settings.get("core", "rollMode"));
+    if (GENERATION >= 14) {
+      if (rollMode) logCompatibilityWarning("The rollMode option of Roll#toMessage is deprecated in favor of messageMode", { since: 14, until: 16 });
+      ChatMessage.implementation.applyMode(data, messageMode ?? game.settings.get("core", "messageMode"));
+    } else ChatMessage.implementation.applyRollMode(data, rollMode ?? game.settings.get("core", "rollMode"));
     return create ? ChatMessage.implementation.create(data) : data;
   }
   toJSON() {
@@ -2155,14 +2282,44 @@ class Token extends PlaceableObject {
     canvas.paint();
     return true;
   }
-  /** v13's: this token targeted (or not) by the user, releasing the others unless `releaseOthers` is false. */
+  /**
+   * v13's (Token#isVisible, kept in `visible`): a hidden token is seen by a GM only; another is
+   * seen where the user's vision reaches it. The shim has no vision: a test puts a token out of
+   * the user's sight with {@link putOutOfSight}.
+   */
+  get visible() { return !(this.document.hidden && !game.user.isGM) && !OUT_OF_SIGHT.has(this.document.id); }
+  get renderable() { return true; }
+  /**
+   * v13's: this token targeted (or not) by the user, releasing the others unless `releaseOthers`
+   * is false; the user's targets are broadcast to the other clients unless it is one step of a
+   * group selection (`groupSelection`: the caller broadcasts once at the end).
+   */
   setTarget(targeted = true, { user = null, releaseOthers = true, groupSelection = false } = {}) {
-    const targets = (user ?? game.user).targets;
+    user ??= game.user;
+    const targets = user.targets;
     if (releaseOthers) for (const token of [...targets]) if (token !== this) targets.delete(token);
     if (targeted) targets.add(this);
     else targets.delete(this);
+    if (!groupSelection) user.broadcastActivity({ targets: targets.ids });
     canvas.paint();
   }
+}
+
+/**
+ * The ids of tokens the user's vision does not reach (walls, darkness). Test plumbing: Foundry
+ * computes it from vision sources.
+ * @type {Set<string>}
+ */
+const OUT_OF_SIGHT = new Set();
+
+/**
+ * Put a token out of (or back into) the user's sight. Test plumbing (an export).
+ * @param {string} tokenId
+ * @param {boolean} [out]
+ */
+export function putOutOfSight(tokenId, out = true) {
+  if (out) OUT_OF_SIGHT.add(tokenId);
+  else OUT_OF_SIGHT.delete(tokenId);
 }
 
 /**
@@ -2211,6 +2368,12 @@ class MeasuredTemplate extends PlaceableObject {
   }
 }
 
+/** v14's Region placeable (`foundry.canvas.placeables.Region`): its shapes' outlines, drawn by the board. */
+class Region extends PlaceableObject {
+  /** @returns {foundry.canvas.layers.RegionLayer} the canvas's */
+  get layer() { return /** @type {foundry.canvas.layers.RegionLayer} */ (/** @type {unknown} */ (canvas.regions)); }
+}
+
 /** A layer of placeables (client/canvas/layers/base/placeables-layer.d.mts): its objects by id, its preview, activation. */
 class PlaceablesLayer extends PixiContainer {
   constructor() {
@@ -2237,7 +2400,131 @@ class TokenLayer extends PlaceablesLayer {
     return count;
   }
 }
-class TemplateLayer extends PlaceablesLayer {}
+/**
+ * v14's regions layer (API v14 `foundry.canvas.layers.RegionLayer`) and its `placeRegion(data,
+ * options)` (`RegionPlacementOptions`: create, allowRotation, createOptions; and `onMove`): a
+ * preview of the region follows the pointer (its shapes moved so that the first one's bounds'
+ * centre is at the pointer; `onMove(context)` sees `{position, snap, shape, preview, document,
+ * event, index, count}` first, may change `context.position`, and returning false keeps the
+ * preview where it is); the wheel turns it when rotation is allowed (15°, 45° with Shift); a left
+ * click confirms: the region is created (or, with `create: false`, the preview document is
+ * returned); a right click skips its only shape, which returns null.
+ */
+class RegionLayer extends PlaceablesLayer {
+  async placeRegion(data, { create = true, allowRotation = true, createOptions = {}, onMove } = {}) {
+    const scene = canvas.scene;
+    const doc = new CONFIG.Region.documentClass(deepClone(data), { parent: scene });
+    const object = new CONFIG.Region.objectClass(doc);
+    const initialLayer = canvas.activeLayer;
+    this.activate();
+    this.preview.addChild(object);
+    await object.draw();
+    const shapes = deepClone(doc._source.shapes);
+    const points = shapePoints(shapes[0] ?? {});
+    const xs = points.filter((_, k) => k % 2 === 0);
+    const ys = points.filter((_, k) => k % 2 === 1);
+    const reference = { x: (Math.min(...xs) + Math.max(...xs)) / 2, y: (Math.min(...ys) + Math.max(...ys)) / 2 };
+    let position = { ...reference };
+    let rotation = 0;
+    const place = () => {
+      const rad = (rotation * Math.PI) / 180;
+      const turn = (x, y) => [position.x + (x - reference.x) * Math.cos(rad) - (y - reference.y) * Math.sin(rad),
+        position.y + (x - reference.x) * Math.sin(rad) + (y - reference.y) * Math.cos(rad)];
+      doc.updateSource({ shapes: shapes.map(shape => {
+        if (shape.type === "polygon") return { ...shape, points: shape.points.flatMap((v, k, all) => (k % 2 ? [] : turn(v, all[k + 1]))) };
+        const [x, y] = turn(shape.x, shape.y);
+        return { ...shape, x, y, ...(shape.type === "rectangle" ? { rotation: (shape.rotation ?? 0) + rotation } : {}) };
+      }) });
+      object.refresh();
+    };
+    const stage = canvas.stage;
+    const view = canvas.app.view;
+    return new Promise(resolve => {
+      /** @param {((value: unknown) => unknown) | null} then */
+      const finish = async then => {
+        stage.off("mousemove", move);
+        stage.off("mouseup", confirm);
+        view.removeEventListener("wheel", wheel);
+        view.oncontextmenu = null;
+        this.clearPreviewContainer();
+        initialLayer?.activate?.();
+        if (!then) return resolve(null);
+        if (!create) return resolve(doc);
+        const created = await scene.createEmbeddedDocuments("Region", [doc.toObject()], createOptions);
+        return resolve(created?.[0] ?? null);
+      };
+      const move = event => {
+        const context = { position: event.getLocalPosition(this), snap: true, shape: doc.shapes[0], preview: object, document: doc, event, index: 0, count: 1 };
+        if (onMove?.(context) === false) return;
+        position = { x: context.position.x, y: context.position.y };
+        place();
+      };
+      const wheel = event => {
+        if (!allowRotation) return;
+        event.preventDefault();
+        rotation += Math.sign(event.deltaY) * (event.shiftKey ? 45 : 15);
+        place();
+      };
+      const confirm = event => {
+        if (event.button !== 0) return;
+        finish(resolve);
+      };
+      stage.on("mousemove", move);
+      stage.on("mouseup", confirm);
+      view.addEventListener("wheel", wheel);
+      view.oncontextmenu = event => {
+        event.preventDefault();
+        finish(null);
+      };
+    });
+  }
+}
+
+/**
+ * v13's templates layer, with its own left-drag: on the active layer, a left press that moves
+ * further than the drag resistance draws a new template (`_onDragLeftStart`) and the release
+ * creates it (`_onDragLeftDrop`), unless the drag was cancelled (`_onDragLeftCancel`). The
+ * layer's interaction manager handles the release after the stage's own listeners (a workflow
+ * that uses the pointer, as a template preview does, cancels the layer's drag there).
+ */
+class TemplateLayer extends PlaceablesLayer {
+  /** @type {{origin: {x: number, y: number}, preview: MeasuredTemplate | null} | null} */
+  #drag = null;
+  /**
+   * Core's drag workflow on this layer, from the stage's pointer.
+   * @shim-unchecked test plumbing: Foundry's MouseInteractionManager of the layer
+   */
+  listenTo(stage) {
+    stage.on("mousedown", event => {
+      if (!this.active || event.button !== 0) return;
+      this.#drag = { origin: event.getLocalPosition(this), preview: null };
+    });
+    stage.on("mousemove", event => {
+      const drag = this.#drag;
+      if (!drag || drag.preview) return;
+      const at = event.getLocalPosition(this);
+      if (Math.hypot(at.x - drag.origin.x, at.y - drag.origin.y) < 10) return;
+      const doc = new MeasuredTemplateDocument({ t: "circle", x: drag.origin.x, y: drag.origin.y, distance: 1 }, { parent: canvas.scene });
+      drag.preview = new (CONFIG.MeasuredTemplate.objectClass ?? MeasuredTemplate)(doc);
+      this.preview.addChild(drag.preview);
+    });
+    stage.on("mouseup", event => {
+      if (event.button !== 0) return;
+      setTimeout(() => {
+        const drag = this.#drag;
+        this.#drag = null;
+        if (!drag?.preview) return;
+        this.clearPreviewContainer();
+        canvas.scene?.createEmbeddedDocuments("MeasuredTemplate", [drag.preview.document.toObject()]);
+      }, 0);
+    });
+  }
+  /** v13's: the layer's drag is cancelled, its preview cleared. */
+  _onDragLeftCancel(event) {
+    this.#drag = null;
+    this.clearPreviewContainer();
+  }
+}
 
 /**
  * The Canvas (client/canvas/board.d.mts) of one viewed scene: `draw(scene)` builds its grid (the
@@ -2253,7 +2540,9 @@ class Canvas {
   /** @type {PlaceablesLayer | null} */
   #activeLayer = null;
   tokens = new TokenLayer();
-  templates = new TemplateLayer();
+  /** v13's templates layer; v14 has the regions layer instead (its templates layer is deprecated). */
+  templates = GENERATION >= 14 ? undefined : new TemplateLayer();
+  regions = GENERATION >= 14 ? new RegionLayer() : undefined;
   /** @returns {foundry.canvas.layers.CanvasLayer | null} the layer the user works on */
   get activeLayer() { return /** @type {foundry.canvas.layers.CanvasLayer | null} */ (/** @type {unknown} */ (this.#activeLayer)); }
   set activeLayer(layer) { this.#activeLayer = /** @type {PlaceablesLayer | null} */ (/** @type {unknown} */ (layer)); }
@@ -2288,11 +2577,16 @@ class Canvas {
     this.tokens.objects.removeChildren();
     this.tokens.objects.addChild(...scene.tokens.map(doc => new Token(doc)));
     for (const token of this.tokens.placeables) if (targeted.has(token.id)) game.user.targets.add(token);
-    // the configured class draws the system's templates
-    const cls = CONFIG.MeasuredTemplate.objectClass ?? MeasuredTemplate;
-    this.templates.objects.removeChildren();
-    this.templates.objects.addChild(...scene.templates.map(doc => new cls(doc)));
-    for (const template of this.templates.placeables) template.shape = template._computeShape();
+    if (GENERATION >= 14) {
+      this.regions.objects.removeChildren();
+      this.regions.objects.addChild(...scene.regions.map(doc => new CONFIG.Region.objectClass(doc)));
+    } else {
+      // the configured class draws the system's templates
+      const cls = CONFIG.MeasuredTemplate.objectClass ?? MeasuredTemplate;
+      this.templates.objects.removeChildren();
+      this.templates.objects.addChild(...scene.templates.map(doc => new cls(doc)));
+      for (const template of this.templates.placeables) template.shape = template._computeShape();
+    }
     this.paint();
   }
   /**
@@ -2326,7 +2620,22 @@ function paintBoard(board) {
   g.lineWidth = 1;
   for (let x = 0; x <= view.width; x += grid.size) { g.beginPath(); g.moveTo(x + 0.5, 0); g.lineTo(x + 0.5, view.height); g.stroke(); }
   for (let y = 0; y <= view.height; y += grid.size) { g.beginPath(); g.moveTo(0, y + 0.5); g.lineTo(view.width, y + 0.5); g.stroke(); }
-  const templates = [...board.templates.placeables, ...board.templates.preview.children];
+  // v14's regions: each shape filled, its outline drawn (holes left unfilled).
+  for (const region of GENERATION >= 14 ? [...board.regions.placeables, ...board.regions.preview.children] : []) {
+    for (const shape of region.document.shapes) {
+      const points = shapePoints(shape);
+      if (!points.length) continue;
+      g.beginPath();
+      for (let k = 0; k < points.length; k += 2) g[k ? "lineTo" : "moveTo"](points[k], points[k + 1]);
+      g.closePath();
+      g.fillStyle = shape.hole ? "#e8e4d8" : "rgba(200, 60, 30, 0.35)";
+      g.fill();
+      g.strokeStyle = "rgba(150, 30, 10, 0.9)";
+      g.lineWidth = 2;
+      g.stroke();
+    }
+  }
+  const templates = GENERATION >= 14 ? [] : [...board.templates.placeables, ...board.templates.preview.children];
   for (const template of templates) {
     g.fillStyle = "rgba(200, 60, 30, 0.35)";
     for (const { x, y } of template._getGridHighlightPositions()) g.fillRect(x, y, grid.size, grid.size);
@@ -2382,6 +2691,7 @@ function listenToBoard(board) {
   relay("mousemove", ["mousemove", "pointermove"]);
   relay("mousedown", ["mousedown", "pointerdown"]);
   relay("mouseup", ["mouseup", "pointerup"]);
+  board.templates?.listenTo(board.stage);
 }
 
 /**
@@ -2853,8 +3163,59 @@ class CombatEncounters extends WorldCollection {
   get viewed() { return ui.combat?.viewed ?? null; }
 }
 
-/** The chat log's part the system relies on: messages appear in `#chat` as Foundry renders them. */
+/**
+ * Core's chat commands as v13 matches them (ChatLog.MESSAGE_PATTERNS' names): a `/word` that is
+ * none of these and no system's is refused.
+ */
+const CORE_COMMANDS = /^\/(?:r(?:oll)?|gmr(?:oll)?|b(?:lind)?r(?:oll)?|s(?:elf)?r(?:oll)?|p(?:ublic)?r(?:oll)?|ooc|ic|em(?:ote)?|me|w(?:hisper)?|reply|gm|players|m(?:acro)?)(?:\s|$)/i;
+
+/**
+ * What the chat input hands ChatLog#processMessage for a line the user typed: v13's textarea
+ * gives the text; v14's input is a ProseMirror editor, which gives its document as HTML (a
+ * paragraph, the text's `&`, `<`, `>` escaped), the form `chatMessage` listeners then see.
+ * Test plumbing: an export, not Foundry API.
+ * @param {string} text
+ */
+export function chatInput(text) {
+  return GENERATION >= 14 ? `<p>${escapeHTML(text).replace(/&quot;/g, '"').replace(/&#x27;/g, "'")}</p>` : text;
+}
+
+/**
+ * The chat log (foundry.applications.sidebar.tabs.ChatLog): messages appear in `#chat` as Foundry
+ * renders them, and what the user sends goes through `processMessage` as the generation does it.
+ * v13: the `chatMessage` hook sees the text (false stops it), then core's commands; an unknown
+ * `/word` throws CHAT.InvalidCommand. v14: the hook sees the editor's HTML, then the registry
+ * `ChatLog.CHAT_COMMANDS` (`{rgx, fn}` per command, matched against the HTML without its outer
+ * `<p>`; `fn.call(chatLog, command, match, chatData, createOptions)`, false sends nothing);
+ * an unknown `/word` throws the same.
+ */
 class ChatLog {
+  /**
+   * Send what the user typed (the input's form: {@link chatInput}).
+   * @param {string} message
+   */
+  async processMessage(message) {
+    message = message.trim();
+    if (!message) return undefined;
+    const chatData = { user: game.user.id, speaker: ChatMessage.implementation.getSpeaker() };
+    /** @type {Record<string, unknown>} */
+    const createOptions = {};
+    if (Hooks.call("chatMessage", this, message, chatData) === false) return undefined;
+    const html = GENERATION >= 14 ? message.replace(/^<p>|<\/p>$/gi, "") : message;
+    if (GENERATION >= 14) {
+      const commands = /** @type {Record<string, {rgx: RegExp, fn?: Function}>} */ (/** @type {{CHAT_COMMANDS?: object}} */ (this.constructor).CHAT_COMMANDS ?? {});
+      for (const [command, { rgx, fn }] of Object.entries(commands)) {
+        const match = html.match(rgx);
+        if (!match) continue;
+        const result = await fn?.call(this, command, match, chatData, createOptions);
+        if (result === false) return undefined;
+        return ChatMessage.implementation.create({ author: chatData.user, speaker: chatData.speaker, content: html }, createOptions);
+      }
+    } else if (CORE_COMMANDS.test(html)) return ChatMessage.implementation.create({ author: chatData.user, speaker: chatData.speaker, content: html }, createOptions);
+    const command = /^(\/[^\s]+)/.exec(html)?.[1];
+    if (command) throw new Error(game.i18n.format("CHAT.InvalidCommand", { command }));
+    return ChatMessage.implementation.create({ author: chatData.user, speaker: chatData.speaker, content: html }, createOptions);
+  }
   async postOne(message) {
     document.querySelector("#chat")?.append(await message.renderHTML());
   }
@@ -2864,6 +3225,16 @@ class ChatLog {
     existing.replaceWith(await message.renderHTML());
   }
   deleteMessage(id) { document.querySelector(`#chat [data-message-id="${id}"]`)?.remove(); }
+}
+
+if (GENERATION >= 14) {
+  /**
+   * v14's registry of chat commands, core's own in it (what they do is not modelled: their text is
+   * posted as it is).
+   */
+  // Merged in, not declared on the class: the member is v14's (module/types/chat-log.d.ts declares it for the system).
+  Object.assign(ChatLog, { CHAT_COMMANDS: Object.fromEntries(["roll", "gmroll", "blindroll", "selfroll", "publicroll", "ooc", "ic", "emote", "whisper", "reply", "gm", "players", "macro"]
+    .map(name => [name, { rgx: new RegExp(`^(/${name === "roll" ? "r(?:oll)?" : name === "emote" ? "(?:em(?:ote)?|me)" : name} )([^]*)`, "i") }])) });
 }
 
 /** ClientSettings (client/helpers/client-settings.d.mts). */
@@ -3120,7 +3491,10 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     DEFAULT_TOKEN,
     GRID_TYPES: { GRIDLESS: 0, SQUARE: 1, HEXODDR: 2, HEXEVENR: 3, HEXODDQ: 4, HEXEVENQ: 5 },
     GRID_DIAGONALS: { EQUIDISTANT: 0, EXACT: 1, APPROXIMATE: 2, RECTILINEAR: 3, ALTERNATING_1: 4, ALTERNATING_2: 5, ILLEGAL: 6 },
-    SORT_INTEGER_DENSITY: 100000
+    SORT_INTEGER_DENSITY: 100000,
+    TOKEN_DISPOSITIONS: { SECRET: -2, HOSTILE: -1, NEUTRAL: 0, FRIENDLY: 1 },
+    // v13's (v14 adds LAYER_UNLOCKED, its new default, and OBSERVER)
+    REGION_VISIBILITY: { LAYER: 0, GAMEMASTER: 1, ALWAYS: 2 }
   });
   const CONFIG = {
     Actor: { documentClass: Actor, dataModels: {}, sheetClasses: {} },
@@ -3132,7 +3506,8 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     User: { documentClass: User, sheetClasses: {} },
     Scene: { documentClass: Scene, sheetClasses: {} },
     Token: { documentClass: TokenDocument, objectClass: Token, sheetClasses: {} },
-    MeasuredTemplate: { documentClass: MeasuredTemplateDocument, objectClass: MeasuredTemplate, sheetClasses: {} },
+    ...(GENERATION >= 14 ? { Region: { documentClass: RegionDocument, objectClass: Region } }
+      : { MeasuredTemplate: { documentClass: MeasuredTemplateDocument, objectClass: MeasuredTemplate, sheetClasses: {} } }),
     Macro: { documentClass: Macro, sheetClasses: {} },
     JournalEntry: { documentClass: JournalEntry, sheetClasses: {}, sidebarIcon: "fa-solid fa-book-open" },
     JournalEntryPage: { documentClass: JournalEntryPage, dataModels: {}, sheetClasses: {}, sidebarIcon: "fa-solid fa-file-lines" },
@@ -3149,12 +3524,22 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     statusEffects: [{ id: "dead", name: "EFFECT.StatusDead", img: "icons/svg/skull.svg" }],
     specialStatusEffects: { DEFEATED: "dead", INVISIBLE: "invisible", BLIND: "blind", BURROW: "burrow", HOVER: "hover", FLY: "fly" },
     sounds: { dice: "sounds/dice.wav", lock: "sounds/lock.wav", notification: "sounds/notify.wav", combat: "sounds/drums.wav" },
-    ui: { combat: CombatTracker },
+    ui: { combat: CombatTracker, chat: ChatLog },
     queries: {}
   };
+  if (GENERATION >= 14) {
+    CONFIG.ChatMessage.modes = { public: { label: "CHAT.MODES.Public", icon: "fa-solid fa-globe" }, gm: { label: "CHAT.MODES.GM", icon: "fa-solid fa-user-secret" },
+      blind: { label: "CHAT.MODES.Blind", icon: "fa-solid fa-eye-slash" }, self: { label: "CHAT.MODES.Self", icon: "fa-solid fa-user" },
+      ic: { label: "CHAT.MODES.IC", icon: "fa-solid fa-masks-theater" } };
+    const rollModes = CONFIG.Dice.rollModes;
+    delete CONFIG.Dice.rollModes;
+    Object.defineProperty(CONFIG.Dice, "rollModes", { get() {
+      logCompatibilityWarning("CONFIG.Dice.rollModes is deprecated in favor of CONFIG.ChatMessage.modes", { since: 14, until: 16 });
+      return rollModes;
+    } });
+  }
   Object.assign(globalThis, {
     Hooks, CONFIG, CONST, Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, JournalEntry, Folder, Macro,
-    MeasuredTemplateDocument,
     // pixi.js 7, as far as the system draws with it
     PIXI: { Polygon: PixiPolygon, Container: PixiContainer },
     // v13's blessed globals (client/client.d.mts), with Roll.
@@ -3162,6 +3547,8 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     // No scene is viewed until one is (Scene#view): the canvas exists but has not drawn its layers.
     canvas: new Canvas()
   });
+  // v13's global; v14 deprecates it with the rest of the measured templates
+  if (GENERATION < 14) globalThis.MeasuredTemplateDocument = MeasuredTemplateDocument;
   listenToBoard(globalThis.canvas);
   // The user interface is made by startGame, after `setup`.
   globalThis.ui = /** @type {typeof ui} */ ({});
@@ -3187,7 +3574,7 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     packs: new Collection(),
     modules: new Collection(modules.map(id => [id, { id, active: true }])),
     settings: new ClientSettings(),
-    release: { generation: 13, build: 345, version: "13.345" },
+    release: GENERATION >= 14 ? { generation: 14, build: 360, version: "14.360" } : { generation: 13, build: 345, version: "13.345" },
     system: { id: "icon-engine", grid: { type: 1, distance: 1, units: "", diagonals: 0 } },
     data: { ...Object.fromEntries(WORLD_COLLECTIONS.map(name => [name, []])), ...deepClone(data) },
     ready: false,
@@ -3201,7 +3588,9 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
   Object.defineProperty(game, "combat", { get: () => game.combats.viewed, configurable: true });
   // Game#collections: the world collections by document name (the migration runner reads them)
   game.collections = new Collection([game.actors, game.items, game.messages, game.combats, game.scenes, game.macros].map(c => [c.documentName, c]));
-  game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
+  // The user's chat mode: v13's roll mode, v14's message mode (v14 keeps no core.rollMode setting here).
+  if (GENERATION >= 14) game.settings.register("core", "messageMode", { scope: "client", config: false, type: String, default: "public" });
+  else game.settings.register("core", "rollMode", { scope: "client", config: false, type: String, default: "publicroll" });
   // Dice Configuration: the fulfilment method per denomination (none: Foundry's generator).
   game.settings.register("core", "diceConfiguration", { scope: "client", config: false, type: Object, default: {} });
   // Square Grid Diagonals: the world's rule, its default the system's (system.json grid.diagonals).
@@ -3211,9 +3600,11 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
       escapeHTML, logCompatibilityWarning, performIntegerSort, getRoute },
     abstract: { DataModel, TypeDataModel },
     data: { fields: { DataField, NumberField, StringField, HTMLField, BooleanField, ObjectField, ArrayField, SchemaField } },
-    documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, TokenDocument, MeasuredTemplateDocument, Macro,
+    documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, TokenDocument, Macro,
+      ...(GENERATION >= 14 ? { RegionDocument } : { MeasuredTemplateDocument }),
       collections: { CombatEncounters, CompendiumCollection } },
-    canvas: { placeables: { PlaceableObject, Token, MeasuredTemplate }, layers: { TokenLayer, TemplateLayer } },
+    canvas: GENERATION >= 14 ? { placeables: { PlaceableObject, Token, Region }, layers: { TokenLayer, RegionLayer } }
+      : { placeables: { PlaceableObject, Token, MeasuredTemplate }, layers: { TokenLayer, TemplateLayer } },
     grid: { SquareGrid },
     dice: { Roll, terms: { RollTerm, Die, NumericTerm, OperatorTerm } },
     appv1: { sheets: { ActorSheet, ItemSheet } }
@@ -3225,7 +3616,7 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     apps: { DocumentSheetConfig, FilePicker },
     ux: { TextEditor, FormDataExtended, DragDrop },
     ui: { Hotbar },
-    sidebar: { AbstractSidebarTab, tabs: { CombatTracker } },
+    sidebar: { AbstractSidebarTab, tabs: { CombatTracker, ChatLog } },
     dice: { RollResolver },
     instances: new Map()
   });

@@ -117,7 +117,8 @@ describe("foundry-shim conformance to foundry-vtt-types", () => {
     // module/types/roll.d.ts), and the document hooks named per document.
     for (const member of ["game.i18n.localize", "game.i18n.format", "foundry.applications.handlebars.renderTemplate",
       "foundry.applications.handlebars.loadTemplates", 'Handlebars helper "localize"', "CONFIG.Actor.documentClass (class)",
-      "CONFIG.Actor.documentClass#toggleStatusEffect", "CONFIG.Dice.rolls[]#_prepareChatRenderContext", "ui.chat.postOne",
+      "CONFIG.Actor.documentClass#toggleStatusEffect", "CONFIG.Dice.rolls[]#_prepareChatRenderContext", "CONFIG.ui.chat#postOne",
+      "CONFIG.ui.chat#processMessage", 'hook "canvasReady" (Hooks.callAll) argument 1 (canvas).regions.placeRegion',
       "CONST.USER_ROLES.GAMEMASTER", "foundry.applications.api.DocumentSheetV2 (class)", 'hook family "preCreate*" (Hooks.call)',
       'hook "renderChatMessageHTML" (Hooks.callAll)']) {
       assert.ok(report.checked.includes(member), `${member} was not checked: ${report.checked.join(", ")}`);
@@ -127,11 +128,13 @@ describe("foundry-shim conformance to foundry-vtt-types", () => {
       "the page's ready flag for the tests, not Foundry API",
       "Foundry types the parent per document class (an Actor's TokenDocument, an Item's Actor); the shim's one base keeps the parent its collection gave",
       "v13's is `{type: documentName, uuid}`; foundry-vtt-types 13.345's DropData leaves `type` out",
+      "test plumbing: Foundry's MouseInteractionManager of the layer",
       "test plumbing: Foundry's placeables follow their documents by themselves",
       "test plumbing: stands in for PIXI's rendering, for screenshots",
       "test plumbing: PIXI's event system, from the DOM",
       "what was shown, for the tests to read (Foundry's queue holds only what waits to be shown)",
       "Foundry types the document it resolves per document class; the shim's one base resolves the UUID for all",
+      "Foundry types the set by its configured TokenDocument class; the shim's one class is that",
       "Foundry types the return by its `document` argument (a conditional type)"
     ]);
   });

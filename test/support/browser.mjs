@@ -9,6 +9,17 @@ import { chromium } from "playwright-core";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
+/**
+ * The Foundry generation the shim plays (test/browser/foundry-shim.mjs): 13 or 14, from the
+ * environment's `ICON_FOUNDRY_GENERATION` (13 when unset). `npm run test:browser` runs every
+ * browser test under each; every page this opens tells its shim which one.
+ */
+export const GENERATION = (() => {
+  const generation = Number(process.env.ICON_FOUNDRY_GENERATION ?? 13);
+  if (generation !== 13 && generation !== 14) throw new Error(`ICON_FOUNDRY_GENERATION must be 13 or 14, not ${process.env.ICON_FOUNDRY_GENERATION}`);
+  return generation;
+})();
+
 const ARGS = [
   "--headless",
   "--no-sandbox",
@@ -31,6 +42,8 @@ export async function openPage() {
     args: ARGS,
     viewport: { width: 480, height: 720 }
   });
+  // Before any of the page's scripts: the generation the shim plays (read once, when it loads).
+  await context.addInitScript(generation => { globalThis.ICON_SHIM_GENERATION = generation; }, GENERATION);
   const page = context.pages()[0] ?? await context.newPage();
   /** @type {string[]} */
   const errors = [];
