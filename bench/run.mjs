@@ -4,8 +4,8 @@
 // never asserted in tests. The machine is shared, so every figure is the least (or the best rate)
 // of several windows or fresh processes.
 //   npm run bench                    every section, then BENCHMARKS.md is written anew
-//   npm run bench -- --only=a,b      some sections (size, levers, cold, rolling, dialog, combat,
-//                                    limits, packs), printed only
+//   npm run bench -- --only=a,b      some sections (size, levers, cold, rolling, dialog, sight,
+//                                    combat, limits, packs, state), printed only
 // ICON_FUZZ_SECONDS=600 also runs every cargo-fuzz target for that long (bench/fuzz.sh) and adds
 // its table.
 import { execFileSync } from "node:child_process";
@@ -201,6 +201,36 @@ if (want("dialog")) {
   say(`| first | ${fmt(first, 3)} | 16 | ${verdict(first <= 16)} |`);
   say(`| again | ${fmt(again, 3)} | 16 | ${verdict(again <= 16)} |`);
   floors.push([`an attack dialog's odds for 8 targets ≤ 16 ms (${fmt(first, 3)} ms)`, first <= 16]);
+  say("");
+}
+
+/* ---------------------------------------------------------------- map sight */
+if (want("sight")) {
+  const { barriersOf, bodyOf } = await import("../module/canvas/scene-sight.mjs");
+  say("## Sight, cover and height for 8 targets on a scene with 500 walls");
+  say("");
+  say("What the attack dialog asks when it opens (module/canvas/scene-sight.mjs): the scene's walls read as barriers, then `iconSightlines` for 8 targets, on a 100-pixel grid of 60 × 60 spaces with 500 walls of one to four spaces (a fixed pseudo-random layout: two in five only block movement, so they are terrain one level high). *Small*: 8 targets of size 1; *large*: 8 targets of size 3 and a size-2 attacker (36 sightlines per pair instead of 1). Least of 7.");
+  say("");
+  say("| case | sightlines tested | ms | floor ≤ 16 ms | |");
+  say("|---|---:|---:|---:|:--:|");
+  let seed = 38;
+  const next = n => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const walls = Array.from({ length: 500 }, () => {
+    const [x, y, long, across] = [next(60) * 100, next(60) * 100, (1 + next(4)) * 100, next(2) === 0];
+    return { c: across ? [x, y, x + long, y] : [x, y, x, y + long], sight: next(5) < 2 ? 0 : 20, move: 20, door: 0, ds: 0, flags: {} };
+  });
+  const token = (x, y, size) => ({ x: x * 100, y: y * 100, width: size, height: size, elevation: next(3) * 5 });
+  let worst = 0;
+  for (const [label, size, from] of [["small", 1, 1], ["large", 3, 2]]) {
+    const attacker = token(30, 30, from);
+    const targets = Array.from({ length: 8 }, (_, k) => token(5 + 6 * k, k % 2 ? 10 : 50, size));
+    const ask = () => core.iconSightlines({ grid: 100, from: bodyOf(attacker, 100, 5),
+      targets: targets.map(t => bodyOf(t, 100, 5)), barriers: barriersOf(walls, []).map(({ a, b, height }) => ({ a, b, height })) });
+    const ms = least(ask);
+    worst = Math.max(worst, ms);
+    say(`| ${label} | ${fmt(8 * (from * from) * (size * size))} | ${fmt(ms, 3)} | 16 | ${verdict(ms <= 16)} |`);
+  }
+  floors.push([`sight, cover and height for 8 targets among 500 walls ≤ 16 ms (worst ${fmt(worst, 3)} ms)`, worst <= 16]);
   say("");
 }
 

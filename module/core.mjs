@@ -157,6 +157,12 @@ export const iconDerived = target => JSON.parse(core().iconDerivedJson(jsonText(
 /** @type {CoreApi["iconSituation"]} */
 export const iconSituation = situation => JSON.parse(core().iconSituationJson(jsonText("situation", situation)));
 
+/** @type {CoreApi["iconSightlines"]} */
+export const iconSightlines = request => JSON.parse(core().iconSightlinesJson(jsonText("sightlines", request)));
+
+/** @type {CoreApi["iconMovement"]} */
+export const iconMovement = request => JSON.parse(core().iconMovementJson(jsonText("movement", request)));
+
 /** @type {CoreApi["iconSaveable"]} */
 export const iconSaveable = statuses => JSON.parse(core().iconSaveableJson(jsonText("statuses", statuses)));
 
@@ -274,7 +280,7 @@ function makeApi(raw) {
   /** @type {Record<string, unknown>} */
   const api = {
     plan, resolve, roll, odds, oddsArrays, rollMany, combatApply, narrativeApply, clockTick, sessionXp,
-    iconDerived, iconSituation, iconSaveable, iconAfterAbility, iconEffectiveStatuses, rulesetTables, mnsLookup, version,
+    iconDerived, iconSituation, iconSightlines, iconMovement, iconSaveable, iconAfterAbility, iconEffectiveStatuses, rulesetTables, mnsLookup, version,
     cacheStats, Rng
   };
   for (const [name, fn] of Object.entries(raw)) {

@@ -74,6 +74,8 @@ Hooks.once("init", () => {
   // ICON's areas on the map (module/canvas/), and the API macros and modules call (docs/api.md).
   // v13 draws the system's areas as templates; v14's are regions (module/canvas/area-placement.mjs).
   if (!usesRegionAreas()) CONFIG.MeasuredTemplate.objectClass = iconTemplateClass();
+  // ICON's movement rules: a player's move that breaks one is warned about (module/canvas/token-movement.mjs).
+  canvasModule.TokenMovement.register();
   /** @type {{api?: typeof api}} */ (/** @type {unknown} */ (game.system)).api = api;
 
   // The ICON turn order: Combat/Combatant delegate to the core's reducer, data on the core

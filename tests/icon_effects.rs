@@ -365,6 +365,14 @@ fn blind_caps_the_range_and_stealth_needs_adjacency_unless_true_strike() {
         m(json!({"targetStealth": true, "trueStrike": true}))["untargetable"],
         Value::Null
     );
+    // out of sight ("those characters can't draw line of sight to it"): True Strike does not
+    // ignore that ("Ignores dodge, blind, evasion, and stealth")
+    assert_eq!(m(json!({"sight": false}))["untargetable"], "sight");
+    assert_eq!(
+        m(json!({"sight": false, "trueStrike": true, "targetAdjacent": true}))["untargetable"],
+        "sight"
+    );
+    assert_eq!(m(json!({"sight": true}))["untargetable"], Value::Null);
     // Unerring: "Ignores cover and aetherwall"
     assert_eq!(
         m(json!({"ranged": true, "targetInCover": true}))["cover"],

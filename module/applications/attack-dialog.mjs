@@ -3,9 +3,10 @@ import { getCore, loadCore } from "../core.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
 import ActorStatuses from "../documents/actor-statuses.mjs";
 import UseTargets from "../canvas/use-targets.mjs";
+import SceneSight from "../canvas/scene-sight.mjs";
 import { attackDialogContext, attackTargetOf, attackerOf, initialAttackState, readAttackForm } from "../dice/tactical-requests.mjs";
 import { currentMode, modeChoices } from "../message-mode.mjs";
-import { formatPlural } from "./i18n.mjs";
+import { format, formatPlural, localize } from "./i18n.mjs";
 
 const { ApplicationV2, HandlebarsApplicationMixin } = foundry.applications.api;
 
@@ -92,6 +93,10 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
       // Only the options given: the ability's own (`system.attack`) stand for the others.
       options: initial
     });
+    // "+1 curse to ranged attacks if there's a foe adjacent", from the map
+    const from = UseTargets.tokenOf(actor);
+    const foes = from ? SceneSight.adjacentFoes(from) : [];
+    if (foes.length) this.#state = { ...this.#state, foeAdjacent: true, foesAdjacent: foes.map(t => t.name ?? "") };
   }
 
   /**
@@ -127,10 +132,13 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
   static targetsOf(attacker, tokens) {
     /** @type {import("../dice/tactical-requests.mjs").AttackTarget[]} */
     const targets = [];
+    /** @type {TokenDocument.Implementation[]} */
+    const placed = [];
     const from = attacker ? UseTargets.tokenOf(attacker) : null;
     for (const token of tokens) {
       const actor = token.actor;
       if (!actor) continue;
+      placed.push(token);
       const target = attackTargetOf({
         uuid: actor.uuid,
         name: token.name ?? actor.name,
@@ -145,7 +153,30 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
       target.adjacent = target.distance === 1;
       targets.push(target);
     }
+    // Line of sight, cover, height and adjacency from the scene; the dialog's boxes override them.
+    const seen = from && placed.length ? SceneSight.of(from, placed) : null;
+    seen?.forEach((map, k) => {
+      const target = targets[k];
+      Object.assign(target, { sight: map.sight, cover: map.cover, heightDifference: map.heightDifference, adjacent: map.adjacent, distance: map.distance });
+      target.map = { sight: map.sight, cover: map.cover, adjacent: map.adjacent, heightDifference: map.heightDifference, distance: map.distance,
+        coverBy: map.coverBy?.kind ?? null, blockedBy: map.blockedBy ? map.blockedBy.kind : null };
+    });
     return targets;
+  }
+
+  /**
+   * What the map said of a target, in words: sight, cover, height, distance.
+   * @param {import("../dice/tactical-requests.mjs").MapNote} map
+   */
+  static mapNote(map) {
+    const parts = [
+      map.sight ? localize("ICONENGINE.Tactical.Map.inSight") : localize(`ICONENGINE.Tactical.Map.outOfSight.${map.blockedBy ?? "wall"}`),
+      ...(map.cover ? [localize(`ICONENGINE.Tactical.Map.cover.${map.coverBy ?? "terrain"}`)] : []),
+      map.heightDifference > 0 ? formatPlural("ICONENGINE.Tactical.Map.lower", map.heightDifference)
+        : map.heightDifference < 0 ? formatPlural("ICONENGINE.Tactical.Map.higher", -map.heightDifference) : localize("ICONENGINE.Tactical.Map.level"),
+      map.adjacent ? localize("ICONENGINE.Tactical.Map.adjacent") : formatPlural("ICONENGINE.Tactical.Map.spaces", map.distance)
+    ];
+    return format("ICONENGINE.Tactical.Map.note", { parts: parts.join(", ") });
   }
 
   /** @override */
@@ -166,6 +197,9 @@ export default class AttackDialog extends HandlebarsApplicationMixin(Application
       ...context,
       // "Reaches 1 space", "Reaches 2 spaces": the reach in its plural form.
       maxRangeLabel: context.maxRange ? formatPlural("ICONENGINE.Rules.Dialog.maxRange", context.maxRange) : "",
+      rows: context.rows.map(row => ({ ...row, mapNote: row.target?.map ? AttackDialog.mapNote(row.target.map) : "" })),
+      foesAdjacentNote: this.#state.foesAdjacent?.length
+        ? format("ICONENGINE.Tactical.Dialog.foesAdjacent", { names: this.#state.foesAdjacent.join(", ") }) : "",
       rollModes: modeChoices(this.#state.rollMode),
       buttons: [{ type: "submit", icon: "fa-solid fa-dice-d20", label: "ICONENGINE.Tactical.Dialog.roll" }]
     };

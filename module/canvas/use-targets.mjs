@@ -2,11 +2,12 @@ import { SYSTEM_ID } from "../config.mjs";
 import { getCore } from "../core.mjs";
 import ActorStatuses from "../documents/actor-statuses.mjs";
 import { nearestSpaces, tokenSpaces } from "./area-shapes.mjs";
+import SceneSight from "./scene-sight.mjs";
 
 /**
  * @typedef {object} ChosenTargets  Whom a use affects, and who was left out and why.
  * @property {TokenDocument.Implementation[]} tokens
- * @property {{name: string, reason: "stealth" | "range" | "defeated"}[]} dropped
+ * @property {{name: string, reason: "stealth" | "range" | "sight" | "defeated"}[]} dropped
  * @property {Actor.Implementation | null} self  A Self ability's user without a token on the scene.
  */
 
@@ -18,6 +19,9 @@ import { nearestSpaces, tokenSpaces } from "./area-shapes.mjs";
  * (Blind's range, the ability's range, Stealth: "you cannot be directly targeted except from an
  * adjacent space"), for every ability, not only attacks; the range counts from the nearest space
  * of the user to the nearest of the target ("at least 1 space of its area within the listed range").
+ * A target chosen directly must be in the user's line of sight (module/canvas/scene-sight.mjs),
+ * unless a GM chose it (the GM's override) or the ability attacks (its dialog shows the sight and
+ * lets it be overridden); an area reaches what it covers.
  */
 export default class UseTargets {
   /**
@@ -66,7 +70,7 @@ export default class UseTargets {
    * The targets of a use.
    * @param {object} options
    * @param {Actor.Implementation} options.actor
-   * @param {{range?: {kind?: string, value?: number}, attack?: {trueStrike?: boolean, mark?: string}}} options.system  The ability's.
+   * @param {{range?: {kind?: string, value?: number}, attack?: {trueStrike?: boolean, mark?: string}, tags?: string[]}} options.system  The ability's.
    * @param {TokenDocument.Implementation[] | null} [options.covered]  The tokens its placed area covers.
    * @param {number | null} [options.range]  The range the ability reaches (null: unlimited).
    * @returns {ChosenTargets}
@@ -91,13 +95,14 @@ export default class UseTargets {
     }
     const blind = ActorStatuses.statusesOf(actor).some(s => s.replace(/\+$/, "") === "blind");
     const trueStrike = system.attack?.trueStrike === true;
-    const kept = tokens.filter(token => {
+    const measured = user && !covered && !game.user?.isGM && !system.tags?.includes("attack") ? SceneSight.of(user, tokens) : null;
+    const kept = tokens.filter((token, k) => {
       const target = token.actor ? /** @type {Actor.Implementation} */ (token.actor) : null;
       const distance = UseTargets.distance(user, token);
       const stealth = !!target && ActorStatuses.statusesOf(target).some(s => s.replace(/\+$/, "") === "stealth");
-      const situation = /** @type {{untargetable?: "stealth" | "range" | null}} */ (getCore().iconSituation({
+      const situation = /** @type {{untargetable?: "stealth" | "range" | "sight" | null}} */ (getCore().iconSituation({
         attackerBlind: blind, targetStealth: stealth, trueStrike, range, distance,
-        targetAdjacent: distance !== null && distance <= 1
+        targetAdjacent: distance !== null && distance <= 1, sight: measured?.[k]?.sight ?? true
       }));
       if (situation.untargetable) dropped.push({ name: token.name ?? "", reason: situation.untargetable });
       return !situation.untargetable;

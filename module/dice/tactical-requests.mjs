@@ -57,6 +57,19 @@ import { attackRange } from "../data/ability-rules.mjs";
  * @property {number | null} [distance]  Spaces from the attacker, when the canvas measured them.
  * @property {string[]} [statuses] The target's core statuses (Hatred's end reads foe X's).
  * @property {boolean} [summon]    The target is a summon ("cannot be marked").
+ * @property {boolean} [sight]     The attacker can draw line of sight to it (unmeasured: yes).
+ * @property {MapNote | null} [map]  What the scene said of it (module/canvas/scene-sight.mjs), before any override.
+ */
+
+/**
+ * @typedef {object} MapNote  A target as the map shows it to the attacker.
+ * @property {boolean} sight
+ * @property {boolean} cover
+ * @property {boolean} adjacent
+ * @property {number} heightDifference
+ * @property {number} distance
+ * @property {"wall" | "terrain" | null} coverBy    What gives the cover.
+ * @property {"wall" | "terrain" | null} blockedBy  What blocks the sight.
  */
 
 /**
@@ -71,6 +84,7 @@ import { attackRange } from "../data/ability-rules.mjs";
  * @property {boolean} divine
  * @property {boolean} ranged
  * @property {boolean} foeAdjacent
+ * @property {string[]} [foesAdjacent]  The hostile tokens the map shows adjacent to the attacker, by name.
  * @property {boolean} weakened   The attacker is weakened (−2 damage).
  * @property {boolean} dazed      The attacker is dazed (+1 curse on attack rolls).
  * @property {boolean} pacified   The attacker is pacified (deals half damage).
@@ -261,6 +275,8 @@ export function readAttackForm(state, data) {
       ...target,
       heightDifference: clampInt(data[`targets.${i}.heightDifference`], -3, 3, target.heightDifference),
       cover: flag(`targets.${i}.cover`),
+      // the map's measure stands until the form says otherwise (a row without the box keeps it)
+      sight: `targets.${i}.sight` in data ? flag(`targets.${i}.sight`) : target.sight ?? true,
       adjacent: flag(`targets.${i}.adjacent`),
       hated: flag(`targets.${i}.hated`)
     }))
@@ -273,7 +289,7 @@ export function readAttackForm(state, data) {
  * @property {number} curses
  * @property {boolean} cover
  * @property {number | null} [maxRange]  The ability's reach: its range, at most 2 while blind (unless True Strike).
- * @property {"stealth" | "range" | null} [untargetable]  Why the target cannot be targeted, or null.
+ * @property {"stealth" | "range" | "sight" | null} [untargetable]  Why the target cannot be targeted, or null.
  */
 
 /**
@@ -300,7 +316,8 @@ export function attackRequest(core, state, attacker, target) {
     trueStrike: state.trueStrike ?? false,
     unerring: state.unerring ?? false,
     range: state.range ?? null,
-    distance: target?.distance ?? null
+    distance: target?.distance ?? null,
+    sight: target?.sight ?? true
   }));
   /** @type {AttackRequest} */
   const request = {
@@ -440,6 +457,7 @@ export function attackDialogContext(core, state, attacker) {
       net: boons - curses,
       netLabel: state.autoHit ? "—" : boons === curses ? "0" : boons > curses ? `+${boons - curses}` : `−${curses - boons}`,
       cover,
+      sight: target?.sight !== false,
       evading: !!request.evasion && !request.trueStrike,
       untargetable,
       untargetableLabel: untargetable ? `ICONENGINE.Rules.Untargetable.${untargetable}` : null,
@@ -483,7 +501,7 @@ export function hatredEnd(core, target, ongoing = false) {
  * @property {AttackTarget | null} target
  * @property {AttackRequest} attack   With the target's Evasion d6 first when it has Evasion.
  * @property {boolean} cover
- * @property {"stealth" | "range" | null} untargetable  Why the target cannot be attacked (it is skipped).
+ * @property {"stealth" | "range" | "sight" | null} untargetable  Why the target cannot be attacked (it is skipped).
  */
 
 /**

@@ -216,6 +216,31 @@ export interface CoreApi {
   sessionXp(checklist: { ideals?: number; challenged?: number; ambition?: number; burdenInvoked?: boolean }): number;
   iconDerived(target: object): { bloodied: boolean; bloodiedValue: number; healableMax: number; vigorCap: number; fallen: boolean };
   iconSituation(situation: object): { boons: number; curses: number; cover: boolean };
+  /**
+   * Line of sight, cover, adjacency and height from one character to each target on a grid of
+   * `grid` pixels a space, past `barriers` (segments in pixels, `height` in levels or null: nothing
+   * sees past it). One answer per target, in order; `coverBy`/`blockedBy` index `barriers`.
+   */
+  iconSightlines(request: {
+    grid: number;
+    from: SightBody;
+    targets: SightBody[];
+    barriers?: { a: [number, number]; b: [number, number]; height?: number | null }[];
+  }): { sight: boolean; cover: boolean; coverBy: number | null; blockedBy: number | null; adjacent: boolean; heightDifference: number; distance: number }[];
+  /** A token's move as ICON prices it (engagement, difficult terrain) and what it breaks. */
+  iconMovement(request: {
+    grid: number;
+    mover: SightBody;
+    mode?: { dash?: boolean; flying?: boolean; phasing?: boolean; skirmisher?: boolean; unstoppable?: boolean; immobile?: boolean };
+    path: [number, number][];
+    others?: { body: SightBody; foe?: boolean; solid?: boolean }[];
+    difficult?: [number, number][];
+    walls?: { a: [number, number]; b: [number, number]; height?: number | null }[];
+  }): {
+    cost: number;
+    steps: { to: [number, number]; cost: number; engaged: boolean; difficult: boolean }[];
+    problems: { step: number; problem: "immobile" | "diagonal" | "obstructed" | "wall" | "endsOccupied"; by: number | null }[];
+  };
   iconSaveable(statuses: string[]): string[];
   /** What is left once the character uses an ability: stunned ends, stealth too unless `dash` (default false). */
   iconAfterAbility(statuses: string[], options?: { dash?: boolean }): string[];
@@ -247,4 +272,14 @@ export interface ImporterApi {
   glossaryTerms(html: string, page: string): GlossaryTerm[];
   glossary(text: string, options?: ImportOptions): GlossaryTerm[];
   version(): string;
+}
+
+/** A character on the grid for `iconSightlines`: its top-left space, size in spaces, level and height (1–3). */
+export interface SightBody {
+  i: number;
+  j: number;
+  rows?: number;
+  cols?: number;
+  level?: number;
+  height?: number;
 }

@@ -111,6 +111,12 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
        * ("needs individual attention"); module/applications/narrative/clock-panel.mjs adds a tool.
        */
       getSceneControlButtons: (controls: Record<string, foundry.applications.ui.SceneControls.Control>) => void;
+      /**
+       * Foundry v13's and v14's (API `hookEvents.preMoveToken`): before a token moves, on the
+       * mover's client; false prevents the move. foundry-vtt-types 13.345 does not declare it;
+       * module/canvas/token-movement.mjs reads the movement through its own typedef.
+       */
+      preMoveToken: (document: TokenDocument.Implementation, movement: unknown, operation: object) => boolean | void;
     }
   }
 

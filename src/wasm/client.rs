@@ -298,6 +298,26 @@ pub fn icon_situation_json(
     json(&s.modifiers().map_err(js_error)?)
 }
 
+/// Line of sight, cover, adjacency and height from an attacker to each target on the map
+/// (JSON `Sight[]`, one per target, from `{grid, from, targets, barriers}`).
+#[wasm_bindgen(js_name = iconSightlinesJson)]
+pub fn icon_sightlines_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] request: JsValue,
+) -> Result<String, JsError> {
+    let s: crate::rulesets::icon::sight::Sightlines = decode("sightlines", &request)?;
+    json(&s.apply().map_err(js_error)?)
+}
+
+/// A token's move as ICON prices it: each step's cost (engagement, difficult terrain) and what
+/// the move breaks (JSON `Priced`, from `Movement`).
+#[wasm_bindgen(js_name = iconMovementJson)]
+pub fn icon_movement_json(
+    #[wasm_bindgen(unchecked_param_type = "string")] request: JsValue,
+) -> Result<String, JsError> {
+    let m: crate::rulesets::icon::movement::Movement = decode("movement", &request)?;
+    json(&m.apply().map_err(js_error)?)
+}
+
 /// The statuses to save against at the end of a turn (not ongoing, not states or effects).
 #[wasm_bindgen(js_name = iconSaveableJson)]
 pub fn icon_saveable_json(

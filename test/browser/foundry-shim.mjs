@@ -1337,11 +1337,28 @@ class TokenDocument extends documentClass(Object.freeze(/** @type {const} */ ({ 
     source.y ??= 0;
     source.width ??= 1;
     source.height ??= 1;
+    source.elevation ??= 0;
     source.texture ??= { src: CONST.DEFAULT_TOKEN };
     return source;
   }
   /** The token's placeable on the viewed scene, or null. */
   get object() { return canvas.ready && canvas.scene === this.parent ? canvas.tokens.get(this.id) ?? null : null; }
+  /**
+   * v13's and v14's `preMoveToken(document, movement, operation)` on the mover's client when an
+   * update changes the position ("return false to prevent"): the shim's movement is one straight
+   * waypoint (`method` "api", action "walk" or the update's `options.movementAction`), no ruler.
+   */
+  async _preUpdate(changes, options, user) {
+    if ("x" in changes || "y" in changes) {
+      const origin = { x: this._source.x, y: this._source.y, elevation: this._source.elevation ?? 0, width: this._source.width, height: this._source.height };
+      const destination = { ...origin, x: changes.x ?? origin.x, y: changes.y ?? origin.y, action: options.movementAction ?? "walk" };
+      const movement = { id: randomID(), origin, destination, method: "api", passed: { waypoints: [destination] }, pending: { waypoints: [] },
+        autoRotate: false, showRuler: false };
+      // @shim-unchecked v13's and v14's preMoveToken hook (API hookEvents.preMoveToken), which foundry-vtt-types 13.345 does not declare
+      if (Hooks.call("preMoveToken", this, movement, options) === false) return false;
+    }
+    return super._preUpdate(changes, options, user);
+  }
   /** v13's: a token's permissions are its actor's. */
   getUserLevel(user = game.user) { return this.actor?.getUserLevel(user) ?? super.getUserLevel(user); }
   _initialize() {
@@ -1361,13 +1378,36 @@ class TokenDocument extends documentClass(Object.freeze(/** @type {const} */ ({ 
 }
 
 /**
+ * WallDocument (client/documents/wall.d.mts; WallData the same on 13 and 14): its coordinates and
+ * restriction types. The shim has no wall placeables: the system reads walls as data.
+ */
+class WallDocument extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Wall", collection: "walls", embedded: {} }))) {
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    if (!Array.isArray(source.c) || source.c.length !== 4 || !source.c.every(Number.isFinite)) throw new DataModelValidationError("c: must be a length-4 array of finite numbers");
+    // CONST.WALL_SENSE_TYPES.NORMAL, WALL_MOVEMENT_TYPES.NORMAL, WALL_DOOR_TYPES.NONE, WALL_DOOR_STATES.CLOSED: the schema's initials
+    for (const [key, initial] of Object.entries({ light: 20, move: 20, sight: 20, sound: 20, dir: 0, door: 0, ds: 0 })) source[key] ??= initial;
+    return source;
+  }
+}
+
+/** TileDocument (client/documents/tile.d.mts): its rectangle in pixels. No tile placeables. */
+class TileDocument extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Tile", collection: "tiles", embedded: {} }))) {
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    for (const key of ["x", "y", "width", "height", "elevation"]) source[key] ??= 0;
+    return source;
+  }
+}
+
+/**
  * Scene (client/documents/scene.d.mts). v13: tokens and measured templates; v14 (which folds
  * MeasuredTemplate into Region, deprecated until 16): tokens and regions. The v14 shim has no
  * templates at all, so a use of them fails a test as Foundry's FAILURE compatibility mode would.
  */
 class Scene extends documentClass(GENERATION >= 14
-  ? Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: { Token: "tokens", Region: "regions" } }))
-  : Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: { Token: "tokens", MeasuredTemplate: "templates" } }))) {
+  ? Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: { Token: "tokens", Region: "regions", Wall: "walls", Tile: "tiles" } }))
+  : Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: { Token: "tokens", MeasuredTemplate: "templates", Wall: "walls", Tile: "tiles" } }))) {
   static cleanData(data) {
     const source = super.cleanData(data);
     source.width ??= 1000;
@@ -3506,6 +3546,8 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     User: { documentClass: User, sheetClasses: {} },
     Scene: { documentClass: Scene, sheetClasses: {} },
     Token: { documentClass: TokenDocument, objectClass: Token, sheetClasses: {} },
+    Wall: { documentClass: WallDocument },
+    Tile: { documentClass: TileDocument },
     ...(GENERATION >= 14 ? { Region: { documentClass: RegionDocument, objectClass: Region } }
       : { MeasuredTemplate: { documentClass: MeasuredTemplateDocument, objectClass: MeasuredTemplate, sheetClasses: {} } }),
     Macro: { documentClass: Macro, sheetClasses: {} },
@@ -3600,7 +3642,7 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
       escapeHTML, logCompatibilityWarning, performIntegerSort, getRoute },
     abstract: { DataModel, TypeDataModel },
     data: { fields: { DataField, NumberField, StringField, HTMLField, BooleanField, ObjectField, ArrayField, SchemaField } },
-    documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, TokenDocument, Macro,
+    documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, TokenDocument, WallDocument, TileDocument, Macro,
       ...(GENERATION >= 14 ? { RegionDocument } : { MeasuredTemplateDocument }),
       collections: { CombatEncounters, CompendiumCollection } },
     canvas: GENERATION >= 14 ? { placeables: { PlaceableObject, Token, Region }, layers: { TokenLayer, RegionLayer } }

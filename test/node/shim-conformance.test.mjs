@@ -128,6 +128,7 @@ describe("foundry-shim conformance to foundry-vtt-types", () => {
       "the page's ready flag for the tests, not Foundry API",
       "Foundry types the parent per document class (an Actor's TokenDocument, an Item's Actor); the shim's one base keeps the parent its collection gave",
       "v13's is `{type: documentName, uuid}`; foundry-vtt-types 13.345's DropData leaves `type` out",
+      "v13's and v14's preMoveToken hook (API hookEvents.preMoveToken), which foundry-vtt-types 13.345 does not declare",
       "test plumbing: Foundry's MouseInteractionManager of the layer",
       "test plumbing: Foundry's placeables follow their documents by themselves",
       "test plumbing: stands in for PIXI's rendering, for screenshots",

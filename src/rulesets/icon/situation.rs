@@ -8,7 +8,7 @@ use crate::rulesets::{check_range, DiceRule, Prob};
 use serde::{Deserialize, Serialize};
 
 /// Where an attack comes from and goes to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Situation {
     /// A ranged attack (not melee).
@@ -48,6 +48,14 @@ pub struct Situation {
     /// Spaces from the attacker to the target, when measured.
     #[serde(default)]
     pub distance: Option<u32>,
+    /// The attacker can draw line of sight to the target (`iconSightlines`; assumed when not
+    /// measured): a character behind terrain higher than it "can't draw line of sight to it".
+    #[serde(default = "in_sight")]
+    pub sight: bool,
+}
+
+fn in_sight() -> bool {
+    true
 }
 
 /// Blind's range: "Reduces the maximum range of all your abilities to 2."
@@ -61,6 +69,8 @@ pub enum Untargetable {
     Stealth,
     /// The target is farther than the (blind-limited) range.
     Range,
+    /// No line of sight reaches the target.
+    Sight,
 }
 
 /// What the situation adds to the attack.
@@ -106,7 +116,9 @@ impl Situation {
         } else {
             self.distance
         };
-        let untargetable = if self.target_stealth && !self.target_adjacent && !self.true_strike {
+        let untargetable = if !self.sight {
+            Some(Untargetable::Sight)
+        } else if self.target_stealth && !self.target_adjacent && !self.true_strike {
             Some(Untargetable::Stealth)
         } else if distance.zip(max_range).is_some_and(|(d, r)| d > r) {
             Some(Untargetable::Range)

@@ -1,0 +1,164 @@
+import { SYSTEM_ID } from "../config.mjs";
+import { getCore } from "../core.mjs";
+import ActorStatuses from "../documents/actor-statuses.mjs";
+import { format, localize } from "../applications/i18n.mjs";
+import { tokenSpaces } from "./area-shapes.mjs";
+import { barriersOf, bodyOf } from "./scene-sight.mjs";
+
+/**
+ * @typedef {object} MovePrice  A token's move as the core prices it (`iconMovement`).
+ * @property {number} cost
+ * @property {{to: [number, number], cost: number, engaged: boolean, difficult: boolean}[]} steps
+ * @property {{step: number, problem: "immobile" | "diagonal" | "obstructed" | "wall" | "endsOccupied", by: number | null}[]} problems
+ */
+
+/** Movement actions that are no walk through the spaces between (v13's CONFIG.Token.movement.actions). */
+const NOT_WALKED = new Set(["blink", "displace"]);
+
+/**
+ * The single steps from one space to another along the straight line between them: 8-connected
+ * (diagonal steps where the line goes diagonally) for a character that may step diagonally,
+ * 4-connected (orthogonal steps that keep closest to the line) for one that may not.
+ * @param {[number, number]} from
+ * @param {[number, number]} to
+ * @param {boolean} diagonal
+ * @returns {[number, number][]}
+ */
+export function stepsBetween([i0, j0], [i1, j1], diagonal) {
+  const [di, dj] = [i1 - i0, j1 - j0];
+  /** @type {[number, number][]} */
+  const out = [];
+  if (diagonal) {
+    const n = Math.max(Math.abs(di), Math.abs(dj));
+    for (let k = 1; k <= n; k++) out.push([i0 + Math.round((di * k) / n), j0 + Math.round((dj * k) / n)]);
+    return out;
+  }
+  const [si, sj] = [Math.sign(di), Math.sign(dj)];
+  const [ni, nj] = [Math.abs(di), Math.abs(dj)];
+  let [mi, mj] = [0, 0];
+  while (mi < ni || mj < nj) {
+    // the axis whose next half-step lies nearer the line's start: (mi + ½)/ni against (mj + ½)/nj
+    if (mj >= nj || (mi < ni && (2 * mi + 1) * nj <= (2 * mj + 1) * ni)) mi++;
+    else mj++;
+    out.push([i0 + si * mi, j0 + sj * mj]);
+  }
+  return out;
+}
+
+/**
+ * A token's moves by ICON's rules ("Engagement", "Difficult Terrain", "Obstruction", Flying,
+ * Phasing, Immobile, Skirmisher): the core prices each step and says what a move breaks; a
+ * player's move that breaks a rule is warned about (never stopped: the table decides), a GM's
+ * goes unremarked.
+ */
+export default class TokenMovement {
+  /** Listen for moves (Foundry 13 and 14 fire `preMoveToken` on the mover's client). */
+  static register() {
+    Hooks.on("preMoveToken", (/** @type {TokenDocument.Implementation} */ token, /** @type {unknown} */ movement) => {
+      TokenMovement.#warn(token, /** @type {PendingMove} */ (movement));
+    });
+  }
+
+  /**
+   * @typedef {object} PendingMove  What `preMoveToken` gives, as read here.
+   * @property {{x: number, y: number}} origin
+   * @property {{waypoints: {x: number, y: number, action?: string}[]}} [passed]
+   * @property {{waypoints: {x: number, y: number, action?: string}[]}} [pending]
+   * @property {string} [method]
+   */
+
+  /**
+   * @param {TokenDocument.Implementation} token
+   * @param {PendingMove} movement
+   */
+  static #warn(token, movement) {
+    if (game.user?.isGM || !movement?.origin || ["undo", "config"].includes(movement.method ?? "")) return;
+    const waypoints = [...(movement.passed?.waypoints ?? []), ...(movement.pending?.waypoints ?? [])];
+    if (waypoints.some(w => NOT_WALKED.has(w.action ?? ""))) return;
+    let price;
+    try {
+      price = TokenMovement.price(token, movement.origin, waypoints, { flying: waypoints.some(w => w.action === "fly") });
+    } catch (error) {
+      console.warn(`${SYSTEM_ID} | movement`, error);
+      return;
+    }
+    if (!price?.problems.length) return;
+    const seen = new Set();
+    const lines = price.problems.filter(p => !seen.has(p.problem) && seen.add(p.problem))
+      .map(p => localize(`ICONENGINE.Movement.problem.${p.problem}`));
+    ui.notifications?.warn(format("ICONENGINE.Movement.warning", { name: token.name ?? "", problems: lines.join(" ") }));
+  }
+
+  /**
+   * The price of moving `token` from `origin` through `waypoints` (pixels, top-left corners) on
+   * its scene, or null when it is on no scene with a grid.
+   * @param {TokenDocument.Implementation} token
+   * @param {{x: number, y: number}} origin
+   * @param {{x: number, y: number}[]} waypoints
+   * @param {{dash?: boolean, flying?: boolean}} [options]
+   * @returns {MovePrice | null}
+   */
+  static price(token, origin, waypoints, { dash = false, flying = false } = {}) {
+    const scene = token.parent;
+    const size = scene?.grid?.size;
+    if (!scene || !size) return null;
+    const actor = token.actor;
+    const statuses = new Set(actor ? ActorStatuses.statusesOf(/** @type {Actor.Implementation} */ (actor)).map(s => s.replace(/\+$/, "")) : []);
+    // The Skirmisher trait: the Vagabond's class trait ("Skirmisher, Dodge") and the Skirmisher foe class's.
+    const system = /** @type {{class?: unknown, foeClass?: unknown}} */ (actor?.system ?? {});
+    const skirmisher = system.class === "vagabond" || system.foeClass === "skirmisher";
+    const space = (/** @type {{x: number, y: number}} */ p) => /** @type {[number, number]} */ ([Math.round(p.y / size), Math.round(p.x / size)]);
+    /** @type {[number, number][]} */
+    const path = [];
+    let at = space(origin);
+    for (const waypoint of waypoints) {
+      const next = space(waypoint);
+      path.push(...stepsBetween(at, next, skirmisher));
+      at = next;
+    }
+    const side = Math.sign(token.disposition ?? 0);
+    const others = [...(scene.tokens ?? [])].filter(t => t !== token && t.id !== token.id).map(t => {
+      const other = t.actor ? ActorStatuses.statusesOf(/** @type {Actor.Implementation} */ (t.actor)).map(s => s.replace(/\+$/, "")) : [];
+      return {
+        body: bodyOf(t, size, 1),
+        foe: !!side && Math.sign(t.disposition ?? 0) === -side,
+        solid: !other.some(s => ["incapacitated", "intangible", "defeated"].includes(s))
+      };
+    });
+    const start = bodyOf({ x: origin.x, y: origin.y, width: token.width ?? 1, height: token.height ?? 1 }, size, 1);
+    return getCore().iconMovement({
+      grid: Math.round(size),
+      mover: { i: start.i, j: start.j, rows: start.rows, cols: start.cols },
+      mode: {
+        dash,
+        flying: flying || statuses.has("flying"),
+        phasing: statuses.has("phasing"),
+        skirmisher,
+        unstoppable: statuses.has("unstoppable"),
+        immobile: statuses.has("immobile") || statuses.has("incapacitated")
+      },
+      path,
+      others: others.map(({ body, foe, solid }) => ({ body: { i: body.i, j: body.j, rows: body.rows, cols: body.cols }, foe, solid })),
+      difficult: TokenMovement.difficultSpaces(scene, size),
+      walls: barriersOf([...(scene.walls ?? [])].filter(w => (w.move ?? 0) > 0), []).map(({ a, b, height }) => ({ a, b, height }))
+    });
+  }
+
+  /**
+   * The spaces of difficult terrain on a scene: those of each tile whose
+   * `flags.icon-engine.terrain` is "difficult".
+   * @param {Scene.Implementation} scene
+   * @param {number} size
+   * @returns {[number, number][]}
+   */
+  static difficultSpaces(scene, size) {
+    /** @type {[number, number][]} */
+    const out = [];
+    for (const tile of scene.tiles ?? []) {
+      if (/** @type {Record<string, {terrain?: unknown} | undefined>} */ (tile.flags ?? {})[SYSTEM_ID]?.terrain !== "difficult") continue;
+      const spaces = tokenSpaces({ x: tile.x ?? 0, y: tile.y ?? 0, width: (tile.width ?? 0) / size, height: (tile.height ?? 0) / size }, size);
+      for (const s of spaces) out.push([s.i, s.j]);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,327 @@
+//! Movement on the map, as the glossary and the status pages state it:
+//! - "Engagement: A character must spend +1 space of movement to exit a space adjacent to a foe."
+//!   "Dash movement and Flying movement both ignore engagement." Unstoppable: "movement ignores
+//!   engagement and rampart".
+//! - "Difficult Terrain: Costs +1 space of movement to exit."
+//! - "Obstruction: A character can't move through something that causes obstruction unless they
+//!   have Phasing." "Phasing characters can ignore obstructions and pass through, but not end
+//!   your turn in, characters, terrain or objects."
+//! - "Flying: A flying character ignores all terrain, objects, and terrain effects other than
+//!   impassable terrain, and ignores engagement and obstruction."
+//! - "Immobile: Can't move, be moved, or be removed from the battlefield in any way."
+//!   "Incapacitated: ... doesn't provide obstruction or engagement, can't move". Intangible:
+//!   "Does not provide obstruction or engagement."
+//! - Skirmisher: "Characters with the Skirmisher trait can move diagonally": a diagonal step is
+//!   Skirmisher's (and a flyer's, who ignores the grid's terrain, not its geometry: read as not).
+//!
+//! A path is a list of the mover's top-left spaces, one step (to a neighbouring space) apart.
+//! Each step costs 1, +1 to leave a space engaged by a foe, +1 to leave difficult terrain. The
+//! answer is the cost and what the move breaks; the table decides (a GM moves freely).
+
+use crate::error::{Error, Result};
+use crate::rulesets::check_range;
+use crate::rulesets::icon::sight::{centre, crossing, Barrier, Body, Point, MAX_COORD};
+use serde::{Deserialize, Serialize};
+
+/// The most steps one path has.
+pub const MAX_STEPS: usize = 400;
+/// The most characters one request reads.
+pub const MAX_CHARACTERS: usize = 1000;
+/// The most spaces of difficult terrain one request reads.
+pub const MAX_DIFFICULT: usize = 10_000;
+/// The most walls one request reads.
+pub const MAX_WALLS: usize = 4096;
+/// The most wall tests one request makes (steps × the mover's spaces × walls).
+pub const MAX_TESTS: u64 = 4_000_000;
+
+/// Another character on the map: a foe engages and obstructs; anyone's space is no place to end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Other {
+    pub body: Body,
+    /// Hostile to the mover.
+    #[serde(default)]
+    pub foe: bool,
+    /// Provides obstruction and engagement (not incapacitated, not intangible).
+    #[serde(default = "yes")]
+    pub solid: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// How the mover moves.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Mode {
+    #[serde(default)]
+    pub dash: bool,
+    #[serde(default)]
+    pub flying: bool,
+    #[serde(default)]
+    pub phasing: bool,
+    #[serde(default)]
+    pub skirmisher: bool,
+    #[serde(default)]
+    pub unstoppable: bool,
+    /// Immobile, incapacitated, or otherwise unable to move.
+    #[serde(default)]
+    pub immobile: bool,
+}
+
+/// A move to check.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Movement {
+    /// Pixels per space.
+    pub grid: i64,
+    /// The mover's size (its `i`, `j` are where the path starts).
+    pub mover: Body,
+    #[serde(default)]
+    pub mode: Mode,
+    /// The top-left space after each step.
+    pub path: Vec<[i64; 2]>,
+    #[serde(default)]
+    pub others: Vec<Other>,
+    /// Spaces of difficult terrain, as `[i, j]`.
+    #[serde(default)]
+    pub difficult: Vec<[i64; 2]>,
+    /// Walls that block movement; one with a height is low terrain a flyer passes over.
+    #[serde(default)]
+    pub walls: Vec<Barrier>,
+}
+
+/// What a move breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Problem {
+    /// It cannot move at all.
+    Immobile,
+    /// A diagonal step without Skirmisher.
+    Diagonal,
+    /// Through a foe's space without Phasing or Flying.
+    Obstructed,
+    /// Through a wall (a flyer passes a low one; Phasing passes any).
+    Wall,
+    /// It ends in a character's space.
+    EndsOccupied,
+}
+
+/// One step of the path as it is paid for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Step {
+    pub to: [i64; 2],
+    pub cost: i64,
+    /// It left a space engaged by a foe, and paid for it.
+    pub engaged: bool,
+    /// It left difficult terrain, and paid for it.
+    pub difficult: bool,
+}
+
+/// A problem at a step (its index in `steps`; the last step for `endsOccupied`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Breach {
+    pub step: usize,
+    pub problem: Problem,
+    /// The character (index in `others`) or wall (index in `walls`) in the way, if any.
+    pub by: Option<usize>,
+}
+
+/// The move as the rules price it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Priced {
+    pub cost: i64,
+    pub steps: Vec<Step>,
+    pub problems: Vec<Breach>,
+}
+
+impl Movement {
+    fn check(&self) -> Result<()> {
+        check_range("grid", self.grid, 1, 10_000)?;
+        self.mover.check("mover")?;
+        for (what, len, max) in [
+            ("path", self.path.len(), MAX_STEPS),
+            ("others", self.others.len(), MAX_CHARACTERS),
+            ("difficult", self.difficult.len(), MAX_DIFFICULT),
+            ("walls", self.walls.len(), MAX_WALLS),
+        ] {
+            if len > max {
+                return Err(Error::request(format!("{what}: at most {max}, not {len}")));
+            }
+        }
+        for (k, o) in self.others.iter().enumerate() {
+            o.body.check(&format!("others[{k}]"))?;
+        }
+        for (what, list) in [("path", &self.path), ("difficult", &self.difficult)] {
+            for (k, [i, j]) in list.iter().enumerate() {
+                check_range(&format!("{what}[{k}][0]"), *i, -MAX_COORD, MAX_COORD)?;
+                check_range(&format!("{what}[{k}][1]"), *j, -MAX_COORD, MAX_COORD)?;
+            }
+        }
+        let mut at = [self.mover.i, self.mover.j];
+        for (k, next) in self.path.iter().enumerate() {
+            if (next[0] - at[0]).abs() > 1 || (next[1] - at[1]).abs() > 1 || *next == at {
+                return Err(Error::request(format!(
+                    "path[{k}] must be one step from the space before it"
+                )));
+            }
+            at = *next;
+        }
+        for (k, w) in self.walls.iter().enumerate() {
+            for (field, v) in [("a", w.a), ("b", w.b)] {
+                for c in v {
+                    check_range(&format!("walls[{k}].{field}"), c, -MAX_COORD, MAX_COORD)?;
+                }
+            }
+            if let Some(h) = w.height {
+                check_range(&format!("walls[{k}].height"), h, 0, 100)?;
+            }
+        }
+        let tests = self.path.len() as u64
+            * (self.mover.rows * self.mover.cols) as u64
+            * self.walls.len() as u64;
+        if tests > MAX_TESTS {
+            return Err(Error::request(format!(
+                "{tests} wall tests (steps × the mover's spaces × walls); at most {MAX_TESTS}"
+            )));
+        }
+        Ok(())
+    }
+
+    fn at(&self, [i, j]: [i64; 2]) -> Body {
+        Body { i, j, ..self.mover }
+    }
+
+    /// The wall (its index) a step of one space crosses, if any: one crossed strictly, or walls
+    /// meeting on the step with ends on both sides of it (two segments of one wall).
+    fn wall_on(&self, p: Point, q: Point) -> Option<usize> {
+        let mut sides: [Option<usize>; 2] = [None, None];
+        for (k, w) in self.walls.iter().enumerate() {
+            if w.height.is_some() && self.mode.flying {
+                continue;
+            }
+            let a = (2 * i128::from(w.a[0]), 2 * i128::from(w.a[1]));
+            let b = (2 * i128::from(w.b[0]), 2 * i128::from(w.b[1]));
+            if crossing(p, q, a, b).is_some() {
+                return Some(k);
+            }
+            // an end on the step: which side the other end lies on
+            for (end, other) in [(a, b), (b, a)] {
+                if on_segment(p, q, end) {
+                    let side = cross(p, q, other);
+                    if side != 0 {
+                        sides[usize::from(side > 0)] = Some(k);
+                    }
+                }
+            }
+        }
+        match sides {
+            [Some(k), Some(_)] => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The cost of the path and what it breaks.
+    pub fn apply(&self) -> Result<Priced> {
+        self.check()?;
+        let grid = i128::from(self.grid);
+        let mode = self.mode;
+        let engages = |o: &Other| o.foe && o.solid;
+        let mut problems = Vec::new();
+        if mode.immobile && !self.path.is_empty() {
+            problems.push(Breach {
+                step: 0,
+                problem: Problem::Immobile,
+                by: None,
+            });
+        }
+        let mut steps = Vec::with_capacity(self.path.len());
+        let mut from = self.at([self.mover.i, self.mover.j]);
+        for (k, next) in self.path.iter().enumerate() {
+            let to = self.at(*next);
+            let engaged = !(mode.dash || mode.flying || mode.unstoppable)
+                && self
+                    .others
+                    .iter()
+                    .any(|o| engages(o) && from.distance(&o.body) <= 1);
+            let difficult =
+                !mode.flying && from.spaces().any(|s| self.difficult.contains(&[s.0, s.1]));
+            steps.push(Step {
+                to: *next,
+                cost: 1 + i64::from(engaged) + i64::from(difficult),
+                engaged,
+                difficult,
+            });
+            if next[0] != from.i && next[1] != from.j && !mode.skirmisher {
+                problems.push(Breach {
+                    step: k,
+                    problem: Problem::Diagonal,
+                    by: None,
+                });
+            }
+            if !(mode.phasing || mode.flying) {
+                if let Some(o) = self
+                    .others
+                    .iter()
+                    .position(|o| engages(o) && overlap(&to, &o.body))
+                {
+                    problems.push(Breach {
+                        step: k,
+                        problem: Problem::Obstructed,
+                        by: Some(o),
+                    });
+                }
+            }
+            if !mode.phasing {
+                let wall = from
+                    .spaces()
+                    .zip(to.spaces())
+                    .find_map(|(s, t)| self.wall_on(centre(s, grid), centre(t, grid)));
+                if let Some(w) = wall {
+                    problems.push(Breach {
+                        step: k,
+                        problem: Problem::Wall,
+                        by: Some(w),
+                    });
+                }
+            }
+            from = to;
+        }
+        if !self.path.is_empty() {
+            if let Some(o) = self.others.iter().position(|o| overlap(&from, &o.body)) {
+                problems.push(Breach {
+                    step: self.path.len() - 1,
+                    problem: Problem::EndsOccupied,
+                    by: Some(o),
+                });
+            }
+        }
+        Ok(Priced {
+            cost: steps.iter().map(|s| s.cost).sum(),
+            steps,
+            problems,
+        })
+    }
+}
+
+/// Whether two characters share a space.
+fn overlap(a: &Body, b: &Body) -> bool {
+    a.i < b.i + b.rows && b.i < a.i + a.rows && a.j < b.j + b.cols && b.j < a.j + a.cols
+}
+
+fn cross(o: Point, a: Point, b: Point) -> i128 {
+    (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+}
+
+/// Whether `x` lies on the segment `p`–`q` (ends excluded: a step's ends are space centres).
+fn on_segment(p: Point, q: Point, x: Point) -> bool {
+    cross(p, q, x) == 0
+        && x != p
+        && x != q
+        && (x.0 - p.0) * (x.0 - q.0) <= 0
+        && (x.1 - p.1) * (x.1 - q.1) <= 0
+}
