@@ -557,6 +557,46 @@ describe("4. drag and drop", () => {
     assert.deepEqual(open.browser.errors, []);
   });
 
+  test("every drop on a sheet goes through core's dropActorSheetData hook, which may refuse it; an effect dropped is added (issue 40, v13 defect 4)", async () => {
+    const result = await open.page.evaluate(async () => {
+      const cy = await Actor.implementation.create({ name: "Cy", type: "character" });
+      const donor = await Actor.implementation.create({ name: "Donor", type: "character", effects: [{ name: "Warded", img: "icons/svg/aura.svg" }] });
+      const spare = await Item.implementation.create({ name: "Spare Bolt", type: "ability" });
+      await cy.sheet.render({ force: true });
+      /** @type {unknown[]} */
+      const seen = [];
+      let refuse = true;
+      const hook = (actor, sheet, data) => { seen.push([actor.name, sheet === cy.sheet, data.type]); return refuse ? false : undefined; };
+      Hooks.on("dropActorSheetData", hook);
+      const drop = data => {
+        const transfer = new DataTransfer();
+        transfer.setData("text/plain", JSON.stringify(data));
+        document.querySelector(`#CharacterSheet-Actor-${cy.id}`).dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      };
+      const effect = { type: "ActiveEffect", uuid: donor.effects.contents[0].uuid };
+      try {
+        drop({ type: "Item", uuid: spare.uuid });
+        drop(effect);
+        await new Promise(resolve => setTimeout(resolve, 300));
+        const refused = { items: cy.items.size, effects: cy.effects.size };
+        refuse = false;
+        drop(effect);
+        await until(() => cy.effects.size === 1, "the dropped effect");
+        drop({ type: "Item", uuid: spare.uuid });
+        await until(() => cy.items.getName("Spare Bolt"), "the dropped ability");
+        return { seen, refused, effects: cy.effects.map(e => e.name), donor: donor.effects.size };
+      } finally {
+        Hooks.off("dropActorSheetData", hook);
+      }
+    });
+    assert.deepEqual(result.seen, [["Cy", true, "Item"], ["Cy", true, "ActiveEffect"], ["Cy", true, "ActiveEffect"], ["Cy", true, "Item"]],
+      "the hook sees each drop with the actor, the sheet and the drop data");
+    assert.deepEqual(result.refused, { items: 0, effects: 0 }, "a hook's false refuses the drop");
+    assert.deepEqual(result.effects, ["Warded"], "the effect is added to the actor");
+    assert.equal(result.donor, 1, "a copy: the donor keeps its own");
+    assert.deepEqual(open.browser.errors, []);
+  });
+
   test("a foe template dropped on a foe's sheet sets its template with its numbers and gives its items", async () => {
     const result = await open.page.evaluate(async () => {
       const { installPack } = await import("./foundry-shim.mjs");

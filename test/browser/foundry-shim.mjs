@@ -869,6 +869,11 @@ class ActiveEffect extends documentClass(Object.freeze(/** @type {const} */ ({ n
   get statuses() { return new Set(/** @type {string[]} */ (this._source.statuses ?? [])); }
   get disabled() { return !!this._source.disabled; }
   get active() { return !this.disabled; }
+  /** v13's: the document it modifies: its actor; an item's own, or its actor's if it transfers. */
+  get target() {
+    if (this.parent instanceof Actor) return this.parent;
+    return this._source.transfer ? (this.parent?.parent ?? null) : this.parent;
+  }
   static async fromStatusEffect(statusId, options = {}) {
     const status = CONFIG.statusEffects.find(e => e.id === statusId);
     if (!status) throw new Error(`Invalid status ID "${statusId}" provided to ActiveEffect#fromStatusEffect`);
