@@ -84,7 +84,8 @@ export default class AreaPlacement {
    * The tokens of the viewed scene an area covers (ICON: "at least 1 space of its area" inside),
    * those the user may know of: hidden ones only for a GM. A region's are also the tokens Foundry
    * counts inside it (`RegionDocument#tokens`).
-   * @param {{x?: number, y?: number, flags?: Record<string, unknown> | null, tokens?: Iterable<TokenDocument.Implementation>}} area
+   * @param {{x?: number, y?: number, flags?: Record<string, unknown> | null, tokens?: Iterable<TokenDocument.Implementation>,
+   *   shapes?: readonly {type?: unknown, points?: unknown, hole?: unknown}[] | null}} area
    *   A template's or region's document (or data).
    * @returns {TokenDocument.Implementation[]}
    */

@@ -49,8 +49,33 @@ export function areaRegionData(area, where, grid, { name, color, visibility, ite
 }
 
 /**
- * The spaces a region of the system covers (from its flag), or null when it holds no ICON area.
- * @param {{flags?: Record<string, unknown> | null}} region  Its data or document.
+ * The space a region shape is, when it is one: a polygon (not a hole) of exactly the four corners
+ * of a grid space, as {@link spacePolygon} makes it.
+ * @param {{type?: unknown, points?: unknown, hole?: unknown}} shape
+ * @param {number} gridSize
+ * @returns {Space | null}
+ */
+export function shapeSpace(shape, gridSize) {
+  const points = shape.points;
+  if (shape.type !== "polygon" || shape.hole || !Array.isArray(points) || points.length !== 8 || !points.every(Number.isFinite)) return null;
+  const xs = points.filter((_, k) => k % 2 === 0);
+  const ys = points.filter((_, k) => k % 2 === 1);
+  const x = Math.min(...xs);
+  const y = Math.min(...ys);
+  if (x % gridSize !== 0 || y % gridSize !== 0) return null;
+  const square = spacePolygon({ i: y / gridSize, j: x / gridSize }, gridSize).points;
+  const corners = new Set(Array.from({ length: 4 }, (_, k) => `${square[2 * k]},${square[2 * k + 1]}`));
+  const given = new Set(Array.from({ length: 4 }, (_, k) => `${points[2 * k]},${points[2 * k + 1]}`));
+  return given.size === 4 && [...given].every(c => corners.has(c)) ? { i: y / gridSize, j: x / gridSize } : null;
+}
+
+/**
+ * The spaces a region of the system covers, or null when it holds no ICON area: the spaces its
+ * shapes are (a square polygon each, as the system makes them: what Foundry draws and tests, so a
+ * module that moved the shapes in `icon-engine.preCreateTemplate` moved the area); from its flag
+ * (origin and cells) when the shapes are no longer one square per space.
+ * @param {{flags?: Record<string, unknown> | null, shapes?: readonly {type?: unknown, points?: unknown, hole?: unknown}[] | null}} region
+ *   Its data or document.
  * @param {number} gridSize
  * @param {string} scope
  * @returns {Space[] | null}
@@ -58,7 +83,11 @@ export function areaRegionData(area, where, grid, { name, color, visibility, ite
 export function regionSpaces(region, gridSize, scope) {
   const flag = /** @type {Partial<AreaFlag & {x: number, y: number}> | undefined} */ (
     /** @type {Record<string, unknown> | undefined} */ (region.flags?.[scope])?.[AREA_FLAG]);
-  if (!flag || !Number.isFinite(flag.x) || !Number.isFinite(flag.y)) return null;
+  if (!flag) return null;
+  const shapes = [...(region.shapes ?? [])];
+  const fromShapes = shapes.map(shape => shapeSpace(shape, gridSize));
+  if (shapes.length && fromShapes.every(Boolean)) return /** @type {Space[]} */ (fromShapes);
+  if (!Number.isFinite(flag.x) || !Number.isFinite(flag.y)) return null;
   return templateSpaces({ x: /** @type {number} */ (flag.x), y: /** @type {number} */ (flag.y), flags: region.flags }, gridSize, scope);
 }
 

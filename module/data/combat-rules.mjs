@@ -131,24 +131,27 @@ const isPlainObject = value => value !== null && typeof value === "object" && !A
 
 /**
  * The change that turns `before` into `after`, as Foundry merges an object field's update into
- * its source: nested objects key by key, `-=key: null` for a key that is gone, anything else
+ * its source: nested objects key by key, a deletion for a key that is gone (v13's `-=key: null`, v14's
+ * ForcedDeletion: compat/data-operators.mjs), anything else
  * (arrays, numbers, strings, null) replaced whole. Only what differs is in it, so a turn sends a
- * few hundred bytes, not the whole state.
+ * few hundred bytes, not the whole state. How a key is deleted is the generation's
+ * (`deleteKey` from compat/data-operators.mjs), passed in so that this stays free of Foundry.
  * @param {Record<string, unknown>} before
  * @param {Record<string, unknown>} after
+ * @param {(update: Record<string, unknown>, key: string) => void} deleteKey
  * @returns {Record<string, unknown>}
  */
-export function stateDiff(before, after) {
+export function stateDiff(before, after, deleteKey) {
   /** @type {Record<string, unknown>} */
   const diff = {};
   for (const [key, value] of Object.entries(after)) {
     const old = before[key];
     if (isPlainObject(value) && isPlainObject(old)) {
-      const inner = stateDiff(old, value);
+      const inner = stateDiff(old, value, deleteKey);
       if (Object.keys(inner).length) diff[key] = inner;
     } else if (!(key in before) || JSON.stringify(old) !== JSON.stringify(value)) diff[key] = value;
   }
-  for (const key of Object.keys(before)) if (!(key in after)) diff[`-=${key}`] = null;
+  for (const key of Object.keys(before)) if (!(key in after)) deleteKey(diff, key);
   return diff;
 }
 
@@ -159,14 +162,15 @@ export function stateDiff(before, after) {
  * @param {unknown} stored             `system.state` as stored (the Combat's source).
  * @param {import("../applications/combat/tracker-context.mjs").CombatState | null} state  The reducer's new state, or null.
  * @param {string[]} turnIds           The ids of `combat.turns`, in order.
+ * @param {(update: Record<string, unknown>, key: string) => void} deleteKey  The generation's deletion (stateDiff).
  * @returns {{round: number, turn: number|null, "system.state"?: unknown}}
  */
-export function combatUpdate(stored, state, turnIds) {
+export function combatUpdate(stored, state, turnIds, deleteKey) {
   /** @type {{round: number, turn: number|null, "system.state"?: unknown}} */
   const update = { round: state?.round ?? 0, turn: foundryTurn(state, turnIds) };
   if (!state || !isPlainObject(stored)) update["system.state"] = state ?? null;
   else {
-    const diff = stateDiff(stored, state);
+    const diff = stateDiff(stored, state, deleteKey);
     if (Object.keys(diff).length) update["system.state"] = diff;
   }
   return update;

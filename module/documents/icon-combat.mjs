@@ -6,6 +6,7 @@ import IconSocket from "../icon-socket.mjs";
 import { HOOKS, callAfter, callPre, cancelled } from "../hooks.mjs";
 import { runCombatEffects } from "./combat-effects.mjs";
 import { localize } from "../applications/i18n.mjs";
+import { deleteKey } from "../compat/data-operators.mjs";
 
 /** @param {string} key @param {Record<string, string>} data */
 const format = (key, data) => game.i18n?.format(key, data) ?? key;
@@ -198,7 +199,7 @@ export default class IconCombat extends Combat {
       effects.push(...reduced.effects);
     }
     // only what changed: Foundry sends (and every client receives) this diff, not the state
-    const updateData = combatUpdate(this.#storedState, state, this.turns.map(c => c.id ?? ""));
+    const updateData = combatUpdate(this.#storedState, state, this.turns.map(c => c.id ?? ""), deleteKey);
     // core's _onUpdate then calls _manageTurnEvents on every client (see there)
     const updateOptions = { direction: /** @type {const} */ (1) };
     // Foundry's hooks, fired once here (the GM) before the update, as core's nextRound/nextTurn do.
@@ -615,11 +616,11 @@ export default class IconCombat extends Combat {
    */
   #forgetChoices(ids) {
     const stored = /** @type {{choices?: Record<string, unknown> | null} | undefined} */ (this._source.system)?.choices ?? {};
-    /** @type {Record<string, null>} */
+    /** @type {Record<string, unknown>} */
     const update = {};
     for (const id of ids) {
       this.#choices.delete(id);
-      if (id in stored) update[`system.choices.-=${id}`] = null;
+      if (id in stored) deleteKey(update, `system.choices.${id}`);
     }
     if (Object.keys(update).length && game.user?.isActiveGM) {
       this.update(/** @type {Combat.UpdateData} */ (/** @type {unknown} */ (update))).catch(error => console.error(`${SYSTEM_ID} | combat choices`, error));

@@ -1,5 +1,6 @@
 import { STATE_VERSION } from "../applications/combat/tracker-context.mjs";
 import { loadCore } from "../core.mjs";
+import { migrateAbilitySource } from "../data/ability-rules.mjs";
 
 /**
  * The world data migrations, oldest first. Each brings a world from data version `version - 1` to
@@ -20,8 +21,45 @@ import { loadCore } from "../core.mjs";
  */
 export const MIGRATIONS = Object.freeze([
   { version: 1, label: "ICONENGINE.Migration.label.combatState", documents: { Combat: convertCombatState } },
-  { version: 2, label: "ICONENGINE.Migration.label.combatState", documents: { Combat: convertCombatState } }
+  { version: 2, label: "ICONENGINE.Migration.label.combatState", documents: { Combat: convertCombatState } },
+  { version: 3, label: "ICONENGINE.Migration.label.abilityRange", stored: true,
+    documents: { Item: convertAbilityRange, Actor: convertActorAbilityRanges } }
 ]);
+
+/**
+ * Migration 3: an ability's `range` stored as free text (its older shape) is stored as today's
+ * `{kind, value}`, its unread text at the head of the description (ability-rules.mjs
+ * migrateAbilitySource). AbilityData's `migrateData` converts it whenever the item is read, but
+ * never writes: without this, the old text stays in the database, is converted again on every
+ * load, and is lost at the next edit that writes the description. Reads the stored data (`stored`).
+ * @type {import("./migration-runner.mjs").MigrateSource}
+ */
+function convertAbilityRange(source) {
+  return convertAbility(source) ? source : null;
+}
+
+/**
+ * Migration 3 for the abilities an actor holds (its embedded items).
+ * @type {import("./migration-runner.mjs").MigrateSource}
+ */
+function convertActorAbilityRanges(source) {
+  const items = Array.isArray(source.items) ? /** @type {Record<string, unknown>[]} */ (source.items) : [];
+  let changed = false;
+  for (const item of items) changed = convertAbility(item) || changed;
+  return changed ? source : null;
+}
+
+/**
+ * An ability item's stored data converted in place.
+ * @param {Record<string, unknown>} item
+ * @returns {boolean} whether anything changed
+ */
+function convertAbility(item) {
+  const system = /** @type {Record<string, unknown> | undefined} */ (item.system);
+  if (item.type !== "ability" || !system || typeof system.range !== "string") return false;
+  migrateAbilitySource(system);
+  return true;
+}
 
 /**
  * Migrations 1 and 2: a Combat's turn-order state in an older shape is stored in today's.

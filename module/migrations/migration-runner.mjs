@@ -16,6 +16,12 @@ import { MIGRATIONS } from "./migration-list.mjs";
  * @property {string} label    What it does, as an i18n key (shown to the GM).
  * @property {Partial<Record<string, MigrateSource>>} documents  World document type (Actor, Item,
  *   Combat, ...) -> its converter.
+ * @property {boolean} [stored]  Its converters read every document as stored (`game.data`, as the
+ *   server sent it), not as `toObject()`: for a shape that a data model's `migrateData` already
+ *   converts in memory, so that `toObject()` shows nothing to write although the database still
+ *   holds the old shape. Such a converter may also change embedded documents (an actor's `items`):
+ *   the array is written whole, as dnd5e's migrateWorld persists a source migration
+ *   (`persistSourceMigration`: the whole source, `diff: false, recursive: false`).
  */
 
 /**
@@ -163,7 +169,7 @@ export default class MigrationRunner {
             announced = true;
           }
           console.log(`${SYSTEM_ID} | data migration ${migration.version}: ${label}`);
-          await this.#apply(plan);
+          await this.#apply(plan, !!migration.stored);
         }
       } catch (error) {
         const document = error instanceof MigrationFailure ? error.document : "-";
@@ -193,8 +199,9 @@ export default class MigrationRunner {
     for (const [documentName, convert] of Object.entries(migration.documents)) {
       if (!convert) continue;
       const collection = MigrationRunner.#collection(documentName);
-      const fixed = new Set([...MigrationRunner.FIXED_FIELDS, ...Object.values(collection.documentClass.metadata.embedded ?? {})]);
-      for (const { id, name, source } of this.#sources(collection)) {
+      const fixed = new Set([...MigrationRunner.FIXED_FIELDS,
+        ...(migration.stored ? [] : Object.values(collection.documentClass.metadata.embedded ?? {}))]);
+      for (const { id, name, source } of this.#sources(collection, !!migration.stored)) {
         const label = `${documentName} ${name} [${id}]`;
         let result;
         try {
@@ -226,8 +233,10 @@ export default class MigrationRunner {
   /**
    * Write a migration's planned updates, restoring on a failed write.
    * @param {PlannedUpdate[]} plan
+   * @param {boolean} stored  The migration read the stored data (which no longer says what is
+   *   stored once written: later migrations read what this one wrote).
    */
-  async #apply(plan) {
+  async #apply(plan, stored) {
     /** @type {PlannedUpdate[]} */
     const attempted = [];
     try {
@@ -242,7 +251,7 @@ export default class MigrationRunner {
       throw new MigrationFailure(failed?.name ?? "-", error);
     }
     for (const update of plan) {
-      if (this.#written.has(update.id) || update.collection.invalidDocumentIds.has(update.id)) {
+      if (stored || this.#written.has(update.id) || update.collection.invalidDocumentIds.has(update.id)) {
         const source = this.#written.get(update.id) ?? this.#rawSource(update.collection, update.id) ?? {};
         this.#written.set(update.id, { ...source, ...update.after });
       }
@@ -285,17 +294,20 @@ export default class MigrationRunner {
   }
 
   /**
-   * Copies of every document of a collection: the valid ones as they are now, the invalid ones as
-   * stored (or as this runner last wrote them).
+   * Copies of every document of a collection: the valid ones as they are now (as stored, for a
+   * `stored` migration), the invalid ones as stored; either as this runner last wrote them.
    * @param {MigratableCollection} collection
+   * @param {boolean} stored
    * @returns {SourceEntry[]}
    */
-  #sources(collection) {
+  #sources(collection, stored) {
     /** @type {SourceEntry[]} */
     const entries = [];
     for (const document of collection.contents) {
       if (!document.id) continue;
-      entries.push({ id: document.id, name: document.name ?? "", source: /** @type {Record<string, unknown>} */ (document.toObject()) });
+      const raw = stored ? this.#written.get(document.id) ?? this.#rawSource(collection, document.id) : undefined;
+      const source = raw ? structuredClone(raw) : /** @type {Record<string, unknown>} */ (document.toObject());
+      entries.push({ id: document.id, name: document.name ?? "", source });
     }
     for (const id of collection.invalidDocumentIds) {
       const source = this.#written.get(id) ?? this.#rawSource(collection, id);

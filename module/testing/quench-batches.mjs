@@ -7,6 +7,7 @@
  * of Foundry the shim does not have (compendium packs) skip themselves there, saying why.
  */
 import { SYSTEM_ID } from "../config.mjs";
+import { usesChatCommandRegistry, usesRegionAreas } from "../compat/generation.mjs";
 
 /**
  * The parts of Quench's batch context (mocha's BDD functions and chai's `assert`) used here.
@@ -70,6 +71,19 @@ async function until(test, what, timeout = 5000) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise(resolve => setTimeout(resolve, 20));
   }
+}
+
+/**
+ * A line as the chat input hands it to `ChatLog#processMessage`: v13's textarea, its text; v14's
+ * ProseMirror editor, its document's HTML (a paragraph, the text escaped).
+ * @param {string} text
+ * @returns {string}
+ */
+function chatInput(text) {
+  if (!usesChatCommandRegistry()) return text;
+  const paragraph = document.createElement("p");
+  paragraph.textContent = text;
+  return paragraph.outerHTML;
 }
 
 /**
@@ -382,10 +396,11 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       await until(() => messageElement(fortune), "the fortune card");
     });
 
-    it("/odds posts the exact distribution", async () => {
-      if (!ui.chat) throw new Error("no chat log");
-      const handled = Hooks.call("chatMessage", ui.chat, "/odds 2d6", { speaker: ChatMessage.implementation.getSpeaker(), user: game.user?.id ?? "" });
-      assert.equal(handled, false, "the system takes /odds");
+    it("/odds, typed in the chat, posts the exact distribution", async () => {
+      const chat = /** @type {import("../types/chat-log.js").ChatLogMessages | null} */ (/** @type {unknown} */ (ui.chat));
+      if (!chat) throw new Error("no chat log");
+      const posted = await chat.processMessage(chatInput("/odds 2d6"));
+      assert.equal(posted, undefined, "the system takes /odds: Foundry posts nothing of its own");
       const message = await until(() => newMessage(m => m.getFlag(SYSTEM_ID, "odds")), "the odds card");
       assert.equal(message.getFlag(SYSTEM_ID, "odds")?.formula, "2d6");
       const element = await until(() => messageElement(message), "the odds card's HTML");
@@ -463,7 +478,7 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
       await until(() => !actor.statuses.has("dazed"), "the Undo");
     });
 
-    it("places an area as a measured template of its ICON shape and targets the tokens it covers", async () => {
+    it(`places an area as ${usesRegionAreas() ? "a Scene Region" : "a measured template"} of its ICON shape and targets the tokens it covers`, async () => {
       const viewed = canvas?.scene ?? null;
       const actor = await actorOf("character");
       const foe = await actorOf("foe");
@@ -481,8 +496,16 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
         if (!placed) throw new Error("the area was not placed");
         assert.deepEqual(placed.tokens.map(t => t.name), ["foe"], "the cross centred below the foe covers it, not the user");
         assert.deepEqual([...(game.user?.targets ?? [])].map(t => t.name), ["foe"]);
-        const object = /** @type {{_getGridHighlightPositions(): {x: number, y: number}[]} | null} */ (/** @type {unknown} */ (placed.template.object));
-        if (object) assert.equal(object._getGridHighlightPositions().length, 5, "a cross 1 highlights 5 spaces");
+        if (usesRegionAreas()) {
+          // v14: a region of one square per space, which Foundry itself finds the foe inside
+          const region = /** @type {RegionDocument.Implementation} */ (/** @type {unknown} */ (placed.template));
+          assert.equal(region.documentName, "Region");
+          assert.equal(region.shapes.length, 5, "a cross 1 is 5 spaces");
+          assert.deepEqual([...region.tokens].map(t => t.name), ["foe"], "RegionDocument#tokens agrees");
+        } else {
+          const object = /** @type {{_getGridHighlightPositions(): {x: number, y: number}[]} | null} */ (/** @type {unknown} */ (placed.template.object));
+          if (object) assert.equal(object._getGridHighlightPositions().length, 5, "a cross 1 highlights 5 spaces");
+        }
       } finally {
         for (const token of game.user?.targets ?? []) token.setTarget(false, { releaseOthers: false });
         if (viewed) await viewed.view();

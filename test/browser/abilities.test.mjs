@@ -20,7 +20,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { UNTIL, openPage } from "../support/browser.mjs";
+import { AREAS, GENERATION, UNTIL, openPage } from "../support/browser.mjs";
 import { startServer } from "../support/static-server.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
@@ -390,12 +390,22 @@ describe("2. use", () => {
 describe("3. areas on the map", () => {
   const open = world();
 
-  test("every shape, placed as a measured template, covers the tokens ICON says; its highlight is its spaces", async () => {
-    const result = await open.page.evaluate(async ({ SETUP, UNTIL }) => {
+  // On 13 a measured template (its highlight: the template's grid highlight); on 14 a Scene Region
+  // whose shapes are its spaces (highlightMode "shapes": its highlight is the spaces whose centre
+  // it contains, RegionDocument#testPoint).
+  test(`every shape, placed as ${GENERATION >= 14 ? "a region" : "a measured template"}, covers the tokens ICON says; its highlight is its spaces`, async () => {
+    const result = await open.page.evaluate(async ({ SETUP, UNTIL, AREAS }) => {
       eval(SETUP);
       eval(UNTIL);
       // Ana at row 6 col 1; foes around her and far away
       const { actor } = await setup({ foes: [["N1", 5, 1], ["NE2", 4, 3], ["E3", 6, 4], ["Far", 0, 9], ["Diag", 5, 2]] });
+      const regions = AREAS.document === "Region";
+      const highlightOf = area => {
+        if (!regions) return area.object._getGridHighlightPositions().map(p => `${p.y / 50},${p.x / 50}`);
+        const spaces = [];
+        for (let i = 0; i < 8; i++) for (let j = 0; j < 10; j++) if (area.testPoint({ x: j * 50 + 25, y: i * 50 + 25, elevation: 0 })) spaces.push(`${i},${j}`);
+        return spaces;
+      };
       const place = async (shape, size, at) => {
         const [item] = await actor.createEmbeddedDocuments("Item", [{ name: `${shape} ${size}`, type: "ability", system: { area: { shape, size } } }]);
         const placed = await game.system.api.placeArea(item, { at });
@@ -403,9 +413,14 @@ describe("3. areas on the map", () => {
         return {
           tokens: placed.tokens.map(t => t.name).sort(),
           targets: [...game.user.targets].map(t => t.name).sort(),
-          highlight: object._getGridHighlightPositions().map(p => `${p.y / 50},${p.x / 50}`).sort(),
-          shapePoints: object.shape.points.length,
-          t: placed.template.t
+          highlight: highlightOf(placed.template).sort(),
+          drawn: !!object,
+          // 13: the outline polygon the template draws; 14: one square polygon per space
+          shapePoints: regions ? Math.min(...placed.template.shapes.map(s => s.type === "polygon" ? s.points.length : 0)) : object.shape.points.length,
+          shapes: regions ? placed.template.shapes.length : null,
+          t: regions ? null : placed.template.t,
+          flagShape: placed.template.getFlag("icon-engine", "area")?.shape,
+          cells: placed.template.getFlag("icon-engine", "area")?.cells.length
         };
       };
       const center = (i, j) => ({ x: j * 50 + 25, y: i * 50 + 25 });
@@ -417,14 +432,16 @@ describe("3. areas on the map", () => {
         cross1: await place("cross", 1, center(5, 2)),
         arc3: await place("arc", 3, center(6, 5))
       };
-      await canvas.scene.deleteEmbeddedDocuments("MeasuredTemplate", canvas.scene.templates.map(t => t.id));
+      await canvas.scene.deleteEmbeddedDocuments(AREAS.document, canvas.scene[AREAS.collection].map(t => t.id));
       return out;
-    }, { SETUP, UNTIL });
+    }, { SETUP, UNTIL, AREAS });
     // a burst is around Ana wherever the pointer is; a diagonal counts 1
     assert.deepEqual(result.burst1.tokens, ["Diag", "N1"]);
     assert.equal(result.burst1.highlight.length, 8);
     assert.deepEqual(result.burst2.tokens, ["Diag", "N1", "NE2"]);
-    assert.equal(result.burst2.t, "circle");
+    // 13: a burst is a circle template; 14's regions have no template type, their flag names the shape
+    if (GENERATION < 14) assert.equal(result.burst2.t, "circle");
+    assert.equal(result.burst2.flagShape, "burst");
     // blast 2 at row 5 col 1: rows 5-6, columns 1-2 (Ana's own space is in it)
     assert.deepEqual(result.blast2.tokens, ["Ana", "Diag", "N1"]);
     assert.deepEqual(result.blast2.highlight, ["5,1", "5,2", "6,1", "6,2"]);
@@ -438,11 +455,16 @@ describe("3. areas on the map", () => {
     // an arc 3 facing east from Ana: 3 + 5 + 7 spaces, within the scene's 8 rows
     assert.deepEqual(result.arc3.tokens, ["Diag", "E3", "NE2"]);
     assert.ok(result.arc3.highlight.every(s => Number(s.split(",")[1]) >= 2));
-    for (const r of Object.values(result)) assert.ok(r.shapePoints >= 8, "an outline polygon");
+    for (const r of Object.values(result)) {
+      assert.ok(r.drawn, "drawn on the canvas");
+      assert.ok(r.shapePoints >= 8, "an outline polygon");
+      // a region: one square polygon per space of the area's pattern (those off the scene too; the highlight is the scene's)
+      if (GENERATION >= 14) assert.equal(r.shapes, r.cells, "a region: one square polygon per space");
+    }
     assert.deepEqual(open.browser.errors, []);
   });
 
-  test("a right click cancels the placement, and the use with it: no template, no dialog, no card", async () => {
+  test(`a right click cancels the placement, and the use with it: no ${GENERATION >= 14 ? "region" : "template"}, no dialog, no card`, async () => {
     const { page } = open;
     const id = await page.evaluate(async () => {
       const actor = game.actors.getName("Ana");
@@ -450,15 +472,15 @@ describe("3. areas on the map", () => {
       globalThis.using = item.use();
       return item.id;
     });
-    await page.evaluate(() => until(() => canvas.templates.preview.children.length === 1, "the preview"));
+    await page.evaluate(layer => until(() => canvas[layer].preview.children.length === 1, "the preview"), AREAS.layer);
     const board = page.locator("#board");
     await board.scrollIntoViewIfNeeded();
     const box = await board.boundingBox();
     await page.mouse.move(box.x + 225, box.y + 175);
-    await page.screenshot({ path: `${results}abilities-preview.png`, clip: box });
+    await page.screenshot({ path: `${results}abilities-preview${GENERATION >= 14 ? "-v14" : ""}.png`, clip: box });
     await page.mouse.click(box.x + 225, box.y + 175, { button: "right" });
-    const after = await page.evaluate(async () => ({ outcome: await globalThis.using, templates: canvas.scene.templates.size,
-      preview: canvas.templates.preview.children.length, dialogs: document.querySelectorAll(".attack-dialog").length }));
+    const after = await page.evaluate(async AREAS => ({ outcome: await globalThis.using, templates: canvas.scene[AREAS.collection].size,
+      preview: canvas[AREAS.layer].preview.children.length, dialogs: document.querySelectorAll(".attack-dialog").length }), AREAS);
     assert.deepEqual(after, { outcome: null, templates: 0, preview: 0, dialogs: 0 });
     assert.ok(id);
     assert.deepEqual(open.browser.errors, []);
@@ -532,6 +554,46 @@ describe("4. drag and drop", () => {
     assert.equal(dropped.jobItems, 0, "a job is picked, not carried");
     assert.deepEqual(dropped.granted, ["Pack Bolt"]);
     await ana.screenshot({ path: `${results}abilities-dropped.png` });
+    assert.deepEqual(open.browser.errors, []);
+  });
+
+  test("every drop on a sheet goes through core's dropActorSheetData hook, which may refuse it; an effect dropped is added (issue 40, v13 defect 4)", async () => {
+    const result = await open.page.evaluate(async () => {
+      const cy = await Actor.implementation.create({ name: "Cy", type: "character" });
+      const donor = await Actor.implementation.create({ name: "Donor", type: "character", effects: [{ name: "Warded", img: "icons/svg/aura.svg" }] });
+      const spare = await Item.implementation.create({ name: "Spare Bolt", type: "ability" });
+      await cy.sheet.render({ force: true });
+      /** @type {unknown[]} */
+      const seen = [];
+      let refuse = true;
+      const hook = (actor, sheet, data) => { seen.push([actor.name, sheet === cy.sheet, data.type]); return refuse ? false : undefined; };
+      Hooks.on("dropActorSheetData", hook);
+      const drop = data => {
+        const transfer = new DataTransfer();
+        transfer.setData("text/plain", JSON.stringify(data));
+        document.querySelector(`#CharacterSheet-Actor-${cy.id}`).dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      };
+      const effect = { type: "ActiveEffect", uuid: donor.effects.contents[0].uuid };
+      try {
+        drop({ type: "Item", uuid: spare.uuid });
+        drop(effect);
+        await new Promise(resolve => setTimeout(resolve, 300));
+        const refused = { items: cy.items.size, effects: cy.effects.size };
+        refuse = false;
+        drop(effect);
+        await until(() => cy.effects.size === 1, "the dropped effect");
+        drop({ type: "Item", uuid: spare.uuid });
+        await until(() => cy.items.getName("Spare Bolt"), "the dropped ability");
+        return { seen, refused, effects: cy.effects.map(e => e.name), donor: donor.effects.size };
+      } finally {
+        Hooks.off("dropActorSheetData", hook);
+      }
+    });
+    assert.deepEqual(result.seen, [["Cy", true, "Item"], ["Cy", true, "ActiveEffect"], ["Cy", true, "ActiveEffect"], ["Cy", true, "Item"]],
+      "the hook sees each drop with the actor, the sheet and the drop data");
+    assert.deepEqual(result.refused, { items: 0, effects: 0 }, "a hook's false refuses the drop");
+    assert.deepEqual(result.effects, ["Warded"], "the effect is added to the actor");
+    assert.equal(result.donor, 1, "a copy: the donor keeps its own");
     assert.deepEqual(open.browser.errors, []);
   });
 

@@ -182,14 +182,24 @@ function flattenInto(object, prefix) {
 }
 
 /**
- * foundry.utils.mergeObject: `other` (dotted keys expanded) merged into `original`; `-=key`
- * deletes a key, as in v13's update data.
+ * v14's foundry.data.operators.ForcedDeletion (api/v14 namespace foundry.data.operators; the
+ * global `_del`): an update's value that deletes its key. Its constructor argument is ignored.
+ */
+class ForcedDeletion {}
+
+/**
+ * foundry.utils.mergeObject: `other` (dotted keys expanded) merged into `original`. v13 deletes a
+ * key with `-=key`; v14 with a ForcedDeletion value, and throws on the `-=` key as 14.36x's
+ * `_migrateDeletionKey` does ("legacy syntax").
  */
 function mergeObject(original, other = {}, { inplace = true, insertKeys = true } = {}) {
   const target = inplace ? original : deepClone(original);
   for (const [key, value] of Object.entries(expandObject(other))) {
-    if (key.startsWith("-=")) {
-      delete target[key.slice(2)];
+    if (key.startsWith("-=") && GENERATION >= 14) {
+      throw new Error(`You are specifying a forced deletion key "${key}" using legacy syntax which should be migrated to instead pass {${key.slice(2)}: _del} or {${key.slice(2)}: new ForcedDeletion()}`);
+    }
+    if (key.startsWith("-=") || (GENERATION >= 14 && value instanceof ForcedDeletion)) {
+      delete target[key.startsWith("-=") ? key.slice(2) : key];
       continue;
     }
     if (!insertKeys && !(key in target)) continue;
@@ -650,7 +660,8 @@ class ClientDocument {
   unsetFlag(scope, key) {
     const parts = key.split(".");
     const last = parts.pop();
-    return this.update({ [`flags.${scope}${parts.length ? `.${parts.join(".")}` : ""}.-=${last}`]: null });
+    const path = `flags.${scope}${parts.length ? `.${parts.join(".")}` : ""}`;
+    return this.update(GENERATION >= 14 ? { [`${path}.${last}`]: new ForcedDeletion() } : { [`${path}.-=${last}`]: null });
   }
 
   /* Sheets */
@@ -858,6 +869,11 @@ class ActiveEffect extends documentClass(Object.freeze(/** @type {const} */ ({ n
   get statuses() { return new Set(/** @type {string[]} */ (this._source.statuses ?? [])); }
   get disabled() { return !!this._source.disabled; }
   get active() { return !this.disabled; }
+  /** v13's: the document it modifies: its actor; an item's own, or its actor's if it transfers. */
+  get target() {
+    if (this.parent instanceof Actor) return this.parent;
+    return this._source.transfer ? (this.parent?.parent ?? null) : this.parent;
+  }
   static async fromStatusEffect(statusId, options = {}) {
     const status = CONFIG.statusEffects.find(e => e.id === statusId);
     if (!status) throw new Error(`Invalid status ID "${statusId}" provided to ActiveEffect#fromStatusEffect`);
@@ -964,8 +980,10 @@ class User extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Us
     if (slot === undefined) slot = Array.from({ length: 50 }, (_, i) => i + 1).find(n => !this._source.hotbar[n]);
     slot = Number(slot);
     if (!Number.isInteger(slot) || slot < 1 || slot > 50) throw new Error("Invalid Hotbar slot requested");
-    const changes = macro ? { [`hotbar.${slot}`]: macro.id } : { [`hotbar.-=${slot}`]: null };
-    if (fromSlot !== undefined && Number(fromSlot) !== slot) changes[`hotbar.-=${fromSlot}`] = null;
+    // Core's own deletion, per generation (v14: the ForcedDeletion operator).
+    const clear = n => (GENERATION >= 14 ? [`hotbar.${n}`, new ForcedDeletion()] : [`hotbar.-=${n}`, null]);
+    const changes = Object.fromEntries([macro ? [`hotbar.${slot}`, macro.id] : clear(slot)]);
+    if (fromSlot !== undefined && Number(fromSlot) !== slot) changes[clear(fromSlot)[0]] = clear(fromSlot)[1];
     await this.update(changes);
     ui.hotbar?.render();
     return this;
@@ -3169,23 +3187,36 @@ class CombatTracker extends HandlebarsApplicationMixin(AbstractSidebarTab) {
     await this.render();
     return combat;
   }
-  /** Core's combatant menu (not drawn here: no ContextMenu), by its v13 labels. */
+  /**
+   * Core's combatant menu (not drawn here: no ContextMenu), in the generation's shape: v13's
+   * `{name, condition, callback(li)}` and `COMBAT.Combatant*` keys, v14's
+   * `{label, visible, onClick(event, li)}` and `COMBATANT.ACTIONS.*` keys.
+   * @shim-unchecked v14's entries ({label, visible, onClick}: API v14 foundry.ContextMenuEntry) are not in foundry-vtt-types 13, which holds only v13's
+   */
   _getEntryContextOptions() {
     const combatant = li => this.viewed?.combatants.get(li.dataset.combatantId ?? "");
     return [
-      { name: "COMBAT.CombatantUpdate", icon: '<i class="fa-solid fa-pen-to-square"></i>', callback: () => {} },
-      { name: "COMBAT.CombatantClear", icon: '<i class="fa-solid fa-arrow-rotate-left"></i>',
-        condition: li => Number.isFinite(combatant(li)?.initiative), callback: li => { combatant(li)?.update({ initiative: null }); } },
-      { name: "COMBAT.CombatantReroll", icon: '<i class="fa-solid fa-dice-d20"></i>', callback: li => { const c = combatant(li); if (c) this.viewed?.rollInitiative([c.id]); } },
-      { name: "COMBAT.CombatantRemove", icon: '<i class="fa-solid fa-trash"></i>', callback: li => { combatant(li)?.delete(); } }
-    ];
+      ["Update", "COMBAT.CombatantUpdate", '<i class="fa-solid fa-pen-to-square"></i>', () => true, () => {}],
+      ["Clear", "COMBAT.CombatantClear", '<i class="fa-solid fa-arrow-rotate-left"></i>', li => Number.isFinite(combatant(li)?.initiative),
+        li => { combatant(li)?.update({ initiative: null }); }],
+      ["Reroll", "COMBAT.CombatantReroll", '<i class="fa-solid fa-dice-d20"></i>', () => true,
+        li => { const c = combatant(li); if (c) this.viewed?.rollInitiative([c.id]); }],
+      ["Remove", "COMBAT.CombatantRemove", '<i class="fa-solid fa-trash"></i>', () => true, li => { combatant(li)?.delete(); }]
+    ].map(([v14, v13, icon, visible, act]) => (GENERATION >= 14
+      ? { label: `COMBATANT.ACTIONS.${v14}`, icon, visible, onClick: (event, li) => act(li) }
+      : { name: v13, icon, condition: visible, callback: act }));
   }
-  /** Core's encounter menu, by its v13 labels. */
+  /**
+   * Core's encounter menu, in the generation's shape (the same keys in both).
+   * @shim-unchecked v14's entries ({label, visible, onClick}: API v14 foundry.ContextMenuEntry) are not in foundry-vtt-types 13, which holds only v13's
+   */
   _getCombatContextOptions() {
     return [
-      { name: "COMBAT.InitiativeReset", icon: '<i class="fa-solid fa-arrow-rotate-left"></i>', condition: () => !!this.viewed, callback: () => {} },
-      { name: "COMBAT.Delete", icon: '<i class="fa-solid fa-trash"></i>', condition: () => !!this.viewed, callback: () => { this.viewed?.endCombat(); } }
-    ];
+      ["COMBAT.InitiativeReset", '<i class="fa-solid fa-arrow-rotate-left"></i>', () => {}],
+      ["COMBAT.Delete", '<i class="fa-solid fa-trash"></i>', () => { this.viewed?.endCombat(); }]
+    ].map(([key, icon, act]) => (GENERATION >= 14
+      ? { label: key, icon, visible: () => !!this.viewed, onClick: () => act() }
+      : { name: key, icon, condition: () => !!this.viewed, callback: act }));
   }
   static #onCombatantMouseDown(event, target) { return this._onCombatantMouseDown(event, target); }
   static #onCombatCreate(event, target) { return this._onCombatCreate(event, target); }
@@ -3652,6 +3683,8 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     appv1: { sheets: { ActorSheet, ItemSheet } }
   });
   foundry.data.validation = { DataModelValidationError };
+  // @shim-unchecked v14's foundry.data.operators (API v14 namespace foundry.data.operators) is not in foundry-vtt-types 13
+  if (GENERATION >= 14) foundry.data.operators = { ForcedDeletion };
   Object.assign(globalThis.foundry.applications, {
     api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2, DialogV2 },
     sheets: { ActorSheetV2, ItemSheetV2, journal: { JournalEntrySheet } },

@@ -21,7 +21,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { UNTIL, openPage } from "../support/browser.mjs";
+import { GENERATION, UNTIL, openPage } from "../support/browser.mjs";
 import { startServer } from "../support/static-server.mjs";
 
 /** The notice of refused initiative (lang/en.json). */
@@ -370,12 +370,15 @@ describe("what v13's ChatMessage, sheets and world load do besides", () => {
     assert.deepEqual(open.browser.errors, []);
   });
 
+  // v13's core.rollMode is v14's core.messageMode (v14 has no rollMode setting); the dialog's mode
+  // is stored in v13's names, which the system maps to the running generation's.
   test("a roll posted public by a user whose chat mode is private stays public (ChatMessage#_preCreate)", async () => {
-    const modes = await open.page.evaluate(async () => {
+    const modes = await open.page.evaluate(async v14 => {
       const { default: TacticalRolls } = await import("../../module/dice/tactical-rolls.mjs");
       const { default: IconRoll } = await import("../../module/dice/icon-roll.mjs");
       const actor = game.actors.getName("Valid");
-      await game.settings.set("core", "rollMode", "gmroll");
+      const [setting, gm, open] = v14 ? ["messageMode", "gm", "public"] : ["rollMode", "gmroll", "publicroll"];
+      await game.settings.set("core", setting, gm);
       const results = {};
       for (const mode of ["publicroll", "blindroll", "selfroll"]) {
         const roll = await IconRoll.fromRequest({ kind: "icon.save" });
@@ -383,9 +386,9 @@ describe("what v13's ChatMessage, sheets and world load do besides", () => {
         const message = await TacticalRolls.post(actor, [roll], "Save", mode);
         results[mode] = { whisper: message.whisper.length, blind: message.blind };
       }
-      await game.settings.set("core", "rollMode", "publicroll");
+      await game.settings.set("core", setting, open);
       return results;
-    });
+    }, GENERATION >= 14);
     assert.deepEqual(modes, { publicroll: { whisper: 0, blind: false }, blindroll: { whisper: 1, blind: true }, selfroll: { whisper: 1, blind: false } });
     assert.deepEqual(open.browser.errors, []);
   });

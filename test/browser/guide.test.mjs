@@ -77,10 +77,14 @@ describe("the guide in a world", () => {
     await server?.close();
   });
 
-  /** Type a line into the chat as Foundry's ChatLog does: the `chatMessage` hook first. */
-  const say = line => browser.page.evaluate(line => {
-    const speaker = ChatMessage.implementation.getSpeaker({});
-    return Hooks.call("chatMessage", ui.chat, line, { speaker, user: game.user.id });
+  /**
+   * Type a line into the chat as the generation's chat input hands it to ChatLog#processMessage
+   * (v13: the text, the `chatMessage` hook first; v14: the editor's HTML, then the command
+   * registry). Whether Foundry went on to post it itself: false when the system took it.
+   */
+  const say = line => browser.page.evaluate(async line => {
+    const { chatInput } = await import("./foundry-shim.mjs");
+    return (await ui.chat.processMessage(chatInput(line))) !== undefined;
   }, line);
 
   /** The newest message once there are more than `count`. */

@@ -7,7 +7,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { UNTIL, openPage } from "../support/browser.mjs";
+import { AREAS, GENERATION, UNTIL, openPage } from "../support/browser.mjs";
 import { startServer } from "../support/static-server.mjs";
 
 const UNTIL_AND_LISTEN = `${UNTIL}
@@ -55,20 +55,20 @@ describe("icon-engine.* hooks", () => {
   });
 
   test("game.system.api: every member the docs name, each working", async () => {
-    const api = await run(async () => {
+    const api = await browser.page.evaluate(async AREAS => {
       const api = game.system.api;
       const item = await t.item({ area: { shape: "cross", size: 1 } });
       const placed = await api.placeArea(item.uuid, { at: { x: 175, y: 75 } });
       const covered = api.coveredTokens(placed.template).map(tk => tk.name);
       const refusal = await api.refusal(item.uuid);
-      await canvas.scene.deleteEmbeddedDocuments("MeasuredTemplate", canvas.scene.templates.map(tp => tp.id));
+      await canvas.scene.deleteEmbeddedDocuments(AREAS.document, canvas.scene[AREAS.collection].map(tp => tp.id));
       let missing = null;
       try { await api.useItem("Actor.nope.Item.nope"); } catch (error) { missing = error.message; }
       const docs = await (await fetch("/docs/api.md")).text();
       return { keys: Object.keys(api).sort(), undocumented: Object.keys(api).filter(key => !docs.includes(`| \`${key}`)), same: api === iconEngine.api, covered, refusal, missing,
         hooks: Object.values(api.hooks).every(name => name.startsWith("icon-engine.")), shapes: [...api.rules.areas.AREA_SHAPES],
         plan: api.contentPacks.plan(JSON.stringify({ format: "icon-engine-content-pack", version: 1, id: "x", traits: [{ id: "a", name: "A" }] })).report.valid };
-    });
+    }, AREAS);
     assert.deepEqual(api.keys, ["applyEffect", "attack", "contentPacks", "coveredTokens", "grants", "hooks", "id", "placeArea", "refusal", "rules", "save", "useItem"]);
     assert.deepEqual(api.undocumented, [], "docs/api.md names each member");
     assert.equal(api.same, true);
@@ -109,26 +109,36 @@ describe("icon-engine.* hooks", () => {
     assert.deepEqual(r.after, [[true, "attack"], [true, "card"]], "useItem after each use that happened");
   });
 
-  test("preCreateTemplate / createTemplate: received; false places nothing; changed data places it elsewhere", async () => {
-    const r = await run(async () => {
+  // The data is a measured template's on 13 (moved by its x), a region's on 14 (moved by its
+  // shapes, one square polygon per space: docs/api.md); the document created is of that kind.
+  test(`preCreateTemplate / createTemplate: received; false places nothing; changed data places it elsewhere (a ${GENERATION >= 14 ? "region" : "template"})`, async () => {
+    const r = await browser.page.evaluate(async AREAS => {
       const item = await t.item({ area: { shape: "blast", size: 1 } });
       const after = listen("icon-engine.createTemplate");
       const stop = listen("icon-engine.preCreateTemplate", () => false);
       const stopped = await game.system.api.placeArea(item, { at: { x: 175, y: 75 } });
       stop.off();
-      const move = listen("icon-engine.preCreateTemplate", (it, data) => { data.x = 75; });
+      const regions = AREAS.document === "Region";
+      // two spaces west
+      const move = listen("icon-engine.preCreateTemplate", (it, data) => {
+        if (regions) data.shapes = data.shapes.map(shape => ({ ...shape, points: shape.points.map((v, k) => (k % 2 ? v : v - 100)) }));
+        else data.x = 75;
+      });
       const moved = await game.system.api.placeArea(item, { at: { x: 175, y: 75 } });
       move.off();
       after.off();
-      const out = { stopped, templates: canvas.scene.templates.size, tokens: moved.tokens.map(tk => tk.name), pre: move.calls[0][0].id === item.id,
+      const out = { stopped, templates: canvas.scene[AREAS.collection].size, tokens: moved.tokens.map(tk => tk.name), pre: move.calls[0][0].id === item.id,
+        kind: moved.template.documentName, data: Object.keys(move.calls[0][1]).filter(key => ["shapes", "t", "x"].includes(key)).sort(),
         after: after.calls.map(c => [c[0].id === item.id, c[1].id === moved.template.id, c[2].map(tk => tk.name)]) };
-      await canvas.scene.deleteEmbeddedDocuments("MeasuredTemplate", canvas.scene.templates.map(tp => tp.id));
+      await canvas.scene.deleteEmbeddedDocuments(AREAS.document, canvas.scene[AREAS.collection].map(tp => tp.id));
       return out;
-    });
+    }, AREAS);
     assert.equal(r.stopped, null);
     assert.equal(r.templates, 1, "only the changed one");
     assert.deepEqual(r.tokens, ["Ana"], "moved onto Ana's space instead of the ogre's");
     assert.equal(r.pre, true);
+    assert.equal(r.kind, AREAS.document);
+    assert.deepEqual(r.data, GENERATION >= 14 ? ["shapes"] : ["t", "x"], "the hook is given the area's data in the generation's shape");
     assert.deepEqual(r.after, [[true, true, ["Ana"]]]);
   });
 

@@ -2,13 +2,15 @@
  * ICON's areas on a square grid (module/canvas/area-shapes.mjs, template-data.mjs): the spaces each
  * shape covers, counted independently here (a diagonal step counts 1 space, Foundry's EQUIDISTANT
  * rule), the tokens an area covers ("a target must have at least 1 space of its area" inside), the
- * outline Foundry draws, and a template's data read back on another client.
+ * outline Foundry draws, a template's data read back on another client, and the same area as a
+ * v14 Scene Region's data (one square per space) read back from its shapes.
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { AREA_SHAPES, areaSpaces, coveredTokens, directionBetween, directionStep, outline, spacesBetween, tokenSpaces } from
   "../../module/canvas/area-shapes.mjs";
 import { AREA_FLAG, FOUNDRY_TYPES, areaTemplateData, spaceAt, templateSpaces, tokensInTemplate } from "../../module/canvas/template-data.mjs";
+import { areaRegionData, placementOf, regionSpaces, shapeSpace, spacePolygon } from "../../module/canvas/region-data.mjs";
 
 const at = (i, j) => ({ i, j });
 const keys = spaces => spaces.map(s => `${s.i},${s.j}`).sort();
@@ -156,5 +158,46 @@ describe("templates", () => {
     const line = areaTemplateData({ shape: "line", size: 2 }, { anchor: at(5, 9), user }, grid, { scope: "s" });
     assert.equal(line.direction, 0);
     assert.deepEqual(keys(templateSpaces(line, 100, "s")), ["5,6", "5,7"]);
+  });
+});
+
+describe("an area as a v14 Scene Region (module/canvas/region-data.mjs)", () => {
+  const grid = { size: 50, distance: 1 };
+  const meta = { name: "Blast", visibility: 2, scope: "icon-engine" };
+
+  test("one square polygon per space of the pattern; the spaces read back from the shapes", () => {
+    const data = areaRegionData({ shape: "cross", size: 1 }, { anchor: at(3, 4) }, grid, meta);
+    assert.equal(data.shapes.length, 5);
+    for (const shape of data.shapes) {
+      assert.equal(shape.type, "polygon");
+      assert.equal(shape.points.length, 8);
+    }
+    assert.deepEqual(keys(regionSpaces(data, grid.size, "icon-engine")), keys([at(2, 4), at(3, 3), at(3, 4), at(3, 5), at(4, 4)]));
+    assert.deepEqual(data.flags["icon-engine"][AREA_FLAG].x, 4.5 * 50, "the origin's centre is kept: a region has no position");
+  });
+
+  test("shapes moved (a module's preCreateTemplate) move the area; shapes no longer squares fall back to the flag", () => {
+    const data = areaRegionData({ shape: "blast", size: 1 }, { anchor: at(1, 3) }, grid, meta);
+    const moved = { ...data, shapes: data.shapes.map(s => ({ ...s, points: s.points.map((v, k) => (k % 2 ? v : v - 100)) })) };
+    assert.deepEqual(keys(regionSpaces(moved, grid.size, "icon-engine")), ["1,1"]);
+    const circle = { ...data, shapes: [{ type: "circle", x: 0, y: 0, radius: 10, hole: false }] };
+    assert.deepEqual(keys(regionSpaces(circle, grid.size, "icon-engine")), ["1,3"]);
+    assert.equal(regionSpaces({ shapes: data.shapes, flags: {} }, grid.size, "icon-engine"), null, "not the system's area");
+  });
+
+  test("a shape is a space only when it is exactly a grid square: not offset, not larger, not a hole", () => {
+    assert.deepEqual(shapeSpace(spacePolygon(at(2, 7), 50), 50), at(2, 7));
+    assert.equal(shapeSpace({ type: "polygon", points: [10, 0, 60, 0, 60, 50, 10, 50] }, 50), null);
+    assert.equal(shapeSpace({ type: "polygon", points: [0, 0, 100, 0, 100, 100, 0, 100] }, 50), null);
+    assert.equal(shapeSpace({ ...spacePolygon(at(0, 0), 50), hole: true }, 50), null);
+    assert.equal(shapeSpace({ type: "polygon", points: [0, 0, 50, 0, 50, 50, 0, 50, 0, 0] }, 50), null);
+  });
+
+  test("where a preview went: whole spaces moved, turns to the nearest 45°", () => {
+    const before = [0, 0, 50, 0, 50, 50, 0, 50];
+    assert.deepEqual(placementOf(before, before.map((v, k) => v + (k % 2 ? 100 : 150)), 50), { di: 2, dj: 3, turn: 0 });
+    // turned a quarter clockwise on screen about the origin: (x, y) -> (-y, x)
+    const turned = before.flatMap((v, k, all) => (k % 2 ? [] : [-all[k + 1], v]));
+    assert.equal(placementOf(before, turned, 50).turn, 90);
   });
 });

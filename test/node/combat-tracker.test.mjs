@@ -24,6 +24,20 @@ globalThis.game = {
 const { combatantEntry, refusalFor, foundryTurn, healTarget, endOfCombatChanges, stateDiff, combatUpdate, endOfTurn } =
   await import("../../module/data/combat-rules.mjs");
 const { trackerContext, trackerEvent, turnPips, stateCombatants } = await import("../../module/applications/combat/tracker-context.mjs");
+const { deleteKey } = await import("../../module/compat/data-operators.mjs");
+
+/** v14's deletion operator (foundry.data.operators.ForcedDeletion), as a stand-in class. */
+class ForcedDeletion {}
+/**
+ * Runs `fn` with Foundry's generation set to `generation` (what compat/generation.mjs reads).
+ * @param {number} generation @param {() => void} fn
+ */
+const underGeneration = (generation, fn) => {
+  const foundry = globalThis.foundry;
+  globalThis.game.release = { generation };
+  globalThis.foundry = { ...foundry, data: { ...foundry?.data, operators: { ForcedDeletion } } };
+  try { fn(); } finally { delete globalThis.game.release; globalThis.foundry = foundry; }
+};
 
 /** The fight of the browser test: three PCs, an Elite and a normal foe. */
 const facts = [
@@ -247,15 +261,19 @@ const fifteen = [
 
 /**
  * What Foundry does with an update of an object field (v13 ObjectField: the change is merged into
- * the stored value key by key; `-=key: null` deletes a key; anything that is not a plain object
- * replaces what was there), written out here to check the module's diffs against.
+ * the stored value key by key; `-=key: null` deletes a key, on v14 a ForcedDeletion value does
+ * (and the `-=` key throws); anything that is not a plain object replaces what was there),
+ * written out here to check the module's diffs against.
  * @param {any} stored @param {any} change
  */
 function foundryMerge(stored, change) {
   const plain = v => v !== null && typeof v === "object" && !Array.isArray(v);
   if (!plain(stored) || !plain(change)) return structuredClone(change);
+  const v14 = globalThis.game.release?.generation === 14;
   for (const [key, value] of Object.entries(change)) {
+    if (key.startsWith("-=") && v14) throw new Error(`You are specifying a forced deletion key "${key}" using legacy syntax`);
     if (key.startsWith("-=")) delete stored[key.slice(2)];
+    else if (value instanceof ForcedDeletion) delete stored[key];
     else stored[key] = plain(value) && plain(stored[key]) ? foundryMerge(stored[key], value) : structuredClone(value);
   }
   return stored;
@@ -277,44 +295,49 @@ function trackerMove(state, n) {
 }
 
 describe("the stored state and the updates that carry it", () => {
-  test("a diff merged as Foundry merges it gives the new state, over random fights and the old shape", () => {
-    let seed = 777;
-    const rand = n => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
-    const roster = fifteen.map(combatantEntry);
-    let stored = null;
-    let state = null;
-    const check = next => {
-      const update = combatUpdate(stored, next, []);
-      stored = "system.state" in update ? foundryMerge(stored, update["system.state"]) : stored;
-      assert.deepEqual(stored, next);
-      state = next;
-    };
-    check(apply(null, { type: "start", combatants: roster }).state);
-    for (let step = 0; step < 400; step++) {
-      const roll = rand(12);
-      const ids = stateCombatants(state).map(c => c.id);
-      const event = roll === 0 ? { type: "undo" }
-        : roll === 1 ? { type: "setDefeated", id: ids[rand(ids.length)], defeated: rand(2) === 0 }
-        : roll === 2 ? { type: "delay", id: ids[rand(ids.length)] }
-        : roll === 3 ? { type: "removeCombatant", id: ids[rand(ids.length)] }
-        : roll === 4 ? { type: "addCombatant", combatant: { id: fid(`new${step}`), side: rand(2) ? "party" : "foes", summoner: rand(3) ? null : ids[0] } }
-        : trackerMove(state, step);
-      let next;
-      try { next = apply(state, event).state; } catch { continue; }
-      if (!next) break;
-      check(next);
-    }
-    // a state stored in the old shape: the first event's update turns it into the new one
-    stored = oldState("combat-v1-midfight.json");
-    const next = apply(stored, { type: "endTurn" }).state;
-    const update = combatUpdate(stored, next, []);
-    assert.ok("-=history" in update["system.state"], "the snapshot history is deleted");
-    assert.deepEqual(foundryMerge(stored, update["system.state"]), next);
-    // before the start and after undoing it
-    assert.deepEqual(combatUpdate(null, null, []), { round: 0, turn: null, "system.state": null });
-    assert.deepEqual(stateDiff({ a: 1, b: { c: [1] } }, { a: 1, b: { c: [1] } }), {});
-    assert.deepEqual(stateDiff({ a: { b: 1, c: 2 } }, { a: { b: 1 } }), { a: { "-=c": null } });
-  });
+  for (const generation of [13, 14]) {
+    test(`a diff merged as Foundry ${generation} merges it gives the new state, over random fights and the old shape`, () => underGeneration(generation, () => {
+      let seed = 777;
+      const rand = n => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+      const roster = fifteen.map(combatantEntry);
+      let stored = null;
+      let state = null;
+      const check = next => {
+        const update = combatUpdate(stored, next, [], deleteKey);
+        stored = "system.state" in update ? foundryMerge(stored, update["system.state"]) : stored;
+        assert.deepEqual(stored, next);
+        state = next;
+      };
+      check(apply(null, { type: "start", combatants: roster }).state);
+      for (let step = 0; step < 400; step++) {
+        const roll = rand(12);
+        const ids = stateCombatants(state).map(c => c.id);
+        const event = roll === 0 ? { type: "undo" }
+          : roll === 1 ? { type: "setDefeated", id: ids[rand(ids.length)], defeated: rand(2) === 0 }
+          : roll === 2 ? { type: "delay", id: ids[rand(ids.length)] }
+          : roll === 3 ? { type: "removeCombatant", id: ids[rand(ids.length)] }
+          : roll === 4 ? { type: "addCombatant", combatant: { id: fid(`new${step}`), side: rand(2) ? "party" : "foes", summoner: rand(3) ? null : ids[0] } }
+          : trackerMove(state, step);
+        let next;
+        try { next = apply(state, event).state; } catch { continue; }
+        if (!next) break;
+        check(next);
+      }
+      // a state stored in the old shape: the first event's update turns it into the new one
+      stored = oldState("combat-v1-midfight.json");
+      const next = apply(stored, { type: "endTurn" }).state;
+      const update = combatUpdate(stored, next, [], deleteKey);
+      if (generation === 13) assert.ok("-=history" in update["system.state"], "the snapshot history is deleted");
+      else assert.ok(update["system.state"].history instanceof ForcedDeletion, "the snapshot history is deleted by v14's operator");
+      assert.deepEqual(foundryMerge(stored, update["system.state"]), next);
+      // before the start and after undoing it
+      assert.deepEqual(combatUpdate(null, null, [], deleteKey), { round: 0, turn: null, "system.state": null });
+      assert.deepEqual(stateDiff({ a: 1, b: { c: [1] } }, { a: 1, b: { c: [1] } }, deleteKey), {});
+      assert.deepEqual(stateDiff({ a: { b: 1, c: 2 } }, { a: { b: 1 } }, deleteKey),
+        generation === 13 ? { a: { "-=c": null } } : { a: { c: new ForcedDeletion() } });
+      if (generation === 14) assert.ok(stateDiff({ a: { c: 2 } }, { a: {} }, deleteKey).a.c instanceof ForcedDeletion);
+    }));
+  }
 
   test("end of turn: regeneration through the core's healing, hatred ends, an ongoing hatred stays", () => {
     assert.deepEqual(endOfTurn(["regeneration", "hatred", "dazed"]), { regenerates: true, ends: ["hatred"] });
@@ -348,10 +371,13 @@ function standIns() {
         async _prepareCombatContext(context) { calls.push("core:combat"); context.hasCombat = true; }
         async _prepareTrackerContext(context) { calls.push("core:tracker"); context.turns = []; }
         async _getCombatantThumbnail(combatant) { return combatant.thumb ?? combatant.img; }
-        // core's entries in the running generation's shape (v14 renamed name to label)
+        // core's entries in the running generation's shape and keys (v14 renamed name to label, and
+        // the combatant entries' keys to COMBATANT.ACTIONS.*, as public v14 tracker code reads them)
         _getEntryContextOptions() {
-          return ["COMBAT.CombatantUpdate", "COMBAT.CombatantClear", "COMBAT.CombatantReroll",
-            "COMBAT.CombatantClearMovementHistory", "COMBAT.CombatantRemove"].map(coreEntry);
+          return ((game.release?.generation ?? 13) >= 14
+            ? ["COMBATANT.ACTIONS.Update", "COMBATANT.ACTIONS.Clear", "COMBATANT.ACTIONS.Reroll", "COMBATANT.ACTIONS.Remove"]
+            : ["COMBAT.CombatantUpdate", "COMBAT.CombatantClear", "COMBAT.CombatantReroll",
+              "COMBAT.CombatantClearMovementHistory", "COMBAT.CombatantRemove"]).map(coreEntry);
         }
         _getCombatContextOptions() {
           return ["COMBAT.InitiativeReset", "COMBAT.ClearMovementHistories", "COMBAT.Delete"].map(coreEntry);
@@ -589,12 +615,13 @@ describe("IconCombat and the tracker over stand-ins for Foundry", () => {
         game.release = { generation };
         const entries = tracker._getEntryContextOptions();
         const labels = entries.map(o => (generation >= 14 ? o.label : o.name));
-        assert.deepEqual(labels, ["COMBAT.CombatantUpdate", "COMBAT.CombatantClearMovementHistory", "COMBAT.CombatantRemove",
+        assert.deepEqual(labels, [...(generation >= 14 ? ["COMBATANT.ACTIONS.Update", "COMBATANT.ACTIONS.Remove"]
+          : ["COMBAT.CombatantUpdate", "COMBAT.CombatantClearMovementHistory", "COMBAT.CombatantRemove"]),
           "ICONENGINE.Combat.sideChoice.auto", "ICONENGINE.Combat.sideChoice.party", "ICONENGINE.Combat.sideChoice.foes",
           "ICONENGINE.Combat.canSlow"], `v${generation}`);
         assert.deepEqual(tracker._getCombatContextOptions().map(o => (generation >= 14 ? o.label : o.name)),
           ["COMBAT.ClearMovementHistories", "COMBAT.Delete"], `v${generation}`);
-        const party = entries[4];
+        const party = entries.find(o => (generation >= 14 ? o.label : o.name) === "ICONENGINE.Combat.sideChoice.party");
         // v13: name, condition(li), callback(li); v14: label, visible(li), onClick(event, li), and none of v13's names
         if (generation >= 14) {
           assert.deepEqual(Object.keys(party).sort(), ["icon", "label", "onClick", "visible"]);

@@ -377,6 +377,46 @@ describe("the shipped migrations and their registration", () => {
     assert.deepEqual(b, a, "the same event, the same fight and effects");
   });
 
+  test("migration 3 writes abilities' text ranges to the database, which the models' migrateData converts only in memory", async () => {
+    const { migrateAbilitySource } = await import("../../module/data/ability-rules.mjs");
+    const world = loadWorld({ dataVersion: 2 });
+    const ability = (/** @type {string} */ id, /** @type {string} */ range) => ({ _id: id, name: id, type: "ability",
+      system: { description: "<p>Mine.</p>", actions: 1, tags: [], range }, effects: [], flags: {} });
+    const stored = {
+      item: ability("itmVolley0000001", "Range 5"),
+      held: [ability("itmSelf000000001", "self"), ability("itmFar0000000001", "close blast 2"), { _id: "itmTrait00000001", name: "Tough", type: "trait", system: {} }]
+    };
+    const actor = world.stored.actors.get("actYsolde0000001");
+    actor.items = structuredClone(stored.held);
+    world.stored.items.set(stored.item._id, structuredClone(stored.item));
+    game.data.items.push(structuredClone(stored.item));
+    game.data.actors.find((/** @type {any} */ a) => a._id === actor._id).items = structuredClone(stored.held);
+    // As Foundry reads them: toObject() is the source after migrateData (AbilityData's converts the
+    // range), so it shows no text range although the database holds one.
+    const asRead = (/** @type {any} */ data) => {
+      const read = structuredClone(data);
+      for (const item of [read, ...(read.items ?? [])]) if (item.type === "ability") migrateAbilitySource(item.system);
+      return read;
+    };
+    for (const name of ["Actor", "Item"]) {
+      const collection = game.collections.get(name);
+      const contents = Object.getOwnPropertyDescriptor(collection, "contents")?.get;
+      Object.defineProperty(collection, "contents", { get: () => contents.call(collection).map((/** @type {any} */ d) => ({ ...d, toObject: () => asRead(d.toObject()) })) });
+    }
+    const report = await new MigrationRunner(MIGRATIONS).run();
+    assert.deepEqual(report.failed, null);
+    assert.deepEqual(report.ran, [3]);
+    assert.deepEqual(world.stored.items.get(stored.item._id).system.range, { kind: "range", value: 5 }, "a world ability, in the database");
+    const held = world.stored.actors.get(actor._id).items;
+    assert.deepEqual(held.map((/** @type {any} */ i) => i.system.range), [{ kind: "self", value: 0 }, { kind: "", value: 0 }, undefined],
+      "an actor's abilities, in the database; its other items as they were");
+    assert.equal(held[1].system.description, "<p>close blast 2</p><p>Mine.</p>", "text that is no range is kept in the description");
+    assert.deepEqual(held[2], stored.held[2]);
+    const writes = world.requests.map(r => [r.documentName, r.updates.map(u => u._id)]);
+    assert.deepEqual(writes, [["Item", [stored.item._id]], ["Actor", [actor._id]]], "only the documents that held a text range");
+    assert.equal(world.stored.items.get("itmStrike0000001").system.range, undefined, "an ability with no text range is left alone");
+  });
+
   test("register(): a hidden world setting, default 0, and a ready hook that migrates", async () => {
     const world = loadWorld();
     MigrationRunner.register();

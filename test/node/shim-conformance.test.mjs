@@ -135,8 +135,10 @@ describe("foundry-shim conformance to foundry-vtt-types", () => {
       "test plumbing: PIXI's event system, from the DOM",
       "what was shown, for the tests to read (Foundry's queue holds only what waits to be shown)",
       "Foundry types the document it resolves per document class; the shim's one base resolves the UUID for all",
+      "v14's entries ({label, visible, onClick}: API v14 foundry.ContextMenuEntry) are not in foundry-vtt-types 13, which holds only v13's",
       "Foundry types the set by its configured TokenDocument class; the shim's one class is that",
-      "Foundry types the return by its `document` argument (a conditional type)"
+      "Foundry types the return by its `document` argument (a conditional type)",
+      "v14's foundry.data.operators (API v14 namespace foundry.data.operators) is not in foundry-vtt-types 13"
     ]);
   });
 

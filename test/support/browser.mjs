@@ -20,6 +20,15 @@ export const GENERATION = (() => {
   return generation;
 })();
 
+/**
+ * Where an ability's area lives under the generation the shim plays: a measured template on 13,
+ * a Scene Region on 14 (which folds templates into regions): its embedded document name, the
+ * scene's collection and the canvas layer.
+ */
+export const AREAS = Object.freeze(GENERATION >= 14
+  ? { document: "Region", collection: "regions", layer: "regions" }
+  : { document: "MeasuredTemplate", collection: "templates", layer: "templates" });
+
 const ARGS = [
   "--headless",
   "--no-sandbox",

@@ -2,8 +2,14 @@ import { ICONENGINE, SYSTEM_ID } from "../../config.mjs";
 import { contextEntry, entryLabel } from "../context-menu-entry.mjs";
 import { foeHpChoice, trackerContext, trackerEvent } from "./tracker-context.mjs";
 
-/** Core's context menu entries about initiative (foundry CombatTracker, v13). */
-const INITIATIVE_ENTRIES = new Set(["COMBAT.CombatantClear", "COMBAT.CombatantReroll", "COMBAT.InitiativeReset"]);
+/**
+ * Core's context menu entries about initiative, by their labels in either generation: v13's
+ * combatant entries `COMBAT.CombatantClear`/`CombatantReroll`, which v14 renamed
+ * `COMBATANT.ACTIONS.Clear`/`Reroll` (v14 systems filter those; read in public v14 tracker code),
+ * and the encounter menu's `COMBAT.InitiativeReset` (the same key in both).
+ */
+const INITIATIVE_ENTRIES = new Set(["COMBAT.CombatantClear", "COMBAT.CombatantReroll", "COMBATANT.ACTIONS.Clear",
+  "COMBATANT.ACTIONS.Reroll", "COMBAT.InitiativeReset"]);
 
 /**
  * The ICON combat tracker: the two sides with each combatant's turns as pips, its HP (as the

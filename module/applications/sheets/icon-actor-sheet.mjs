@@ -299,7 +299,8 @@ export default class IconActorSheet extends HandlebarsActorSheet {
   /**
    * Item rows drag (to sort them, to another sheet, to the hotbar); items dropped on the sheet are
    * added (abilities, relics, traits), sorted (the actor's own), or picked (a class, job or foe
-   * template sets the actor's, and grants its items: module/documents/item-grants.mjs).
+   * template sets the actor's, and grants its items: module/documents/item-grants.mjs); effects
+   * dropped are added. Every drop passes core's `dropActorSheetData` hook first.
    */
   #dragDrop = new foundry.applications.ux.DragDrop.implementation({
     dragSelector: ".icon-items [data-item-id]",
@@ -319,17 +320,47 @@ export default class IconActorSheet extends HandlebarsActorSheet {
     event.dataTransfer.setData("text/plain", JSON.stringify(item.toDragData()));
   }
 
-  /** @param {DragEvent} event */
+  /**
+   * A drop on the sheet, as core's ActorSheetV2#_onDrop takes it (this DragDrop's `ondrop` replaces
+   * core's): core's `dropActorSheetData` hook first, so modules see every drop and may refuse it
+   * (false); then an item is added, sorted or picked, an effect added.
+   * @param {DragEvent} event
+   */
   async #onDrop(event) {
     const data = /** @type {{type?: string}} */ (foundry.applications.ux.TextEditor.implementation.getDragEventData(event));
-    if (data.type !== "Item" || !this.isEditable) return;
-    const item = /** @type {Item.Implementation | null | undefined} */ (await Item.implementation.fromDropData(/** @type {Item.DropData} */ (data)));
-    if (!item) return;
+    if (!this.isEditable) return;
+    // v13 types the hook's data as a drop of some document type (`{type}`); any data may be dropped.
+    if (Hooks.call("dropActorSheetData", this.document, this, /** @type {foundry.appv1.sheets.ActorSheet.DropData} */ (data)) === false) return;
+    /** @type {(() => Promise<unknown>) | null} */
+    let drop = null;
+    if (data.type === "Item") {
+      const item = /** @type {Item.Implementation | null | undefined} */ (await Item.implementation.fromDropData(/** @type {Item.DropData} */ (data)));
+      if (item) drop = () => this._onDropItem(event, item);
+    } else if (data.type === "ActiveEffect") {
+      const effect = /** @type {ActiveEffect.Implementation | null | undefined} */ (
+        await ActiveEffect.implementation.fromDropData(/** @type {ActiveEffect.DropData} */ (data)));
+      if (effect) drop = () => this._onDropActiveEffect(event, effect);
+    }
+    if (!drop) return;
     try {
-      await IconActorSheet.#noticeErrors(() => this._onDropItem(event, item));
+      await IconActorSheet.#noticeErrors(drop);
     } finally {
       this.render();
     }
+  }
+
+  /**
+   * A dropped effect is added to the actor (a copy; its id kept unless the actor has one by it),
+   * as core's ActorSheetV2#_onDropActiveEffect does; one that already applies to the actor is not.
+   * @param {DragEvent} event
+   * @param {ActiveEffect.Implementation} effect
+   * @returns {Promise<unknown>}
+   */
+  async _onDropActiveEffect(event, effect) {
+    const actor = this.document;
+    if (!actor.isOwner || effect.target === actor) return null;
+    const keepId = !actor.effects.has(effect.id ?? "");
+    return ActiveEffect.implementation.create(/** @type {ActiveEffect.CreateData} */ (effect.toObject()), { parent: actor, keepId });
   }
 
   /**
