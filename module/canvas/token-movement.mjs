@@ -52,11 +52,66 @@ export function stepsBetween([i0, j0], [i1, j1], diagonal) {
  * goes unremarked.
  */
 export default class TokenMovement {
-  /** Listen for moves (Foundry 13 and 14 fire `preMoveToken` on the mover's client). */
+  /**
+   * Listen for moves (Foundry 13 and 14 fire `preMoveToken` on the mover's client), and price each
+   * walked step of Foundry's movement actions by ICON's rules, so the ruler shows ICON's costs.
+   */
   static register() {
     Hooks.on("preMoveToken", (/** @type {TokenDocument.Implementation} */ token, /** @type {unknown} */ movement) => {
       TokenMovement.#warn(token, /** @type {PendingMove} */ (movement));
     });
+    TokenMovement.#priceActions();
+  }
+
+  /**
+   * Wrap each movement action's cost function (v13 and v14 `CONFIG.Token.movement.actions[name]
+   * .getCostFunction(token, options)` → `(baseCost, from, to, distance, segment) => cost`) to add
+   * what ICON adds to a step: engagement and difficult terrain, in the scene's distance units.
+   * Teleports are left as they are; the `fly` action moves as Flying.
+   */
+  static #priceActions() {
+    const actions = /** @type {Record<string, {teleport?: boolean, getCostFunction?: CostFunctionMaker}> | undefined} */ (
+      /** @type {{movement?: {actions?: object}}} */ (CONFIG.Token)?.movement?.actions);
+    for (const [name, action] of Object.entries(actions ?? {})) {
+      if (action.teleport) continue;
+      const inner = action.getCostFunction ?? (() => (/** @type {number} */ cost) => cost);
+      action.getCostFunction = (token, options) => {
+        const base = inner(token, options);
+        const extra = TokenMovement.stepExtra(token, { flying: name === "fly" });
+        return (cost, from, to, distance, segment) => base(cost, from, to, distance, segment) + extra(from, to);
+      };
+    }
+  }
+
+  /**
+   * @callback CostFunctionMaker
+   * @param {TokenDocument.Implementation} token
+   * @param {object} options
+   * @returns {(cost: number, from: {i: number, j: number}, to: {i: number, j: number}, distance: number, segment: object) => number}
+   */
+
+  /**
+   * What ICON adds to one step of `token` from grid offset `from` to `to` (the token's top-left
+   * space), in the scene's distance units: a space more to leave a space beside a foe, and one
+   * more to leave difficult terrain, as the core prices it; 0 for anything but one step.
+   * @param {TokenDocument.Implementation} token
+   * @param {{flying?: boolean}} [options]
+   * @returns {(from: {i: number, j: number}, to: {i: number, j: number}) => number}
+   */
+  static stepExtra(token, { flying = false } = {}) {
+    const request = TokenMovement.#request(token, { flying });
+    if (!request) return () => 0;
+    const unit = Number(token.parent?.grid?.distance) || 1;
+    return (from, to) => {
+      if (Math.max(Math.abs(to.i - from.i), Math.abs(to.j - from.j)) !== 1) return 0;
+      try {
+        const price = getCore().iconMovement({ ...request, mover: { ...request.mover, i: from.i, j: from.j }, path: [[to.i, to.j]], walls: [] });
+        return (price.cost - 1) * unit;
+      } catch (error) {
+        console.warn(`${SYSTEM_ID} | movement cost`, error);
+        return 0;
+      }
+    };
   }
 
   /**
@@ -99,6 +154,30 @@ export default class TokenMovement {
    * @returns {MovePrice | null}
    */
   static price(token, origin, waypoints, { dash = false, flying = false } = {}) {
+    const request = TokenMovement.#request(token, { dash, flying });
+    if (!request) return null;
+    const size = request.grid;
+    const space = (/** @type {{x: number, y: number}} */ p) => /** @type {[number, number]} */ ([Math.round(p.y / size), Math.round(p.x / size)]);
+    const [i, j] = space(origin);
+    /** @type {[number, number][]} */
+    const path = [];
+    let at = /** @type {[number, number]} */ ([i, j]);
+    for (const waypoint of waypoints) {
+      const next = space(waypoint);
+      path.push(...stepsBetween(at, next, request.mode.skirmisher));
+      at = next;
+    }
+    return getCore().iconMovement({ ...request, mover: { ...request.mover, i, j }, path });
+  }
+
+  /**
+   * The core's movement request for `token` on its scene, without its path: its size, how it
+   * moves, the other tokens, difficult terrain and the walls that block movement; null on no
+   * scene with a grid.
+   * @param {TokenDocument.Implementation} token
+   * @param {{dash?: boolean, flying?: boolean}} options
+   */
+  static #request(token, { dash = false, flying = false }) {
     const scene = token.parent;
     const size = scene?.grid?.size;
     if (!scene || !size) return null;
@@ -107,28 +186,20 @@ export default class TokenMovement {
     // The Skirmisher trait: the Vagabond's class trait ("Skirmisher, Dodge") and the Skirmisher foe class's.
     const system = /** @type {{class?: unknown, foeClass?: unknown}} */ (actor?.system ?? {});
     const skirmisher = system.class === "vagabond" || system.foeClass === "skirmisher";
-    const space = (/** @type {{x: number, y: number}} */ p) => /** @type {[number, number]} */ ([Math.round(p.y / size), Math.round(p.x / size)]);
-    /** @type {[number, number][]} */
-    const path = [];
-    let at = space(origin);
-    for (const waypoint of waypoints) {
-      const next = space(waypoint);
-      path.push(...stepsBetween(at, next, skirmisher));
-      at = next;
-    }
     const side = Math.sign(token.disposition ?? 0);
     const others = [...(scene.tokens ?? [])].filter(t => t !== token && t.id !== token.id).map(t => {
       const other = t.actor ? ActorStatuses.statusesOf(/** @type {Actor.Implementation} */ (t.actor)).map(s => s.replace(/\+$/, "")) : [];
+      const body = bodyOf(t, size, 1);
       return {
-        body: bodyOf(t, size, 1),
+        body: { i: body.i, j: body.j, rows: body.rows, cols: body.cols },
         foe: !!side && Math.sign(t.disposition ?? 0) === -side,
         solid: !other.some(s => ["incapacitated", "intangible", "defeated"].includes(s))
       };
     });
-    const start = bodyOf({ x: origin.x, y: origin.y, width: token.width ?? 1, height: token.height ?? 1 }, size, 1);
-    return getCore().iconMovement({
+    const me = bodyOf({ x: token.x ?? 0, y: token.y ?? 0, width: token.width ?? 1, height: token.height ?? 1 }, size, 1);
+    return {
       grid: Math.round(size),
-      mover: { i: start.i, j: start.j, rows: start.rows, cols: start.cols },
+      mover: { i: me.i, j: me.j, rows: me.rows, cols: me.cols },
       mode: {
         dash,
         flying: flying || statuses.has("flying"),
@@ -137,11 +208,10 @@ export default class TokenMovement {
         unstoppable: statuses.has("unstoppable"),
         immobile: statuses.has("immobile") || statuses.has("incapacitated")
       },
-      path,
-      others: others.map(({ body, foe, solid }) => ({ body: { i: body.i, j: body.j, rows: body.rows, cols: body.cols }, foe, solid })),
+      others,
       difficult: TokenMovement.difficultSpaces(scene, size),
       walls: barriersOf([...(scene.walls ?? [])].filter(w => (w.move ?? 0) > 0), []).map(({ a, b, height }) => ({ a, b, height }))
-    });
+    };
   }
 
   /**

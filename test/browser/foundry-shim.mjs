@@ -3576,7 +3576,13 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     Combatant: { documentClass: Combatant, dataModels: {}, sheetClasses: {} },
     User: { documentClass: User, sheetClasses: {} },
     Scene: { documentClass: Scene, sheetClasses: {} },
-    Token: { documentClass: TokenDocument, objectClass: Token, sheetClasses: {} },
+    // v13's movement actions (config.d.mts `CONFIG.Token.movement`), three of them: a walk, a flight and a teleport
+    Token: { documentClass: TokenDocument, objectClass: Token, sheetClasses: {},
+      movement: { defaultSpeed: 6, defaultAction: "walk", actions: {
+        walk: { label: "TOKEN.MOVEMENT.ACTIONS.walk.label", icon: "fa-solid fa-person-walking", order: 0 },
+        fly: { label: "TOKEN.MOVEMENT.ACTIONS.fly.label", icon: "fa-solid fa-person-fairy", order: 1 },
+        blink: { label: "TOKEN.MOVEMENT.ACTIONS.blink.label", icon: "fa-solid fa-person-from-portal", order: 7, teleport: true,
+          getCostFunction: () => (/** @type {number} */ cost) => cost } } } },
     Wall: { documentClass: WallDocument },
     Tile: { documentClass: TileDocument },
     ...(GENERATION >= 14 ? { Region: { documentClass: RegionDocument, objectClass: Region } }

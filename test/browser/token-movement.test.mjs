@@ -100,4 +100,37 @@ describe("a token's move by ICON's rules", () => {
     assert.equal(gm, 0);
     assert.deepEqual(open.browser.errors, []);
   });
+
+  test("the ruler's costs: each walked step priced as ICON prices it, in the scene's units; teleports as Foundry prices them", async () => {
+    const seen = await open.browser.page.evaluate(async () => {
+      const size = 100;
+      const kai = await Actor.implementation.create({ name: "Kai", type: "character" });
+      const brute = await Actor.implementation.create({ name: "Brute", type: "foe" });
+      // 5 distance units a space: ICON's +1 space is +5 on the ruler
+      const scene = await Scene.implementation.create({ name: "Costs", width: 1000, height: 800, grid: { size, distance: 5 },
+        tokens: [
+          { name: "Kai", actorId: kai.id, actorLink: true, x: 1 * size, y: 1 * size, disposition: 1 },
+          { name: "Brute", actorId: brute.id, actorLink: true, x: 3 * size, y: 1 * size, disposition: -1 }
+        ],
+        tiles: [{ x: 0, y: 3 * size, width: 2 * size, height: size, flags: { "icon-engine": { terrain: "difficult" } } }] });
+      const token = scene.tokens.getName("Kai");
+      const { actions } = CONFIG.Token.movement;
+      const walk = actions.walk.getCostFunction(token, {});
+      const fly = actions.fly.getCostFunction(token, {});
+      const at = (i, j) => ({ i, j, k: 0 });
+      return {
+        // (1,2) is beside Brute at (1,3): leaving it costs 5 more; (1,1) → (1,2) costs the base
+        open: walk(5, at(1, 1), at(1, 2), 5, {}),
+        engaged: walk(5, at(1, 2), at(2, 2), 5, {}),
+        // (3,1) is difficult terrain: leaving it costs 5 more, entering it nothing
+        intoDifficult: walk(5, at(2, 1), at(3, 1), 5, {}),
+        outOfDifficult: walk(5, at(3, 1), at(4, 1), 5, {}),
+        flyingEngaged: fly(5, at(1, 2), at(2, 2), 5, {}),
+        // a core action's own cost comes first (crawl doubles it in v13's defaults): the shim's blink is a teleport
+        blink: actions.blink.getCostFunction(token, {})(5, at(1, 2), at(6, 6), 25, {})
+      };
+    });
+    assert.deepEqual(seen, { open: 5, engaged: 10, intoDifficult: 5, outOfDifficult: 10, flyingEngaged: 5, blink: 5 });
+    assert.deepEqual(open.browser.errors, []);
+  });
 });
