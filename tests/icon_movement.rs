@@ -228,6 +228,10 @@ fn bad_requests_are_refused_by_name() {
     assert!(refused(walk(json!(long), json!({}))).contains("path: at most 400"));
     assert!(refused(json!({"grid": 0, "mover": {"i": 0, "j": 0}, "path": []})).contains("grid"));
     assert!(refused(walk(json!([]), json!({"speed": 4}))).contains("speed"));
+    let far = json!({"walls": [{"a": [0, 0], "b": [0, 20_000_000]}]});
+    assert!(refused(walk(json!([[0, 1]]), far)).contains("walls[0].b"));
+    let tall = json!({"walls": [{"a": [0, 0], "b": [0, 100], "height": 101}]});
+    assert!(refused(walk(json!([[0, 1]]), tall)).contains("walls[0].height"));
 }
 
 proptest! {

@@ -172,14 +172,7 @@ impl Movement {
             at = *next;
         }
         for (k, w) in self.walls.iter().enumerate() {
-            for (field, v) in [("a", w.a), ("b", w.b)] {
-                for c in v {
-                    check_range(&format!("walls[{k}].{field}"), c, -MAX_COORD, MAX_COORD)?;
-                }
-            }
-            if let Some(h) = w.height {
-                check_range(&format!("walls[{k}].height"), h, 0, 100)?;
-            }
+            w.check(&format!("walls[{k}]"))?;
         }
         let tests = self.path.len() as u64
             * (self.mover.rows * self.mover.cols) as u64

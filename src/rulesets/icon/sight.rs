@@ -103,6 +103,21 @@ enum Line {
     Blocked(usize),
 }
 
+impl Barrier {
+    /// Its ends within the map's coordinates, its height 0 to 100 levels.
+    pub(crate) fn check(&self, what: &str) -> Result<()> {
+        for (field, v) in [("a", self.a), ("b", self.b)] {
+            for c in v {
+                check_range(&format!("{what}.{field}"), c, -MAX_COORD, MAX_COORD)?;
+            }
+        }
+        if let Some(h) = self.height {
+            check_range(&format!("{what}.height"), h, 0, 100)?;
+        }
+        Ok(())
+    }
+}
+
 impl Body {
     pub(crate) fn check(&self, what: &str) -> Result<()> {
         for (field, v, lo, hi) in [
@@ -203,14 +218,7 @@ impl Sightlines {
             t.check(&format!("targets[{k}]"))?;
         }
         for (k, b) in self.barriers.iter().enumerate() {
-            for (field, v) in [("a", b.a), ("b", b.b)] {
-                for c in v {
-                    check_range(&format!("barriers[{k}].{field}"), c, -MAX_COORD, MAX_COORD)?;
-                }
-            }
-            if let Some(h) = b.height {
-                check_range(&format!("barriers[{k}].height"), h, 0, 100)?;
-            }
+            b.check(&format!("barriers[{k}]"))?;
         }
         let from = (self.from.rows * self.from.cols) as u64;
         let to: u64 = self.targets.iter().map(|t| (t.rows * t.cols) as u64).sum();
