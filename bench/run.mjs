@@ -5,7 +5,7 @@
 // of several windows or fresh processes.
 //   npm run bench                    every section, then BENCHMARKS.md is written anew
 //   npm run bench -- --only=a,b      some sections (size, levers, cold, rolling, dialog, sight,
-//                                    combat, limits, packs, state), printed only
+//                                    movement, combat, limits, packs, state), printed only
 // ICON_FUZZ_SECONDS=600 also runs every cargo-fuzz target for that long (bench/fuzz.sh) and adds
 // its table.
 import { execFileSync } from "node:child_process";
@@ -231,6 +231,35 @@ if (want("sight")) {
     say(`| ${label} | ${fmt(8 * (from * from) * (size * size))} | ${fmt(ms, 3)} | 16 | ${verdict(ms <= 16)} |`);
   }
   floors.push([`sight, cover and height for 8 targets among 500 walls ≤ 16 ms (worst ${fmt(worst, 3)} ms)`, worst <= 16]);
+  say("");
+}
+
+/* ---------------------------------------------------------------- movement */
+if (want("movement")) {
+  const { barriersOf } = await import("../module/canvas/scene-sight.mjs");
+  say("## A token's move checked as it is dragged");
+  say("");
+  say("`iconMovement` for one drag (module/canvas/token-movement.mjs) on a 60 × 60 grid with 500 walls that block movement, 40 other tokens (half of them foes) and 400 spaces of difficult terrain (a fixed pseudo-random layout): a 1×1 and a 3×3 token walking 30 steps, and the ruler's price of one step (the same request with a one-step path and no walls). Least of 7.");
+  say("");
+  say("| case | ms | floor ≤ 16 ms | |");
+  say("|---|---:|---:|:--:|");
+  let seed = 39;
+  const next = n => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const walls = barriersOf(Array.from({ length: 500 }, () => {
+    const [x, y, long, across] = [next(60) * 100, next(60) * 100, (1 + next(4)) * 100, next(2) === 0];
+    return { c: across ? [x, y, x + long, y] : [x, y, x, y + long], sight: next(5) < 2 ? 0 : 20, move: 20, door: 0, ds: 0, flags: {} };
+  }), []).map(({ a, b, height }) => ({ a, b, height }));
+  const others = Array.from({ length: 40 }, (_, k) => ({ body: { i: next(60), j: next(60) }, foe: k % 2 === 0 }));
+  const difficult = Array.from({ length: 400 }, () => [next(60), next(60)]);
+  const path = Array.from({ length: 30 }, (_, k) => [10 + Math.min(k, 15), 10 + Math.max(0, k - 15)]);
+  let worst = 0;
+  for (const [label, size, steps, wallsToo] of [["1×1, 30 steps", 1, path, true], ["3×3, 30 steps", 3, path, true], ["ruler: one step", 1, [path[0]], false]]) {
+    const ask = () => core.iconMovement({ grid: 100, mover: { i: 10, j: 9, rows: size, cols: size }, path: steps, others, difficult, walls: wallsToo ? walls : [] });
+    const ms = least(ask);
+    worst = Math.max(worst, ms);
+    say(`| ${label} | ${fmt(ms, 3)} | 16 | ${verdict(ms <= 16)} |`);
+  }
+  floors.push([`a dragged move checked within a frame ≤ 16 ms (worst ${fmt(worst, 3)} ms)`, worst <= 16]);
   say("");
 }
 

@@ -199,6 +199,14 @@ impl Movement {
             }
             let a = (2 * i128::from(w.a[0]), 2 * i128::from(w.a[1]));
             let b = (2 * i128::from(w.b[0]), 2 * i128::from(w.b[1]));
+            // a step is one space long: most walls lie wholly to one side of it
+            if a.0.max(b.0) < p.0.min(q.0)
+                || a.0.min(b.0) > p.0.max(q.0)
+                || a.1.max(b.1) < p.1.min(q.1)
+                || a.1.min(b.1) > p.1.max(q.1)
+            {
+                continue;
+            }
             if crossing(p, q, a, b).is_some() {
                 return Some(k);
             }
