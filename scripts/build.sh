@@ -31,9 +31,10 @@ install_if_changed() {
 }
 
 # --- 1 and 2. the two wasm modules -----------------------------------------------------------
-# One crate, two Cargo features: `client`, the client core every client loads (wasm/icon_engine*,
-# dice, odds, rulesets, combat), and `importer`, the pack importer only an import loads
-# (wasm/icon_importer*). Each is compiled by wasm-pack, then optimised with binaryen's wasm-opt
+# One crate, three Cargo features: `client`, the client core every client loads (wasm/icon_engine*,
+# dice, odds, rulesets, combat), `importer`, the pack importer only an import loads
+# (wasm/icon_importer*), and `forecast`, the encounter forecast only a GM's forecast loads
+# (wasm/icon_forecast*). Each is compiled by wasm-pack, then optimised with binaryen's wasm-opt
 # from npm: wasm-pack's own wasm-opt is off (Cargo.toml, and --no-opt), since Debian's wasm-opt
 # 108 breaks the externref table. The optimised module is cached by the hash of its input (the
 # wasm-bindgen output is the same for the same source), and kept only if it loads and answers a
@@ -100,6 +101,7 @@ build_wasm() {
 }
 build_wasm icon_engine client
 build_wasm icon_importer importer
+build_wasm icon_forecast forecast
 
 # --- 3. the native CLI (the pack importer; the browser tests run it too) ----------------------
 log "cargo build --release --bin icon-engine"
@@ -171,7 +173,7 @@ if [ -f packs/glossary.json ]; then
   mkdir -p "$OUT/packs"
   cp packs/glossary.json "$OUT/packs/"
 fi
-for name in icon_engine icon_importer; do
+for name in icon_engine icon_importer icon_forecast; do
   cp "wasm/$name.js" "wasm/${name}_bg.wasm" "wasm/$name.d.ts" "wasm/${name}_bg.wasm.d.ts" "$OUT/wasm/"
 done
 
@@ -216,9 +218,10 @@ PY
 # the manifest again beside the zip: a release attaches both
 cp "$OUT/system.json" dist/system.json
 
-# the two modules' sizes: what every client downloads, and what only an import does
+# the modules' sizes: what every client downloads, and what only an import or a forecast does
 sizes() { printf '%s B raw, %s B gzip -9' "$(wc -c <"$1" | tr -d ' ')" "$(gzip -9 -c "$1" | wc -c | tr -d ' ')"; }
 log "client core wasm/icon_engine_bg.wasm: $(sizes wasm/icon_engine_bg.wasm)"
 log "pack importer wasm/icon_importer_bg.wasm: $(sizes wasm/icon_importer_bg.wasm)"
+log "encounter forecast wasm/icon_forecast_bg.wasm: $(sizes wasm/icon_forecast_bg.wasm)"
 log "done in $((SECONDS - BUILD_START))s: dist/icon-engine/, dist/icon-engine.zip and dist/system.json" \
   "($(du -h dist/icon-engine.zip | cut -f1), sha256 $(sha256sum dist/icon-engine.zip | cut -c1-16)…)"

@@ -24,7 +24,10 @@ pub mod packs;
 pub mod request;
 pub mod rulesets;
 
-#[cfg(all(target_arch = "wasm32", any(feature = "client", feature = "importer")))]
+#[cfg(all(
+    target_arch = "wasm32",
+    any(feature = "client", feature = "importer", feature = "forecast")
+))]
 mod wasm;
 
 pub use error::{Error, ErrorKind, Result};

@@ -250,14 +250,14 @@ pub fn check_options(o: &Options, fighters: usize) -> Result<()> {
 /// Numbers a fight can hold: HP, defense, dice and fray within the core's own limits.
 fn check_fighter(f: &super::input::Fighter) -> Result<()> {
     let bad = |what: &str| Err(Error::request(format!("fighter {}: {what}", f.id)));
-    if f.max_hp <= 0 || f.max_hp > 10_000 {
-        return bad("max HP must be 1 to 10000");
+    if f.max_hp <= 0 || f.max_hp > 100_000 {
+        return bad("max HP must be 1 to 100000");
     }
     if f.hp < 0 || f.hp > f.max_hp {
         return bad("HP must be 0 to its max HP");
     }
-    if !(0..=10_000).contains(&f.vigor) || !(0..=100).contains(&f.armor) {
-        return bad("vigor must be 0 to 10000 and armor 0 to 100");
+    if !(0..=100_000).contains(&f.vigor) || !(0..=1000).contains(&f.armor) {
+        return bad("vigor must be 0 to 100000 and armor 0 to 1000");
     }
     if !(0..=100).contains(&f.defense) {
         return bad("defense must be 0 to 100");
