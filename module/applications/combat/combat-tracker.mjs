@@ -85,12 +85,13 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
   }
 
   /**
-   * The GM's Forecast button, in the first of the header's left spacers (where Roll All was):
-   * it opens the Encounter dialog on the viewed combat once started, else on the selected tokens.
-   * Not a `.combat-control`, so v13 does not look for a Combat method of its name.
+   * The GM's Forecast button, in the spacer core keeps before the encounter menu (the left
+   * spacers stand for Roll All and Roll NPCs, two each side keep the title centred): it opens the
+   * Encounter dialog on the viewed combat once started, else on the selected tokens. Not a
+   * `.combat-control`, so v13 does not look for a Combat method of its name.
    */
   #addForecastButton() {
-    const spacer = this.element.querySelector(".encounter-controls .control-buttons.left .spacer");
+    const spacer = this.element.querySelector(".encounter-controls .control-buttons.right .spacer");
     if (!spacer || this.element.querySelector('[data-action="iconForecast"]')) return;
     const button = document.createElement("button");
     button.type = "button";
