@@ -23,7 +23,7 @@ pub mod pages;
 mod round;
 pub mod stored;
 
-pub use fight::{Combatant, Entry, Fight, Next, Phase, Side, Template, Turn};
+pub use fight::{regular_left, Combatant, Entry, Fight, Next, Phase, Side, Template, Turn};
 pub use log::{Log, Step, LOG_PAGE};
 pub use round::Reset;
 pub use stored::{CombatState, Limit, MAX_STATE_JSON, STATE_VERSION};

@@ -9,7 +9,9 @@ use crate::error::Result;
 use crate::request::{odds_parts, roll_detail, Detail, OddsParts, Prepared, Request, Scratch};
 use crate::rulesets::icon::tactical::{AttackOutcome, AttackResult};
 use crate::rulesets::icon::{Attack, Damage, Save};
-use std::collections::HashMap;
+/// Keys are a few small numbers: Fx hashes them in a few instructions (SipHash was a few percent
+/// of a forecast's time).
+type HashMap<K, V> = std::collections::HashMap<K, V, rustc_hash::FxBuildHasher>;
 use std::rc::Rc;
 
 /// A roll's outcome: its total and the kind's detail, and the faces it drew.

@@ -194,10 +194,12 @@ impl<'p> Play<'p> {
             };
             let side = next.side;
             // the side's first combatant in the tracker's order with a turn of this phase left
+            // (`turns`, the reducer's turns a round, is kept up to date after every event: the
+            // reducer's `regular_left` from it, without counting the player characters again)
             let pick = self.fight.combatants.values().find(|c| {
                 c.entry.side == side
                     && match next.phase {
-                        Phase::Regular => self.fight.regular_left(c) > 0,
+                        Phase::Regular => combat::regular_left(c, c.turns) > 0,
                         Phase::Slow => !c.defeated && c.slow > 0,
                     }
             });
@@ -303,6 +305,9 @@ impl<'p> Play<'p> {
     /// The statuses left once `u` used an ability (Stunned ends, Stealth breaks).
     fn after_ability(&mut self, u: usize) {
         let before = &self.units[u].t.statuses;
+        if before.is_empty() {
+            return;
+        }
         let after = after_ability(before, false);
         if after.len() == before.len() {
             return;
@@ -750,7 +755,12 @@ impl<'p> Play<'p> {
     /// Defiance's immunity on every fighter; the owner's Hatred; its Regeneration
     /// (`icon.heal`); then a save (`icon.save`) against each status it can save against.
     fn end_of_turn(&mut self, owner: Option<usize>) -> Result<()> {
-        for (i, unit) in self.units.iter_mut().enumerate() {
+        let resets = if self.p.turn_resets {
+            self.units.len()
+        } else {
+            0
+        };
+        for (i, unit) in self.units.iter_mut().enumerate().take(resets) {
             for (a, planned) in self.p.abilities[i].iter().enumerate() {
                 let spec = &planned.spec;
                 if owner == Some(i) && spec.charges.recharge == Recharge::Turn {
@@ -818,6 +828,9 @@ impl<'p> Play<'p> {
 
     /// A round starts: charges that come back each round, and once-a-round marks.
     fn round_started(&mut self) {
+        if !self.p.round_resets {
+            return;
+        }
         for (i, unit) in self.units.iter_mut().enumerate() {
             for (a, planned) in self.p.abilities[i].iter().enumerate() {
                 let spec = &planned.spec;

@@ -73,6 +73,10 @@ impl Play<'_> {
         // the value of each damaging ability against `target` and the area's best others
         let value = |a: usize| -> f64 {
             let spec = &self.p.abilities[u][a].spec;
+            let more = catches(self.p, spec) - 1;
+            if more == 0 {
+                return self.p.expect[u][a][target].value;
+            }
             let mut others: Vec<f64> = foes
                 .iter()
                 .filter(|&&t| t != target)

@@ -6,15 +6,15 @@
 use super::dice::Roller;
 use super::expect::{expected, Attacker, Exact};
 use super::input::{
-    AbilitySpec, Options, Request, Tag, MAX_AREA_TARGETS, MAX_FIGHTER_FIGHTS, MAX_FIGHTS,
-    MAX_ROUNDS,
+    AbilitySpec, Options, Per, Recharge, Request, Tag, MAX_AREA_TARGETS, MAX_FIGHTER_FIGHTS,
+    MAX_FIGHTS, MAX_ROUNDS,
 };
 use super::play::aims_at_foes;
 use super::trace::TraceEvent;
 use crate::combat::{self, CombatState, Entry, Fight, Side};
 use crate::error::{Error, Result};
 use crate::rulesets::icon::effects::affects;
-use std::collections::HashMap;
+type HashMap<K, V> = std::collections::HashMap<K, V, rustc_hash::FxBuildHasher>;
 
 /// How an ability is aimed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,6 +58,10 @@ pub struct Prepared {
     pub per_round: Vec<Exact>,
     /// Each fighter's side as 0 (party) or 1 (foes), for the tally.
     pub sides: Vec<usize>,
+    /// Some ability comes back or clears at the end of a turn (charges or a once-a-turn limit),
+    /// or at a round's start: the fights skip the walk over every ability when none does.
+    pub turn_resets: bool,
+    pub round_resets: bool,
 }
 
 /// Checks `request` and prepares it, with the roller its fights roll through.
@@ -66,7 +70,7 @@ pub fn prepare(request: Request) -> Result<(Prepared, Roller)> {
     if request.fighters.is_empty() {
         return Err(Error::request("a forecast needs at least one fighter"));
     }
-    let mut index = HashMap::with_capacity(request.fighters.len());
+    let mut index = HashMap::with_capacity_and_hasher(request.fighters.len(), Default::default());
     for (i, f) in request.fighters.iter().enumerate() {
         if f.id.is_empty() || f.id.len() > combat::MAX_ID_BYTES {
             return Err(Error::request(format!(
@@ -210,7 +214,14 @@ pub fn prepare(request: Request) -> Result<(Prepared, Roller)> {
         expect,
         per_round: Vec::new(),
         sides,
+        turn_resets: false,
+        round_resets: false,
     };
+    let specs = || prepared.abilities.iter().flatten().map(|a| &a.spec);
+    prepared.turn_resets =
+        specs().any(|s| s.charges.recharge == Recharge::Turn || s.limit.per == Per::Turn);
+    prepared.round_resets =
+        specs().any(|s| s.charges.recharge == Recharge::Round || s.limit.per == Per::Round);
     prepared.per_round = (0..prepared.request.fighters.len())
         .map(|u| per_round(&prepared, u))
         .collect();
