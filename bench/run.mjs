@@ -5,7 +5,7 @@
 // of several windows or fresh processes.
 //   npm run bench                    every section, then BENCHMARKS.md is written anew
 //   npm run bench -- --only=a,b      some sections (size, levers, cold, rolling, dialog, sight,
-//                                    movement, combat, limits, packs, state), printed only
+//                                    movement, combat, limits, packs, state, forecast), printed only
 // ICON_FUZZ_SECONDS=600 also runs every cargo-fuzz target for that long (bench/fuzz.sh) and adds
 // its table.
 import { execFileSync } from "node:child_process";
@@ -82,13 +82,14 @@ say("");
 /* ---------------------------------------------------------------- size */
 const CLIENT_LIMIT = 300_000;
 if (want("size")) {
-  say("## The two wasm modules");
+  say("## The wasm modules");
   say("");
-  say("The client core is what every client downloads on every world join; the pack importer only where an import runs (the GM's import worker, the CLI is native).");
+  say("The client core is what every client downloads on every world join; the pack importer only where an import runs (the GM's import worker, the CLI is native); the encounter forecast only when a GM runs a forecast.");
   say("");
   say("| module | raw | gzip -9 | floor | |");
   say("|---|---:|---:|---:|:--:|");
-  for (const [name, file, limit] of [["client core `wasm/icon_engine_bg.wasm`", "icon_engine_bg.wasm", CLIENT_LIMIT], ["pack importer `wasm/icon_importer_bg.wasm`", "icon_importer_bg.wasm", null]]) {
+  for (const [name, file, limit] of [["client core `wasm/icon_engine_bg.wasm`", "icon_engine_bg.wasm", CLIENT_LIMIT], ["pack importer `wasm/icon_importer_bg.wasm`", "icon_importer_bg.wasm", null],
+    ["encounter forecast `wasm/icon_forecast_bg.wasm` (GM only, on demand)", "icon_forecast_bg.wasm", null]]) {
     const bytes = readFileSync(`${root}wasm/${file}`);
     const gz = gzipSync(bytes, { level: 9 }).length;
     say(`| ${name} | ${kb(bytes.length)} (${fmt(bytes.length)} B) | ${kb(gz)} (${fmt(gz)} B) | ${limit ? `≤ ${kb(limit)} gzip -9` : "—"} | ${limit ? verdict(gz <= limit) : ""} |`);
@@ -160,6 +161,97 @@ if (want("cold")) {
     say(`| first roll (\`icon.attack\`) | ${fmt(low("first"), 2)} |`);
   } catch (e) {
     say(`Chromium: not measured (${e.message.split("\n")[0]}).`);
+  }
+  say("");
+}
+
+/* ---------------------------------------------------------------- encounter forecast */
+if (want("forecast")) {
+  const { forecastRequest } = await import("./forecast-request.mjs");
+  const raw = await import("../wasm/icon_forecast.js");
+  raw.initSync({ module: readFileSync(`${root}wasm/icon_forecast_bg.wasm`) });
+  const { loadForecast } = await import("../module/forecast/forecast.mjs");
+  const forecast = await loadForecast();
+  const FLOOR = 300;
+  /** Warm: the least of `runs` forecasts of `request` in this process, after one. */
+  const warm = async (request, runs = 5) => {
+    await forecast.run(request);
+    let best = Infinity;
+    for (let i = 0; i < runs; i++) {
+      const start = performance.now();
+      await forecast.run(request);
+      best = Math.min(best, performance.now() - start);
+    }
+    return best;
+  };
+  say("## Encounter forecast (issue 39)");
+  say("");
+  say("A planned fight of 4 player characters against 6 foes (two elites), each with Light and Heavy Attack and abilities of a sheet's kinds (a 2-action attack that puts a status on a hit, an area attack with a save for half and a charge, a Gamble; bench/forecast-request.mjs), 2,000 fights with a fixed seed, through `loadForecast().run` (module/forecast/forecast.mjs: in batches of 250). *Cold*: a fresh node process, the forecast module compiled and instantiated, then its first forecast (least of 5 processes). *Warm*: the least of 5 forecasts in one process.");
+  say("");
+  const cold = Array.from({ length: 5 }, () =>
+    JSON.parse(execFileSync(process.execPath, [path.join(root, "bench", "forecast-cold.mjs")], { encoding: "utf8" })));
+  const w = await warm(forecastRequest(4, 6, 2000));
+  const c = leastOf(cold, r => r.first);
+  say(`| 2,000 fights of 4 vs 6 | ms | floor ≤ ${FLOOR} ms | |`);
+  say("|---|---:|---:|:--:|");
+  say(`| node, cold: compile | ${fmt(leastOf(cold, r => r.compile), 1)} | — | |`);
+  say(`| node, cold: instantiate | ${fmt(leastOf(cold, r => r.instantiate), 1)} | — | |`);
+  say(`| node, cold: the first forecast | ${fmt(c, 1)} | ${FLOOR} | ${verdict(c <= FLOOR)} |`);
+  say(`| node, warm | ${fmt(w, 1)} | ${FLOOR} | ${verdict(w <= FLOOR)} |`);
+  try {
+    const { openPage } = await import("../test/support/browser.mjs");
+    const { startServer } = await import("../test/support/static-server.mjs");
+    const server = await startServer();
+    const browser = await openPage();
+    const loads = [];
+    for (let i = 0; i < 5; i++) {
+      await browser.page.goto(`${server.url}/test/browser/harness.html?forecast=${i}`);
+      loads.push(await browser.page.evaluate(async warmRuns => {
+        const { forecastRequest } = await import("/bench/forecast-request.mjs");
+        const t0 = performance.now();
+        const glue = await import(`/wasm/icon_forecast.js?${Math.random()}`);
+        const bytes = await (await fetch(`/wasm/icon_forecast_bg.wasm?${Math.random()}`)).arrayBuffer();
+        const module = await WebAssembly.compile(bytes);
+        await glue.default({ module_or_path: module });
+        const t1 = performance.now();
+        const run = () => {
+          const f = new glue.Forecast(JSON.stringify(forecastRequest(4, 6, 2000)));
+          while (f.played < f.fights) f.play(250);
+          JSON.parse(f.report());
+          f.free();
+        };
+        run();
+        const t2 = performance.now();
+        let warm = Infinity;
+        for (let k = 0; k < warmRuns; k++) {
+          const s = performance.now();
+          run();
+          warm = Math.min(warm, performance.now() - s);
+        }
+        return { load: t1 - t0, first: t2 - t1, warm };
+      }, i === 0 ? 5 : 1));
+    }
+    await browser.close();
+    await server.close();
+    const low = key => Math.min(...loads.map(l => l[key]));
+    say(`| Chromium, cold: fetch, compile and instantiate the module (local server) | ${fmt(low("load"), 1)} | — | |`);
+    say(`| Chromium, cold: the first forecast | ${fmt(low("first"), 1)} | ${FLOOR} | ${verdict(low("first") <= FLOOR)} |`);
+    say(`| Chromium, warm | ${fmt(low("warm"), 1)} | ${FLOOR} | ${verdict(low("warm") <= FLOOR)} |`);
+    floors.push([`2,000 fights of 4 vs 6 ≤ ${FLOOR} ms in Chromium (cold ${fmt(low("first"), 1)} ms, warm ${fmt(low("warm"), 1)} ms)`,
+      low("first") <= FLOOR && low("warm") <= FLOOR]);
+  } catch (e) {
+    say(`| Chromium | not measured (${e.message.split("\n")[0]}) | | |`);
+    floors.push([`2,000 fights of 4 vs 6 ≤ ${FLOOR} ms (node: cold ${fmt(c, 1)} ms, warm ${fmt(w, 1)} ms; Chromium not measured)`, c <= FLOOR && w <= FLOOR]);
+  }
+  say("");
+  say("Growth, warm in node (least of 5): the time per fight stays flat as fights grow, and per fighter-fight as fighters grow (linear in both).");
+  say("");
+  say("| fights | fighters | ms | µs per fight | µs per fighter-fight |");
+  say("|---:|---:|---:|---:|---:|");
+  for (const [fights, party, foes] of [[500, 4, 6], [1000, 4, 6], [2000, 4, 6], [4000, 4, 6], [2000, 2, 3], [2000, 8, 12], [2000, 16, 24]]) {
+    const ms = await warm(forecastRequest(party, foes, fights), 3);
+    const n = party + foes;
+    say(`| ${fmt(fights)} | ${n} (${party} vs ${foes}) | ${fmt(ms, 1)} | ${fmt(ms * 1000 / fights, 1)} | ${fmt(ms * 1000 / fights / n, 2)} |`);
   }
   say("");
 }

@@ -23,6 +23,11 @@ async function itemOf(item) {
   return /** @type {Item.Implementation} */ (doc);
 }
 
+/** The forecast is the GM's: a player's call is refused before anything loads. */
+function gmOnly() {
+  if (!game.user?.isGM) throw new Error(format("ICONENGINE.Forecast.GMOnly"));
+}
+
 /**
  * The system's API for macros and other modules, `game.system.api` (docs/api.md): every name here
  * is documented there, with the hooks.
@@ -74,6 +79,38 @@ export const api = Object.freeze({
    */
   applyEffect: (inflicter, target, effect) => ItemUse.applyEffect(inflicter, target,
     { trigger: "use", status: "", duration: "save", mark: "", movement: "", text: "", ...effect }),
+  /**
+   * The encounter forecast (GM only; docs/api.md): `open` the Encounter dialog on a running combat
+   * or a planned fight of actors, or `run` a forecast request and get its report. The forecast's
+   * modules load on first use; a player's call is refused.
+   */
+  forecast: Object.freeze({
+    /** @param {Parameters<typeof import("./applications/forecast-dialog.mjs").default.open>[0]} [options] */
+    open: async options => {
+      gmOnly();
+      const { default: ForecastDialog } = await import("./applications/forecast-dialog.mjs");
+      return ForecastDialog.open(options);
+    },
+    /**
+     * @param {object} request  A forecast request (docs/js-contract.md, "Encounter forecast").
+     * @param {import("./forecast/forecast.mjs").RunOptions} [options]
+     */
+    run: async (request, options) => {
+      gmOnly();
+      const { loadForecast } = await import("./forecast/forecast.mjs");
+      return (await loadForecast()).runInBatches(request, options);
+    },
+    /**
+     * A forecast request of the running combat, or of a planned fight of actors.
+     * @param {{combat?: import("./documents/icon-combat.mjs").default, actors?: import("./forecast/gather.mjs").PlannedFighter[],
+     *   options?: import("./forecast/gather.mjs").ForecastOptions}} source
+     */
+    request: async ({ combat, actors, options }) => {
+      gmOnly();
+      const { combatRequest, plannedRequest } = await import("./forecast/gather.mjs");
+      return combat ? combatRequest(combat, options) : plannedRequest(actors ?? [], options);
+    }
+  }),
   /** Granting a class's, job's or foe template's items (module/documents/item-grants.mjs). */
   grants: Object.freeze({
     find: ItemGrants.find,

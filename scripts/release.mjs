@@ -124,7 +124,8 @@ async function release(version, { distOnly, date }) {
   const zipped = readZip(zipFile, `icon-engine/${MANIFEST_NAME}`);
   if (!zipped.data.equals(manifestBytes)) fail(`the zip's icon-engine/${MANIFEST_NAME} is not dist/${MANIFEST_NAME}`);
   for (const path of [...manifest.esmodules, ...manifest.styles, ...manifest.languages.map((/** @type {any} */ l) => l.path),
-    "wasm/icon_engine.js", "wasm/icon_engine_bg.wasm", "wasm/icon_importer.js", "wasm/icon_importer_bg.wasm", "packs/glossary.json"]) {
+    "wasm/icon_engine.js", "wasm/icon_engine_bg.wasm", "wasm/icon_importer.js", "wasm/icon_importer_bg.wasm",
+    "wasm/icon_forecast.js", "wasm/icon_forecast_bg.wasm", "packs/glossary.json"]) {
     if (!zipped.names.includes(`icon-engine/${path}`)) fail(`the zip has no icon-engine/${path}`);
   }
   const shape = [...manifestValueProblems(manifest), ...(await manifestTypeErrors({ [MANIFEST_NAME]: manifest }))[MANIFEST_NAME]];

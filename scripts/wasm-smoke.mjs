@@ -1,5 +1,6 @@
 // Loads a built wasm module (wasm-bindgen glue + a .wasm file) the way the system does and prints
-// what a few calls return, as one JSON line: the client core's verbs, or the importer's. scripts/
+// what a few calls return, as one JSON line: the client core's verbs, the importer's, or the
+// encounter forecast's. scripts/
 // build.sh runs it on the unoptimised and on the wasm-opt output and keeps the optimised module
 // only if both print the same.
 //   node scripts/wasm-smoke.mjs wasm-dir/icon_engine.js some.wasm
@@ -31,6 +32,19 @@ const out = m.rollJson
     plan: attempt(() => m.planJson(dice("2d20kh1 + 1d4"))),
     combat: attempt(() => m.combatApplyJson(null, JSON.stringify({ type: "start", combatants: [{ id: "a", side: "party" }] }))),
     bad: attempt(() => m.planJson(dice("2d")))
+  }
+  : m.Forecast
+  ? {
+    version: attempt(() => m.version()),
+    forecast: attempt(() => {
+      const hero = { id: "h", side: "party", isPlayerCharacter: true, hp: 20, maxHp: 20, defense: 10, die: 8, fray: 2 };
+      const foe = { id: "f", side: "foes", template: "elite", hp: 18, maxHp: 18, defense: 8, die: 6, fray: 1, canCrit: false };
+      const f = new m.Forecast(JSON.stringify({ fighters: [hero, foe], options: { fights: 300, seed: 5 } }));
+      f.play(150);
+      f.play(1000);
+      return { played: f.played, report: JSON.parse(f.report()), steps: JSON.parse(f.trace(3)).steps.length };
+    }),
+    bad: attempt(() => new m.Forecast("{}"))
   }
   : {
     version: attempt(() => m.version()),

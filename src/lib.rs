@@ -16,11 +16,18 @@ pub mod combat;
 pub mod decode;
 pub mod dice;
 pub mod error;
+/// The encounter forecast: native builds (tests, the CLI, benchmarks) and the GM-only `forecast`
+/// wasm module only, so the client core does not carry it.
+#[cfg(any(not(target_arch = "wasm32"), feature = "forecast"))]
+pub mod forecast;
 pub mod packs;
 pub mod request;
 pub mod rulesets;
 
-#[cfg(all(target_arch = "wasm32", any(feature = "client", feature = "importer")))]
+#[cfg(all(
+    target_arch = "wasm32",
+    any(feature = "client", feature = "importer", feature = "forecast")
+))]
 mod wasm;
 
 pub use error::{Error, ErrorKind, Result};

@@ -529,7 +529,8 @@ impl Fight {
     }
 }
 
-pub(crate) fn regular_left(c: &Combatant, turns: u32) -> u32 {
+/// Regular turns `c` has left this round of its `turns` a round.
+pub fn regular_left(c: &Combatant, turns: u32) -> u32 {
     if c.defeated {
         return 0;
     }

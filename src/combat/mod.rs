@@ -23,7 +23,7 @@ pub mod pages;
 mod round;
 pub mod stored;
 
-pub use fight::{Combatant, Entry, Fight, Next, Phase, Side, Template, Turn};
+pub use fight::{regular_left, Combatant, Entry, Fight, Next, Phase, Side, Template, Turn};
 pub use log::{Log, Step, LOG_PAGE};
 pub use round::Reset;
 pub use stored::{CombatState, Limit, MAX_STATE_JSON, STATE_VERSION};
@@ -288,10 +288,45 @@ pub fn apply_owned(
         mut log,
         forgot_by,
     } = state;
+    let Some(step) = step(&mut s, event, &mut effects)? else {
+        // nothing changes, and nothing is logged (see [`step`])
+        let same = CombatState {
+            now: s,
+            log,
+            forgot_by,
+        };
+        return Ok((Some(same), effects));
+    };
+    log.push(step)?;
+    let mut next = CombatState {
+        now: s,
+        log,
+        forgot_by,
+    };
+    next.trim()?;
+    Ok((Some(next), effects))
+}
+
+/// Plays `event` on a fight that is whole (a state [`apply`] accepted, or the fight of one),
+/// the reducer's own step without its undo log: what the encounter forecast plays its fights with,
+/// thousands of events a fight would otherwise log and check again. The effects are appended to
+/// `effects`; on refusal the fight may be left part-changed, so a caller that goes on keeps a copy.
+pub fn play(s: &mut Fight, event: &Event, effects: &mut Vec<Effect>) -> Result<()> {
+    if s.ended {
+        return refuse("the combat has ended");
+    }
+    step(s, event, effects).map(|_| ())
+}
+
+/// One event on the fight now, past the stored state's checks: what it changes, and the step
+/// that undoes it (`None` when nothing changes: a delay already pending). [`apply_owned`] logs
+/// the step; [`play`] does not.
+#[inline(always)]
+fn step(s: &mut Fight, event: &Event, effects: &mut Vec<Effect>) -> Result<Option<Step>> {
     let mut step = match event {
         Event::Start { .. } => return refuse("the combat has already started"),
         Event::Undo | Event::Upgrade => return refuse("not a step"),
-        Event::BeginTurn { id } => begin_turn(&mut s, id, &mut effects)?,
+        Event::BeginTurn { id } => begin_turn(s, id, effects)?,
         Event::EndTurn => {
             let Some(turn) = s.current.take() else {
                 return refuse("no turn is open");
@@ -306,21 +341,16 @@ pub fn apply_owned(
                 slow: turn.slow,
                 slot_was,
                 last_was,
-                reset: s.maybe_new_round(&mut effects)?,
+                reset: s.maybe_new_round(effects)?,
             }
         }
-        Event::GoSlow { id } => go_slow(&mut s, id, &mut effects)?,
+        Event::GoSlow { id } => go_slow(s, id, effects)?,
         Event::Delay { id } => {
             let n = s.number_of(id)?;
             if s.combatants.get(&n).is_some_and(|c| c.delay) {
                 // already pending: nothing changes, and nothing is logged, so repeating it
                 // cannot push earlier steps out of the undo log
-                let same = CombatState {
-                    now: s,
-                    log,
-                    forgot_by,
-                };
-                return Ok((Some(same), effects));
+                return Ok(None);
             }
             if let Some(c) = s.combatants.get_mut(&n) {
                 c.delay = true;
@@ -328,17 +358,17 @@ pub fn apply_owned(
             Step::Delay { n, was: false }
         }
         Event::AddCombatant { combatant } => {
-            add(&mut s, combatant.clone())?;
+            add(s, combatant.clone())?;
             Step::Add {
                 entry: combatant.clone(),
             }
         }
         Event::RemoveCombatant { id } => {
             let n = s.number_of(id)?;
-            let departure = depart(&mut s, n, true, &mut effects);
+            let departure = depart(s, n, true, effects);
             Step::Remove {
                 departure,
-                reset: s.maybe_new_round(&mut effects)?,
+                reset: s.maybe_new_round(effects)?,
             }
         }
         Event::SetDefeated { id, defeated } => {
@@ -349,7 +379,7 @@ pub fn apply_owned(
             };
             // "Summons are removed from the battlefield when their summoner is defeated"
             let departure = if *defeated {
-                Some(depart(&mut s, n, false, &mut effects)).filter(|d| !d.removed.is_empty())
+                Some(depart(s, n, false, effects)).filter(|d| !d.removed.is_empty())
             } else {
                 None
             };
@@ -358,7 +388,7 @@ pub fn apply_owned(
                 defeated: *defeated,
                 was,
                 departure,
-                reset: s.maybe_new_round(&mut effects)?,
+                reset: s.maybe_new_round(effects)?,
             }
         }
         Event::AdjustResolve { by } => {
@@ -411,14 +441,7 @@ pub fn apply_owned(
             _ => return refuse("internal: waiting slow turns were taken back without a departure"),
         }
     }
-    log.push(step)?;
-    let mut next = CombatState {
-        now: s,
-        log,
-        forgot_by,
-    };
-    next.trim()?;
-    Ok((Some(next), effects))
+    Ok(Some(step))
 }
 
 fn start(combatants: &[Entry]) -> Result<(Option<CombatState>, Vec<Effect>)> {

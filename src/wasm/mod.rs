@@ -1,7 +1,8 @@
-//! The wasm boundary: the only code that touches `JsValue`. Two modules are built from it, each
+//! The wasm boundary: the only code that touches `JsValue`. Three modules are built from it, each
 //! by its Cargo feature: the client core (`client`: dice, odds, rulesets and combat, which every
-//! client loads) and the pack importer (`importer`: the HTML scanner, NeDB, migration and the
-//! glossary, which only an import loads). What the two share is here.
+//! client loads), the pack importer (`importer`: the HTML scanner, NeDB, migration and the
+//! glossary, which only an import loads) and the encounter forecast (`forecast`, which only a
+//! GM's forecast loads). What the two share is here.
 //!
 //! JS checks every argument before wasm is entered (`module/core-arguments.mjs`: types, NaN,
 //! cycles, depth, throwing getters and proxies, with the field's path in the message) and hands
@@ -11,12 +12,15 @@
 //! `JSON.stringify` of import options, building typed arrays) are ones the generated glue
 //! catches and returns as errors.
 
+#[cfg(any(feature = "client", feature = "importer"))]
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 #[cfg(feature = "client")]
 mod client;
+#[cfg(feature = "forecast")]
+mod forecast;
 #[cfg(feature = "importer")]
 mod importer;
 
@@ -95,6 +99,7 @@ fn decode_large<T: DeserializeOwned>(what: &str, text: &JsValue) -> Result<T, Js
     decode_str(what, &text_arg(what, text)?)
 }
 
+#[cfg(any(feature = "client", feature = "importer"))]
 fn decode_str<T: DeserializeOwned>(what: &str, text: &str) -> Result<T, JsError> {
     crate::decode::from_json_text(what, text).map_err(js_error)
 }
@@ -152,7 +157,7 @@ const GLUE_STRING_UNITS: u32 = 256;
 /// but faster: the generated glue copies a string's ASCII prefix one `charCodeAt` at a time in JS
 /// (about 100 ms for a 10 MB log), while `TextEncoder.encodeInto` writes all of it into wasm
 /// memory natively. Lone surrogates become U+FFFD, as in the glue.
-#[cfg(feature = "importer")]
+#[cfg(any(feature = "importer", feature = "forecast"))]
 fn long_string_arg(what: &str, value: &JsValue) -> Result<String, JsError> {
     match value.dyn_ref::<js_sys::JsString>() {
         Some(text) => long_string(what, value, text),

@@ -69,7 +69,7 @@ describe("icon-engine.* hooks", () => {
         hooks: Object.values(api.hooks).every(name => name.startsWith("icon-engine.")), shapes: [...api.rules.areas.AREA_SHAPES],
         plan: api.contentPacks.plan(JSON.stringify({ format: "icon-engine-content-pack", version: 1, id: "x", traits: [{ id: "a", name: "A" }] })).report.valid };
     }, AREAS);
-    assert.deepEqual(api.keys, ["applyEffect", "attack", "contentPacks", "coveredTokens", "grants", "hooks", "id", "placeArea", "refusal", "rules", "save", "useItem"]);
+    assert.deepEqual(api.keys, ["applyEffect", "attack", "contentPacks", "coveredTokens", "forecast", "grants", "hooks", "id", "placeArea", "refusal", "rules", "save", "useItem"]);
     assert.deepEqual(api.undocumented, [], "docs/api.md names each member");
     assert.equal(api.same, true);
     assert.deepEqual(api.covered, ["Ogre"]);

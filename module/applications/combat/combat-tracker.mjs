@@ -33,7 +33,8 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
       iconUndo: IconCombatTracker.#onEvent,
       iconResolve: IconCombatTracker.#onEvent,
       iconStart: IconCombatTracker.#onStart,
-      iconEndCombat: IconCombatTracker.#onEndCombat
+      iconEndCombat: IconCombatTracker.#onEndCombat,
+      iconForecast: IconCombatTracker.#onForecast
     }
   };
 
@@ -86,6 +87,36 @@ export default class IconCombatTracker extends foundry.applications.sidebar.tabs
       spacer.classList.add("spacer");
       button.replaceWith(spacer);
     }
+    if (game.user?.isGM) this.#addForecastButton();
+  }
+
+  /**
+   * The GM's Forecast button, in the spacer core keeps before the encounter menu (the left
+   * spacers stand for Roll All and Roll NPCs, two each side keep the title centred): it opens the
+   * Encounter dialog on the viewed combat once started, else on the selected tokens. Not a
+   * `.combat-control`, so v13 does not look for a Combat method of its name.
+   */
+  #addForecastButton() {
+    const spacer = this.element.querySelector(".encounter-controls .control-buttons.right .spacer");
+    if (!spacer || this.element.querySelector('[data-action="iconForecast"]')) return;
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "inline-control icon fa-solid fa-chart-column icon-forecast";
+    button.dataset.action = "iconForecast";
+    const label = game.i18n?.localize("ICONENGINE.Forecast.Button") ?? "ICONENGINE.Forecast.Button";
+    button.setAttribute("aria-label", label);
+    button.dataset.tooltip = label;
+    spacer.replaceWith(button);
+  }
+
+  /**
+   * Open the Encounter dialog (module/applications/forecast-dialog.mjs, loaded on the first
+   * click, with the forecast's wasm when it first runs).
+   * @this {IconCombatTracker}
+   */
+  static async #onForecast() {
+    const { default: ForecastDialog } = await import("../forecast-dialog.mjs");
+    await ForecastDialog.open({ combat: this.iconCombat });
   }
 
   /**
