@@ -183,6 +183,34 @@ describe(`the paste dialog (Foundry ${GENERATION})`, () => {
     assert.deepEqual(browser.errors, []);
   });
 
+  test("a folder of foe creator files: the content-pack report names each bad file's field; Import makes the foe compendium", async () => {
+    const { page } = browser;
+    const names = ["bad-stat.json", "broken.json", "elite.json", "gravel-warden.json", "heavy.json", "quarry-kin.json", "truncated.json"];
+    const result = await page.evaluate(async names => {
+      const files = await Promise.all(names.map(async name => ({ name,
+        text: await (await fetch(`/systems/icon-engine/tests/fixtures/foe-folder/${name}`)).text() })));
+      const dialog = new iconEngine.applications.ContentPackDialog();
+      await dialog.render({ force: true });
+      await dialog.readFoeFolder(files);
+      const element = await until(() => document.querySelector("#icon-engine-content-pack .icon-import-report"), "the report");
+      const report = { counts: element.querySelector(".counts").textContent.trim(), bad: [...element.querySelectorAll(".bad li")].map(li => li.textContent.trim()),
+        warnings: [...element.querySelectorAll(".warnings li")].map(li => li.textContent.trim()) };
+      document.querySelector("#icon-engine-content-pack button[data-action=import]").click();
+      const pack = await until(() => game.packs.get("world.community-foes-actors")?.size === 1 && game.packs.get("world.community-foes-actors"), "the foe compendium");
+      const [foe] = await pack.getDocuments();
+      return { report, foe: { name: foe.name, foeClass: foe.system.foeClass, template: foe.system.template, vit: foe.system.vit,
+        items: foe.items.map(i => `${i.type}:${i.name}`).sort() } };
+    }, names);
+    assert.equal(result.report.counts, "7 of 11 records can be imported: 6 items, 1 actor");
+    assert.deepEqual(result.report.bad.filter(l => !/^\d/.test(l)).map(l => l.replace(/:.*$/s, "")).sort(),
+      ['foes "bad-stat.json[0]" (#1)', 'foes "bad-stat.json[1]" (#1)', 'foes "broken.json" (#2)', 'foes "truncated.json" (#7)']);
+    assert.ok(result.report.bad.some(l => /broken\.json.*Inherits: "Nobody" is no record of the folder/.test(l)), JSON.stringify(result.report.bad));
+    assert.ok(result.report.warnings.some(l => /Rock Spray.*recharge 6/.test(l)), JSON.stringify(result.report.warnings));
+    assert.deepEqual(result.foe, { name: "Gravel Warden", foeClass: "heavy", template: "elite", vit: 8,
+      items: ["ability:Hold the Line", "ability:Rock Spray", "ability:Slam", "trait:Braced", "trait:Double Turn", "trait:Stone Blood"] });
+    assert.deepEqual(browser.errors, []);
+  });
+
   test("script in a paste runs nowhere it shows: the dialog, the created item's sheet, its use card", async () => {
     const { page } = browser;
     const ran = [];
