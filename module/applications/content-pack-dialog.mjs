@@ -89,7 +89,30 @@ export default class ContentPackDialog extends HandlebarsApplicationMixin(Applic
     folder?.addEventListener("change", async () => {
       const chosen = [...folder.files ?? []].filter(f => f.name.toLowerCase().endsWith(".json"));
       if (chosen.length) await this.readFoeFolder(await Promise.all(chosen.map(async f => ({ name: f.webkitRelativePath || f.name, text: await f.text() }))));
+    });    // another ICON system's compendium export (module/packs/icon-system-pack.mjs)
+    const other = /** @type {HTMLInputElement | null} */ (this.element.querySelector("input[name=otherSystem]"));
+    other?.addEventListener("change", async () => {
+      const file = other.files?.[0];
+      if (file) await this.readIconSystem(await file.text());
     });
+  }
+
+  /**
+   * Read another ICON system's compendium export (issue 37): converted to a content pack, whose
+   * report also names every document the conversion could not carry.
+   * @param {string} text
+   */
+  async readIconSystem(text) {
+    const { loadImporter } = await import("../packs/importer.mjs");
+    const { iconSystemPack } = await import("../packs/icon-system-pack.mjs");
+    try {
+      const { pack, bad, warnings } = iconSystemPack(text, await loadImporter());
+      await this.read(JSON.stringify(pack), { bad, warnings });
+    } catch (error) {
+      this.#plan = null;
+      this.#error = format("ICONENGINE.ContentPack.Refused", { message: error instanceof Error ? error.message : String(error) });
+      await this.render();
+    }
   }
 
   /**

@@ -211,6 +211,30 @@ describe(`the paste dialog (Foundry ${GENERATION})`, () => {
     assert.deepEqual(browser.errors, []);
   });
 
+  test("another ICON system's compendium export: the report accounts for every document; Import makes this system's items and foes", async () => {
+    const { page } = browser;
+    const result = await page.evaluate(async () => {
+      const text = await (await fetch("/systems/icon-engine/tests/fixtures/other-systems/icon-svelte-export.db")).text();
+      const dialog = new iconEngine.applications.ContentPackDialog();
+      await dialog.render({ force: true });
+      await dialog.readIconSystem(text);
+      const element = await until(() => document.querySelector("#icon-engine-content-pack .icon-import-report"), "the report");
+      const counts = element.querySelector(".counts").textContent.trim();
+      const bad = [...element.querySelectorAll(".bad li")].map(li => li.textContent.trim()).filter(l => !/^\d/.test(l));
+      document.querySelector("#icon-engine-content-pack button[data-action=import]").click();
+      const items = await until(() => game.packs.get("world.icon-system-import-items")?.size === 8 && game.packs.get("world.icon-system-import-items"), "the items");
+      const sweep = (await items.getDocuments()).find(i => i.name === "Lantern Sweep");
+      const foes = await (await until(() => game.packs.get("world.icon-system-import-actors"), "the foes")).getDocuments();
+      return { counts, bad, sweep: { tags: [...sweep.system.tags], area: { ...sweep.system.area }, trueStrike: sweep.system.attack.trueStrike },
+        foes: foes.map(f => `${f.name}:${f.system.foeClass}:${f.items.size}`).sort() };
+    });
+    assert.equal(result.counts, "10 of 13 records can be imported: 8 items, 2 actors");
+    assert.equal(result.bad.length, 3);
+    assert.deepEqual(result.sweep, { tags: ["attack"], area: { shape: "blast", size: 2 }, trueStrike: true });
+    assert.deepEqual(result.foes, ["Cinder Brute:heavy:2", "Lantern Wisp:skirmisher:0"]);
+    assert.deepEqual(browser.errors, []);
+  });
+
   test("script in a paste runs nowhere it shows: the dialog, the created item's sheet, its use card", async () => {
     const { page } = browser;
     const ran = [];
