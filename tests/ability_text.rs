@@ -268,3 +268,50 @@ fn a_long_paste_is_linear_and_bounded() {
         error.message()
     );
 }
+
+/// Pieces of the grammar, so arbitrary texts reach deep into the parser, with characters whose
+/// lowercase is longer or shorter than themselves ("İ", "ẞ", "K") and text from PDFs.
+fn piece() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    prop_oneof![
+        Just("Light attack (1 action): ".to_string()),
+        Just("On a hit, ".to_string()),
+        Just("ON A HİT, ".to_string()),
+        Just("On hit: [D] + fray, ".to_string()),
+        Just("Miss: fray. ".to_string()),
+        Just("Gamble 5+: ".to_string()),
+        Just("Trigger: ".to_string()),
+        Just("İİİ ẞ K ".to_string()),
+        Just("the target is dazed+ until the end of its next turn".to_string()),
+        Just("shove it 2 spaces".to_string()),
+        Just("While in this stance you gain sturdy".to_string()),
+        Just("must save or be weakened".to_string()),
+        Just("Once per round. Recharges each round. 2 charges".to_string()),
+        Just("HP 64, Defense 8, Heavy Elite, d8".to_string()),
+        Just("Traits\n".to_string()),
+        Just("ROCK TOSS\n1 action, Attack, Range 4\n".to_string()),
+        Just("tar-\nget ".to_string()),
+        Just("\n\n".to_string()),
+        "[ -~]{0,12}",
+        "\\PC{0,6}",
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
+
+    /// The parser never panics, whatever it is given, and every item's description is escaped.
+    #[test]
+    fn any_text_is_read_or_refused_never_a_panic(pieces in proptest::collection::vec(piece(), 0..24)) {
+        let text: String = pieces.concat();
+        for kind in [ItemType::Ability, ItemType::Trait, ItemType::Relic] {
+            if let Ok(parsed) = ability_text::parse(&text, ParseOptions { kind }) {
+                for item in &parsed.items {
+                    proptest::prop_assert!(!item.system.description.contains('<') || item.system.description.starts_with("<p>"));
+                    proptest::prop_assert!(item.system.effects.len() <= 12);
+                }
+            }
+        }
+        let _ = ability_text::foe::parse(&text);
+    }
+}

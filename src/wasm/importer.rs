@@ -135,7 +135,9 @@ fn refuse_long_paste(text: &JsValue) -> Result<(), JsError> {
 )]
 pub fn parse_ability_text(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
-    #[wasm_bindgen(unchecked_param_type = "{type?: \"ability\" | \"trait\" | \"relic\"} | undefined")]
+    #[wasm_bindgen(
+        unchecked_param_type = "{type?: \"ability\" | \"trait\" | \"relic\"} | undefined"
+    )]
     options: JsValue,
 ) -> Result<JsValue, JsError> {
     const WHAT: &str = "paste options";
@@ -143,7 +145,9 @@ pub fn parse_ability_text(
         crate::packs::ability_text::ParseOptions::default()
     } else {
         let Ok(json) = js_sys::JSON::stringify(&options) else {
-            return Err(JsError::new(&format!("invalid {WHAT}: JSON.stringify refused it")));
+            return Err(JsError::new(&format!(
+                "invalid {WHAT}: JSON.stringify refused it"
+            )));
         };
         decode_str(WHAT, &string_arg(WHAT, &json.into())?)?
     };

@@ -209,6 +209,10 @@ type Segment<'a> = (Option<(Label, &'a str)>, &'a str);
 fn segments(text: &str) -> Vec<Segment<'_>> {
     let mut found: Vec<(usize, usize, Label)> = Vec::new();
     for (at, line_start) in label_starts(text) {
+        // a label starts after the one before it ends (its words and colon)
+        if found.last().is_some_and(|f| at < f.1) {
+            continue;
+        }
         if let Some((label, skip)) = label(&text[at..], !line_start) {
             found.push((at, at + skip, label));
         }
@@ -301,7 +305,7 @@ const PROSE_LABELS: &[(&str, Trigger)] = &[
 /// What a sentence of the preamble states, applied; false when it states nothing this grammar
 /// reads.
 fn sentence_rules(b: &mut Build, sentence: &str) -> bool {
-    let lower = sentence.to_lowercase();
+    let lower = sentence.to_ascii_lowercase();
     for (opening, trigger) in PROSE_LABELS {
         if let Some(rest) = lower.strip_prefix(opening) {
             let rest = &sentence[sentence.len() - rest.len()..];
@@ -561,7 +565,7 @@ fn trigger_part(b: &mut Build, trigger: Trigger, gamble: Option<u8>, text: &str,
     // bonus damage on a hit or on use is the roll's bonus die; boons and the like in a part are
     // about something else (the target's next roll), so they stay its text
     if matches!(trigger, Trigger::Hit | Trigger::Use)
-        && has_any(&text.to_lowercase(), &["bonus damage"])
+        && has_any(&text.to_ascii_lowercase(), &["bonus damage"])
     {
         b.sys.roll.bonus_dice = Some(1);
     }
@@ -569,7 +573,7 @@ fn trigger_part(b: &mut Build, trigger: Trigger, gamble: Option<u8>, text: &str,
     // or that its targets save for half are applied to those fields, not kept as effect text
     let mut kept: Vec<&str> = Vec::new();
     for sentence in sentences(text) {
-        let lower = sentence.to_lowercase();
+        let lower = sentence.to_ascii_lowercase();
         if has_any(&lower, HALF) {
             b.sys.roll.save_for_half = Some(true);
         } else if !(is_use_rule(&lower) && use_rules(b, &lower, sentence)) {
@@ -631,7 +635,7 @@ fn calls_save(lower: &str) -> bool {
 /// A clause's damage: `(dice, fray)` for "[D] + fray", "2[D]+fray", "fray", "deals [D]".
 fn damage(clause: &str) -> Option<(u32, bool)> {
     let mut s: String = clause
-        .to_lowercase()
+        .to_ascii_lowercase()
         .chars()
         .filter(|c| !c.is_whitespace())
         .collect();
@@ -696,7 +700,7 @@ const DESCRIBED: &[&str] = &[
 
 /// The statuses a clause inflicts, with how long and on whom.
 fn statuses(clause: &str, self_subject: bool) -> Vec<(&'static str, Duration, bool)> {
-    let lower = clause.to_lowercase();
+    let lower = clause.to_ascii_lowercase();
     // a stance grants its statuses as long as it lasts
     let stance = [
         "while in this stance",
@@ -760,7 +764,7 @@ fn statuses(clause: &str, self_subject: bool) -> Vec<(&'static str, Duration, bo
 
 /// Forced movement in a clause: shove (or push), pull, or move the target, N spaces.
 fn movement(clause: &str) -> Option<(MoveKind, u32)> {
-    let lower = clause.to_lowercase();
+    let lower = clause.to_ascii_lowercase();
     let w = words::words(&lower);
     for (i, word) in w.iter().enumerate() {
         let kind = match word.as_str() {
@@ -810,7 +814,7 @@ fn movement(clause: &str) -> Option<(MoveKind, u32)> {
 
 /// Whether a clause places the ability's mark.
 fn marks(clause: &str) -> bool {
-    let lower = clause.to_lowercase();
+    let lower = clause.to_ascii_lowercase();
     has_any(
         &lower,
         &[
@@ -837,13 +841,15 @@ fn clauses(text: &str) -> Vec<&str> {
     for sentence in sentences(text) {
         let mut rest = sentence;
         loop {
-            let lower = rest.to_lowercase();
+            let lower = rest.to_ascii_lowercase();
             let cut = [", and ", " and ", ", then ", " then ", ", "]
                 .iter()
                 .filter_map(|sep| find_from(&lower, sep.trim(), 0).map(|at| (at, sep)))
                 .filter_map(|(at, sep)| {
                     // the separator as it stands in the text (with its spaces)
-                    let start = lower[..at].rfind(|c: char| c != ' ').map_or(at, |p| p + 1);
+                    let start = lower[..at]
+                        .rfind(|c: char| c != ' ')
+                        .map_or(at, |p| words::after_char(&lower, p));
                     let sep_start = if sep.starts_with(',') {
                         lower[..at + 1].rfind(',')?
                     } else {
@@ -898,7 +904,7 @@ fn clause_effects<'t>(
     // whether the clause before had its user as subject ("You gain defiance and counter")
     let mut self_subject = false;
     for (n, clause) in clauses(text).into_iter().enumerate() {
-        let lower = clause.to_lowercase();
+        let lower = clause.to_ascii_lowercase();
         if let Some((dice, fray)) = damage(clause) {
             let roll = match trigger {
                 Trigger::Hit => {

@@ -84,7 +84,10 @@ fn starts_line(line: &str, previous: &str, next: Option<&str>) -> bool {
 /// A heading of a foe's stat block or a job page ("Traits", "Actions").
 pub fn is_section(line: &str) -> bool {
     matches!(
-        line.trim().trim_end_matches(':').to_lowercase().as_str(),
+        line.trim()
+            .trim_end_matches(':')
+            .to_ascii_lowercase()
+            .as_str(),
         "traits"
             | "actions"
             | "abilities"
@@ -151,8 +154,8 @@ fn join(current: &mut String, next: &str) {
     if hyphenated {
         let stem_start = current[..current.len() - 1]
             .rfind(|c: char| !c.is_alphabetic())
-            .map_or(0, |at| at + 1);
-        let stem = current[stem_start..current.len() - 1].to_lowercase();
+            .map_or(0, |at| super::words::after_char(current, at));
+        let stem = current[stem_start..current.len() - 1].to_ascii_lowercase();
         let next_lower = next.chars().next().is_some_and(char::is_lowercase);
         if next_lower && !OWN_HYPHENS.contains(&stem.as_str()) {
             current.pop();

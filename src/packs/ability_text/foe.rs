@@ -127,7 +127,7 @@ pub fn parse(text: &str) -> Result<ParsedFoe> {
     while i < lines.len() {
         if clean::is_section(&lines[i]) {
             flush(start, i, section, &mut items, &mut unparsed);
-            section = if lines[i].to_lowercase().starts_with("trait") {
+            section = if lines[i].to_ascii_lowercase().starts_with("trait") {
                 "traits"
             } else {
                 "actions"
@@ -203,7 +203,7 @@ fn stats(
     hp: &mut Option<(u32, String)>,
     unparsed: &mut Vec<Unparsed>,
 ) -> bool {
-    let lower = line.to_lowercase();
+    let lower = line.to_ascii_lowercase();
     let w = words(&lower);
     let mut any = false;
     let bad = |what: &str, unparsed: &mut Vec<Unparsed>| {

@@ -48,7 +48,7 @@ pub fn is_name(line: &str) -> bool {
         let first = w.chars().find(|c| c.is_alphanumeric());
         letters.is_empty()
             || first.is_some_and(|c| c.is_uppercase() || c.is_numeric())
-            || SMALL_WORDS.contains(&letters.to_lowercase().as_str())
+            || SMALL_WORDS.contains(&letters.to_ascii_lowercase().as_str())
             || letters.chars().count() < 4
     })
 }

@@ -180,7 +180,7 @@ fn entry(
         ..ItemSystem::default()
     };
     if kind == ItemType::Relic {
-        let lower = text.join(" ").to_lowercase();
+        let lower = text.join(" ").to_ascii_lowercase();
         let w = words::words(&lower);
         for (i, word) in w.iter().enumerate() {
             if word == "once" && w.get(i + 1).is_some_and(|n| n == "per" || n == "a") {

@@ -165,7 +165,7 @@ pub fn label(text: &str, strict: bool) -> Option<(Label, usize)> {
     }
     let colon = text[..end].find(':')?;
     let head = &text[..colon];
-    if head.is_empty() || head.len() > 32 || head.contains(['.', ',', ';', '(', ')']) {
+    if head.is_empty() || head.len() > 32 || head.contains(['.', ',', ';', '(', ')', '\n']) {
         return None;
     }
     let w = words(head);

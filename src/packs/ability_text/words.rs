@@ -1,5 +1,7 @@
 //! Small helpers over lowercase ASCII-ish text: whole-word phrase search and numbers, written by
-//! hand (no regex engine in the importer), each linear in the text it reads.
+//! hand (no regex engine in the importer), each linear in the text it reads. Text is lowercased
+//! with `to_ascii_lowercase`, which keeps every byte offset: offsets found in the lowercase text
+//! slice the text itself (full Unicode lowercasing changes lengths: "İ" is three bytes lowercase).
 
 /// Whether `c` is part of a word.
 pub fn is_word(c: char) -> bool {
@@ -24,6 +26,11 @@ pub fn find_from(hay: &str, phrase: &str, from: usize) -> Option<usize> {
         start = at + phrase.chars().next().map_or(1, char::len_utf8);
     }
     None
+}
+
+/// The offset just past the character at `at` in `s` (a character may take up to four bytes).
+pub fn after_char(s: &str, at: usize) -> usize {
+    at + s[at..].chars().next().map_or(0, char::len_utf8)
 }
 
 /// [`find_from`] from the start.
