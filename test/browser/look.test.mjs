@@ -470,7 +470,9 @@ describe("the look, in v13's light and dark themes", () => {
       CONFIG.Dice.randomUniform = uniform;
       if (saved?.rolls?.[0]?.outcome?.success !== false) throw new Error("the ogre's save should fail");
       ids.useSaveRoll = game.messages.contents.at(-1).id;
-      Hooks.call("chatMessage", ui.chat, "/icon help", { speaker: ChatMessage.implementation.getSpeaker(), user: game.user.id });
+      // typed as a user types it: v13 hooks chatMessage, v14 runs its command registry (generations.test.mjs)
+      const { chatInput } = await import("./foundry-shim.mjs");
+      await ui.chat.processMessage(chatInput("/icon help"));
       const help = await until(() => game.messages.contents.find(m => m.content.includes("help-card")), "the help card");
       ids.help = help.id;
       for (const id of Object.values(ids)) if (game.messages.get(id)) await shown(game.messages.get(id));
