@@ -18,7 +18,7 @@ run() {
   cargo +nightly fuzz run -O "$t" "corpus/$t" -- -max_total_time="$SECONDS_EACH" -timeout=10 \
     -rss_limit_mb=2048 -max_len=4096 >"$LOGS/$t.log" 2>&1 && echo ok >"$LOGS/$t.status" || echo failed >"$LOGS/$t.status"
 }
-TARGETS=(formula request_json resolve_faces import_pack combat html_scan)
+TARGETS=(formula request_json resolve_faces import_pack combat html_scan ability_text)
 # `bash bench/fuzz.sh SECONDS TARGET...` runs only those (e.g. again after a change to their code)
 if [ $# -gt 1 ]; then TARGETS=("${@:2}"); fi
 for ((i = 0; i < ${#TARGETS[@]}; i += 2)); do

@@ -5,7 +5,8 @@
 // of several windows or fresh processes.
 //   npm run bench                    every section, then BENCHMARKS.md is written anew
 //   npm run bench -- --only=a,b      some sections (size, levers, cold, rolling, dialog, sight,
-//                                    movement, combat, limits, packs, state, forecast), printed only
+//                                    movement, combat, limits, packs, paste, state, forecast),
+//                                    printed only
 // ICON_FUZZ_SECONDS=600 also runs every cargo-fuzz target for that long (bench/fuzz.sh) and adds
 // its table.
 import { execFileSync } from "node:child_process";
@@ -454,6 +455,70 @@ if (want("packs")) {
     const [plain, ours] = [least(() => parseLines(text), 5), least(() => importer.importPack(text), 5)];
     say(`| ${name} | ${fmt(mb, 2)} MB | ${entries} | ${fmt(mb / (plain / 1000), 1)} | ${fmt(mb / (ours / 1000), 1)} | ${fmt(plain / ours, 2)}× |`);
   }
+  say("");
+}
+
+/* ---------------------------------------------------------------- pasted ability text (issue 37) */
+/** @param {unknown} value @returns {unknown} */
+const sortKeys = value => Array.isArray(value) ? value.map(sortKeys)
+  : value && typeof value === "object" ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, sortKeys(v)])) : value;
+
+/** The grammar's keywords (issue 37's list), lowercase, as a text writes them. */
+const GRAMMAR = ["1 action", "2 actions", "free action", "interrupt", "trigger", "attack", "area", "aura", "mark", "stance", "combo", "delay",
+  "end turn", "summon", "terrain effect", "true strike", "auto-hit", "pierce", "divine", "melee", "range", "self", "blast", "burst", "line",
+  "cross", "arc", "effect", "area effect", "on hit", "miss", "critical hit", "exceed", "charge", "comeback", "finishing blow", "slay",
+  "gamble", "heroic", "collide", "[d]", "fray", "once per turn", "once per round", "once per combat", "save", "until cured", "next turn"];
+
+if (want("paste")) {
+  const corpus = JSON.parse(readFileSync(path.join(root, "tests", "fixtures", "ability-texts", "corpus.json"), "utf8"));
+  say("## Pasted ability text");
+  say("");
+  say("`parseAbilityText(text)` through module/packs/importer.mjs (the GM's importer wasm, as the paste dialog calls it on the main thread; node's V8 stands in for the browser's). The corpus (tests/fixtures/ability-texts/corpus.json: texts written for this project in ICON's grammar, each with the fields it states) pasted again and again to 500 abilities; the least of 7 runs. A paste of 2 MB is refused before it is read, naming the limit (1 MiB); one just under the limit is read.");
+  say("");
+  const texts = [];
+  for (let n = 0; n < 500;) for (const entry of corpus) { if (n >= 500) break; texts.push(entry.text); n += entry.items.length; }
+  const five = texts.join("\n\n");
+  const found = importer.parseAbilityText(five).items.length;
+  const ms = least(() => importer.parseAbilityText(five));
+  const big = five.repeat(Math.ceil(2_000_000 / five.length));
+  let refusal = "";
+  const refusedMs = least(() => { try { importer.parseAbilityText(big); } catch (error) { refusal = error.message; } });
+  const under = big.slice(0, 1024 * 1024 - 1024);
+  // the worst a paste under the limit costs: read whole, then (past 2000 items) refused naming that limit
+  let underAnswer = "";
+  const underMs = least(() => {
+    try { underAnswer = `${importer.parseAbilityText(under).items.length}`; } catch (error) { underAnswer = `refused ("${error.message}")`; }
+  }, 3);
+  say("| paste | size | abilities | ms | floor |");
+  say("|---|---:|---:|---:|---|");
+  say(`| the corpus to 500 abilities | ${kb(Buffer.byteLength(five))} | ${found} | ${fmt(ms, 1)} | ≤ 200 ms: ${verdict(ms <= 200 && found >= 500)} |`);
+  say(`| just under the limit | ${kb(Buffer.byteLength(under))} | ${underAnswer} | ${fmt(underMs, 1)} | ≤ 2 s: ${verdict(underMs <= 2000)} |`);
+  say(`| 2 MB, refused ("${refusal}") | ${kb(Buffer.byteLength(big))} | 0 | ${fmt(refusedMs, 1)} | ≤ 2 s: ${verdict(refusedMs <= 2000 && /1 MiB/.test(refusal))} |`);
+  floors.push([`500 abilities parsed in ≤ 200 ms (${fmt(ms, 1)} ms)`, ms <= 200 && found >= 500]);
+  floors.push(["a 2 MB paste answered within 2 s or refused naming the limit", refusedMs <= 2000 && /1 MiB/.test(refusal) && underMs <= 2000]);
+  say("");
+  say("The corpus: each text \"parses to exactly the fields it states\" when the items read (their names, types and every field but the description, which keeps the whole text) are the ones its entry states; by keyword (a text counts for each keyword it covers) and overall.");
+  say("");
+  /** @type {Map<string, [number, number]>} */
+  const byKeyword = new Map();
+  let exact = 0;
+  for (const entry of corpus) {
+    const items = importer.parseAbilityText(entry.text).items.map(({ system: { description, ...system }, ...rest }) => ({ ...rest, system }));
+    const ok = JSON.stringify(sortKeys(items)) === JSON.stringify(sortKeys(entry.items));
+    if (ok) exact++;
+    // the keywords its entry names, and every keyword of the grammar its text holds
+    const text = entry.text.toLowerCase();
+    const keywords = new Set([...entry.keywords.map(k => k.toLowerCase()), ...GRAMMAR.filter(k => text.includes(k))]);
+    for (const keyword of keywords) {
+      const [n, good] = byKeyword.get(keyword) ?? [0, 0];
+      byKeyword.set(keyword, [n + 1, good + (ok ? 1 : 0)]);
+    }
+  }
+  say("| keyword | texts | exact | % |");
+  say("|---|---:|---:|---:|");
+  for (const [keyword, [n, good]] of [...byKeyword].sort(([a], [b]) => a.localeCompare(b))) say(`| ${keyword} | ${n} | ${good} | ${fmt(100 * good / n, 1)} |`);
+  say(`| **overall** | ${corpus.length} | ${exact} | ${fmt(100 * exact / corpus.length, 1)} |`);
+  floors.push([`≥ 95% of the corpus parses exactly (${fmt(100 * exact / corpus.length, 1)}%)`, exact / corpus.length >= 0.95]);
   say("");
 }
 

@@ -142,6 +142,7 @@ Hooks.once("init", () => {
   IconEnrichers.register();
   applications.PackImportDialog.registerButtons();
   applications.ContentPackDialog.registerButtons();
+  applications.PasteDialog.registerButtons();
   applications.ItemUse.register();
   applications.HotbarMacros.register();
   applications.ChatCards.register();

@@ -12,3 +12,4 @@ export * as narrative from "./narrative/_module.mjs";
 export { default as ItemUse } from "./item-use.mjs";
 export { default as HotbarMacros } from "./hotbar.mjs";
 export { default as ContentPackDialog } from "./content-pack-dialog.mjs";
+export { default as PasteDialog } from "./paste-dialog.mjs";

@@ -84,17 +84,69 @@ export default class ContentPackDialog extends HandlebarsApplicationMixin(Applic
     input?.addEventListener("change", async () => {
       const file = input.files?.[0];
       if (file) await this.read(await file.text());
+    });    // a folder of the community foe creator's files, as a content pack (module/packs/foe-folder.mjs)
+    const folder = /** @type {HTMLInputElement | null} */ (this.element.querySelector("input[name=folder]"));
+    folder?.addEventListener("change", async () => {
+      const chosen = [...folder.files ?? []].filter(f => f.name.toLowerCase().endsWith(".json"));
+      if (chosen.length) await this.readFoeFolder(await Promise.all(chosen.map(async f => ({ name: f.webkitRelativePath || f.name, text: await f.text() }))));
+    });    // another ICON system's compendium export (module/packs/icon-system-pack.mjs)
+    const other = /** @type {HTMLInputElement | null} */ (this.element.querySelector("input[name=otherSystem]"));
+    other?.addEventListener("change", async () => {
+      const file = other.files?.[0];
+      if (file) await this.readIconSystem(await file.text());
     });
+  }
+
+  /**
+   * Read another ICON system's compendium export (issue 37): converted to a content pack, whose
+   * report also names every document the conversion could not carry.
+   * @param {string} text
+   */
+  async readIconSystem(text) {
+    const { loadImporter } = await import("../packs/importer.mjs");
+    const { iconSystemPack } = await import("../packs/icon-system-pack.mjs");
+    try {
+      const { pack, bad, warnings } = iconSystemPack(text, await loadImporter());
+      await this.read(JSON.stringify(pack), { bad, warnings });
+    } catch (error) {
+      this.#plan = null;
+      this.#error = format("ICONENGINE.ContentPack.Refused", { message: error instanceof Error ? error.message : String(error) });
+      await this.render();
+    }
+  }
+
+  /**
+   * Read a folder of foe files (issue 37): converted to a content pack, whose report also names
+   * every file or field the conversion could not read.
+   * @param {{name: string, text: string}[]} files
+   */
+  async readFoeFolder(files) {
+    const { loadImporter } = await import("../packs/importer.mjs");
+    const { foeFolderPack } = await import("../packs/foe-folder.mjs");
+    try {
+      const { pack, bad, warnings } = foeFolderPack(files, await loadImporter());
+      await this.read(JSON.stringify(pack), { bad, warnings });
+    } catch (error) {
+      this.#plan = null;
+      this.#error = format("ICONENGINE.ContentPack.Refused", { message: error instanceof Error ? error.message : String(error) });
+      await this.render();
+    }
   }
 
   /**
    * Read a pack's text and show its report.
    * @param {string} text
+   * @param {{bad: import("../packs/content-pack.mjs").BadRecord[], warnings: import("../packs/content-pack.mjs").Warning[]}} [extra]
+   *   What a conversion into the pack could not read.
    */
-  async read(text) {
+  async read(text, extra = { bad: [], warnings: [] }) {
     this.#text = text;
     try {
       this.#plan = ContentPackImporter.plan(text);
+      // what a conversion (a foe folder) could not read is reported with the pack's own findings
+      this.#plan.report.bad.unshift(...extra.bad);
+      this.#plan.report.warnings.push(...extra.warnings);
+      this.#plan.report.records += extra.bad.length;
       this.#error = null;
     } catch (error) {
       this.#plan = null;

@@ -4,23 +4,25 @@
  * when no worker can be made, on the GM's main thread (module/packs/read-pack.mjs). A player's
  * client never loads it. Arguments are checked here as module/core.mjs checks the core's.
  * @import { ImporterApi } from "../types/core.js"
+ * @import { PasteApi } from "./paste.js"
  */
 
 // @ts-ignore -- wasm/ is a build output (it may be absent at type-check time); typed via ImporterApi below.
 import init, * as wasm from "../../wasm/icon_importer.js";
 import { plainCopy, stringArg } from "../core-arguments.mjs";
 
-/** @type {Promise<ImporterApi> | null} */
+/** @type {Promise<ImporterApi & PasteApi> | null} */
 let loading = null;
 
 /**
  * Load and instantiate the importer once; later calls share the same promise. Like `loadCore`,
  * the default `init()` fetches icon_importer_bg.wasm next to its glue, and a module already
  * initialised with `initSync` (node) is taken as it is.
- * @returns {Promise<ImporterApi>}
+ * @returns {Promise<ImporterApi & PasteApi>}
  */
 export function loadImporter() {
-  return loading ??= init().then(() => Object.freeze({ importPack, glossary, glossaryTerms, version: () => wasm.version() }));
+  return loading ??= init().then(() => Object.freeze({ importPack, glossary, glossaryTerms, parseAbilityText, parseFoeText,
+    version: () => wasm.version() }));
 }
 
 /**
@@ -41,3 +43,11 @@ export const glossary = (text, options) => wasm.glossary(stringArg("text", text)
 
 /** @type {ImporterApi["glossaryTerms"]} */
 export const glossaryTerms = (html, page) => wasm.glossaryTerms(stringArg("html", html), stringArg("page", page));
+
+/** @type {PasteApi["parseAbilityText"]} */
+export const parseAbilityText = (text, options) =>
+  /** @type {ReturnType<PasteApi["parseAbilityText"]>} */ (wasm.parseAbilityText(stringArg("text", text), options === undefined || options === null ? undefined
+    : /** @type {{type?: "ability" | "trait" | "relic"}} */ (plainCopy("paste options", options))));
+
+/** @type {PasteApi["parseFoeText"]} */
+export const parseFoeText = text => /** @type {ReturnType<PasteApi["parseFoeText"]>} */ (wasm.parseFoeText(stringArg("text", text)));

@@ -11,6 +11,7 @@
 //! - [`glossary`]: term → definition from the rules reference's pages;
 //! - [`sanitize`] (native only): the CLI's allowlist sanitiser.
 
+pub mod ability_text;
 pub mod glossary;
 pub mod html;
 pub mod js_json;

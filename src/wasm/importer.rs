@@ -112,3 +112,59 @@ pub fn glossary(
     let text = string_arg("text", &text)?;
     to_js(&crate::packs::glossary(&text, &options).map_err(js_error)?)
 }
+
+/// Refuses a pasted text longer than [`crate::packs::ability_text::MAX_TEXT`] (counted in UTF-16
+/// units, at most its UTF-8 bytes) before it is copied into wasm memory, naming the limit.
+fn refuse_long_paste(text: &JsValue) -> Result<(), JsError> {
+    match text
+        .dyn_ref::<js_sys::JsString>()
+        .map(|s| s.length() as usize)
+    {
+        Some(units) if units > crate::packs::ability_text::MAX_TEXT => {
+            Err(js_error(crate::packs::ability_text::too_long(units)))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Ability (or trait, or relic) text as a book prints it, read into items: `{items, unparsed}`
+/// (docs/content-packs.md, "Pasting text").
+#[wasm_bindgen(
+    js_name = parseAbilityText,
+    unchecked_return_type = "{items: {name: string, type: string, system: object}[], unparsed: {text: string, reason: string, item: number | null}[]}"
+)]
+pub fn parse_ability_text(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+    #[wasm_bindgen(
+        unchecked_param_type = "{type?: \"ability\" | \"trait\" | \"relic\"} | undefined"
+    )]
+    options: JsValue,
+) -> Result<JsValue, JsError> {
+    const WHAT: &str = "paste options";
+    let options = if options.is_undefined() || options.is_null() {
+        crate::packs::ability_text::ParseOptions::default()
+    } else {
+        let Ok(json) = js_sys::JSON::stringify(&options) else {
+            return Err(JsError::new(&format!(
+                "invalid {WHAT}: JSON.stringify refused it"
+            )));
+        };
+        decode_str(WHAT, &string_arg(WHAT, &json.into())?)?
+    };
+    refuse_long_paste(&text)?;
+    let text = long_string_arg("text", &text)?;
+    parsed(&crate::packs::ability_text::parse_json(&text, options).map_err(js_error)?)
+}
+
+/// A foe's stat block read into a foe and its items: `{foe, items, unparsed}`.
+#[wasm_bindgen(
+    js_name = parseFoeText,
+    unchecked_return_type = "{foe: {name: string, type: \"foe\", system: object}, items: {name: string, type: string, system: object}[], unparsed: {text: string, reason: string, item: number | null}[]}"
+)]
+pub fn parse_foe_text(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> Result<JsValue, JsError> {
+    refuse_long_paste(&text)?;
+    let text = long_string_arg("text", &text)?;
+    parsed(&crate::packs::ability_text::foe::parse_json(&text).map_err(js_error)?)
+}

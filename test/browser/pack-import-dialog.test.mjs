@@ -161,7 +161,8 @@ describe("the import dialog, when a write fails half-way", () => {
 /**
  * The GM's import buttons in the sidebar directories' headers (v13 passes `render<Name>Directory`
  * the directory's HTMLElement): the journal importer in the Journal and Compendium directories,
- * the content-pack importer in the Item, Actor and Compendium directories; once per render, and a
+ * the content-pack importer in the Item, Actor and Compendium directories, the paste dialog in the
+ * Item and Actor directories (issue 37); once per render, and a
  * click opens the dialog. A player's directories get none.
  */
 for (const as of ["gm", "player"]) {
@@ -184,19 +185,22 @@ for (const as of ["gm", "player"]) {
             button.click();
             await new Promise(resolve => setTimeout(resolve, 200));
             opened[button.className] = [...foundry.applications.instances.values()].map(a => a.constructor.name)
-              .filter(n => /PackImportDialog|ContentPackDialog/.test(n));
+              .filter(n => /PackImportDialog|ContentPackDialog|PasteDialog/.test(n));
           }
         }
-        for (const app of [...foundry.applications.instances.values()]) if (/PackImportDialog|ContentPackDialog/.test(app.constructor.name)) await app.close();
+        for (const app of [...foundry.applications.instances.values()]) if (/PackImportDialog|ContentPackDialog|PasteDialog/.test(app.constructor.name)) await app.close();
         return { buttons, opened };
       });
       if (as === "gm") {
         assert.deepEqual(out.buttons, {
           JournalDirectory: ["icon-pack-import"], CompendiumDirectory: ["icon-pack-import", "icon-content-pack"],
-          ItemDirectory: ["icon-content-pack"], ActorDirectory: ["icon-content-pack"]
+          ItemDirectory: ["icon-content-pack", "icon-paste-items"], ActorDirectory: ["icon-content-pack", "icon-paste-foe"]
         });
         assert.ok(out.opened["icon-pack-import"].includes("PackImportDialog"));
         assert.ok(out.opened["icon-content-pack"].includes("ContentPackDialog"));
+        // issue 37: "Paste abilities" in the Items directory, "Paste a foe" in the Actors directory
+        assert.ok(out.opened["icon-paste-items"].includes("PasteDialog"));
+        assert.ok(out.opened["icon-paste-foe"].includes("PasteDialog"));
       } else {
         assert.deepEqual(out.buttons, { JournalDirectory: [], CompendiumDirectory: [], ItemDirectory: [], ActorDirectory: [] });
       }

@@ -33,6 +33,7 @@ export default class IconActorSheet extends HandlebarsActorSheet {
     actions: {
       setWounds: editableAction(IconActorSheet.#setWounds),
       createItem: editableAction(IconActorSheet.#createItem),
+      pasteAbilities: editableAction(IconActorSheet.#pasteAbilities),
       editItem: IconActorSheet.#editItem,
       deleteItem: editableAction(IconActorSheet.#deleteItem),
       useItem: editableAction(IconActorSheet.#useItem),
@@ -232,6 +233,15 @@ export default class IconActorSheet extends HandlebarsActorSheet {
     const type = /** @type {"ability"|"relic"|"trait"} */ (target.dataset.type);
     const name = game.i18n?.localize(`TYPES.Item.${type}`) ?? type;
     await this.document.createEmbeddedDocuments("Item", [{ name, type }]);
+  }
+
+  /**
+   * "Paste abilities": the paste dialog, creating on this actor (module/applications/paste-dialog.mjs).
+   * @this {IconActorSheet}
+   */
+  static async #pasteAbilities() {
+    const { default: PasteDialog } = await import("../paste-dialog.mjs");
+    await new PasteDialog({ actor: this.document }).render({ force: true });
   }
 
   /**
