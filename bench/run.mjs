@@ -4,6 +4,8 @@
 // never asserted in tests. The machine is shared, so every figure is the least (or the best rate)
 // of several windows or fresh processes.
 //   npm run bench                    every section, then BENCHMARKS.md is written anew
+//   npm run bench -- --carry=levers  every section but those, carried over (marked) from
+//                                    BENCHMARKS.md as it stands, then the file is written anew
 //   npm run bench -- --only=a,b      some sections (size, levers, cold, rolling, dialog, sight,
 //                                    movement, combat, limits, packs, paste, state, forecast),
 //                                    printed only
@@ -26,6 +28,8 @@ const { default: core } = await import("../test/support/load-core.mjs");
 const { default: importer } = await import("../test/support/load-importer.mjs");
 
 const only = process.argv.find(a => a.startsWith("--only="))?.slice(7).split(",");
+// Sections not measured in this run but carried over, marked, from BENCHMARKS.md as it stands.
+const carry = process.argv.find(a => a.startsWith("--carry="))?.slice(8).split(",") ?? [];
 const want = name => !only || only.includes(name);
 const out = [];
 const say = (line = "") => { console.log(line); out.push(line); };
@@ -77,7 +81,7 @@ const leastOf = (runs, pick) => Math.min(...runs.map(pick));
 const cpu = os.cpus();
 say("# Benchmarks");
 say("");
-say(`${new Date().toISOString().slice(0, 10)}, \`npm run bench\`${only ? ` \`--only=${only}\`` : ""}: node ${process.version}, ${cpu[0]?.model ?? "?"} (${cpu.length} cores, shared; load average ${os.loadavg().map(l => fmt(l, 1)).join(", ")} at the start), ${os.platform()} ${os.release()}. Each figure is the least time (or best rate) of several windows or fresh processes, since the machine is shared. This file is what \`npm run bench\` writes; it replaces it each time.`);
+say(`${new Date().toISOString().slice(0, 10)}, \`npm run bench\`${only ? ` \`--only=${only}\`` : ""}${carry.length ? ` \`--carry=${carry}\`` : ""}: node ${process.version}, ${cpu[0]?.model ?? "?"} (${cpu.length} cores, shared; load average ${os.loadavg().map(l => fmt(l, 1)).join(", ")} at the start), ${os.platform()} ${os.release()}. Each figure is the least time (or best rate) of several windows or fresh processes, since the machine is shared. This file is what \`npm run bench\` writes; it replaces it each time.`);
 say("");
 
 /* ---------------------------------------------------------------- size */
@@ -99,8 +103,27 @@ if (want("size")) {
   say("");
 }
 
+/**
+ * Say a section of BENCHMARKS.md as it stands, under its heading, marked as carried over from the
+ * run that measured it.
+ * @param {string} heading
+ */
+function carried(heading) {
+  const previous = readFileSync(path.join(root, "BENCHMARKS.md"), "utf8");
+  const date = previous.match(/^(\d{4}-\d{2}-\d{2}),/m)?.[1] ?? "an earlier run";
+  const start = previous.indexOf(`${heading}\n`);
+  const end = previous.indexOf("\n## ", start + heading.length);
+  say(heading);
+  say("");
+  say(`*Not measured in this run (\`--carry\`): carried over from the run of ${date}.*`);
+  if (start < 0) return say("");
+  for (const line of previous.slice(start + heading.length, end < 0 ? undefined : end).trim().split("\n")) say(line);
+  say("");
+}
+
 /* ---------------------------------------------------------------- size levers */
-if (want("levers")) {
+if (want("levers") && carry.includes("levers")) carried("## What each size lever gives the client core");
+else if (want("levers")) {
   say("## What each size lever gives the client core");
   say("");
   say("Each row is the client core built from this source with one lever changed (bench/size-options.sh, scratch builds), against the shipped build's settings: `opt-level = \"s\"`, `lto = true`, `codegen-units = 1`, `panic = \"abort\"`, wasm-opt -Oz --low-memory-unused.");
