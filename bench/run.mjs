@@ -320,6 +320,21 @@ if (want("dialog")) {
   say("");
 }
 
+/**
+ * A fixed pseudo-random source (an LCG from `seed`) and 500 walls of one to four spaces on a
+ * 100-pixel grid of 60 × 60 spaces drawn from it, two in five blocking only movement: a scene's
+ * walls as Foundry stores them.
+ * @param {number} seed
+ */
+function mapOf(seed) {
+  const next = (/** @type {number} */ n) => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
+  const walls = Array.from({ length: 500 }, () => {
+    const [x, y, long, across] = [next(60) * 100, next(60) * 100, (1 + next(4)) * 100, next(2) === 0];
+    return { c: across ? [x, y, x + long, y] : [x, y, x, y + long], sight: next(5) < 2 ? 0 : 20, move: 20, door: 0, ds: 0, flags: {} };
+  });
+  return { next, walls };
+}
+
 /* ---------------------------------------------------------------- map sight */
 if (want("sight")) {
   const { barriersOf, bodyOf } = await import("../module/canvas/scene-sight.mjs");
@@ -329,12 +344,7 @@ if (want("sight")) {
   say("");
   say("| case | sightlines tested | ms | floor ≤ 16 ms | |");
   say("|---|---:|---:|---:|:--:|");
-  let seed = 38;
-  const next = n => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
-  const walls = Array.from({ length: 500 }, () => {
-    const [x, y, long, across] = [next(60) * 100, next(60) * 100, (1 + next(4)) * 100, next(2) === 0];
-    return { c: across ? [x, y, x + long, y] : [x, y, x, y + long], sight: next(5) < 2 ? 0 : 20, move: 20, door: 0, ds: 0, flags: {} };
-  });
+  const { next, walls } = mapOf(38);
   const token = (x, y, size) => ({ x: x * 100, y: y * 100, width: size, height: size, elevation: next(3) * 5 });
   let worst = 0;
   for (const [label, size, from] of [["small", 1, 1], ["large", 3, 2]]) {
@@ -359,12 +369,9 @@ if (want("movement")) {
   say("");
   say("| case | ms | floor ≤ 16 ms | |");
   say("|---|---:|---:|:--:|");
-  let seed = 39;
-  const next = n => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n; };
-  const walls = barriersOf(Array.from({ length: 500 }, () => {
-    const [x, y, long, across] = [next(60) * 100, next(60) * 100, (1 + next(4)) * 100, next(2) === 0];
-    return { c: across ? [x, y, x + long, y] : [x, y, x, y + long], sight: next(5) < 2 ? 0 : 20, move: 20, door: 0, ds: 0, flags: {} };
-  }), []).map(({ a, b, height }) => ({ a, b, height }));
+  const map = mapOf(39);
+  const next = map.next;
+  const walls = barriersOf(map.walls, []).map(({ a, b, height }) => ({ a, b, height }));
   const others = Array.from({ length: 40 }, (_, k) => ({ body: { i: next(60), j: next(60) }, foe: k % 2 === 0 }));
   const difficult = Array.from({ length: 400 }, () => [next(60), next(60)]);
   const path = Array.from({ length: 30 }, (_, k) => [10 + Math.min(k, 15), 10 + Math.max(0, k - 15)]);

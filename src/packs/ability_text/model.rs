@@ -127,23 +127,8 @@ pub struct Save {
     pub curses: Option<u8>,
 }
 
-/// When an effect applies (`EFFECT_TRIGGERS` in `module/data/ability-rules.mjs`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Trigger {
-    Use,
-    Hit,
-    Crit,
-    Miss,
-    Exceed,
-    FailedSave,
-    Charge,
-    Comeback,
-    FinishingBlow,
-    Slay,
-    Gamble,
-    Heroic,
-}
+/// When an effect applies (`EFFECT_TRIGGERS` in `module/data/ability-rules.mjs`): the core's own.
+pub use crate::rulesets::icon::ability::Trigger;
 
 /// How long an inflicted status lasts (`EFFECT_DURATIONS`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
