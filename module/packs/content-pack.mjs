@@ -19,6 +19,23 @@ export const EXAMPLE_PACK_PATH = `${SYSTEM_PATH}/assets/content-packs/example.js
 /** A record's id, and a pack's: lowercase letters, digits and dashes. */
 export const ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
+/**
+ * A maker of record ids for a converted pack: each text slugged to `ID_PATTERN`'s alphabet (at most
+ * 56 characters, accents dropped, "record" when nothing is left), made unique in the pack with "-2", "-3", ...
+ * @returns {(text: string) => string}
+ */
+export function recordIdMaker() {
+  const ids = new Set();
+  return text => {
+    // NFKD splits "è" into "e" and a combining mark, which is dropped (not turned into a dash)
+    const base = text.toLowerCase().normalize("NFKD").replace(/\p{M}+/gu, "").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 56) || "record";
+    let candidate = base;
+    for (let n = 2; ids.has(candidate); n++) candidate = `${base}-${n}`;
+    ids.add(candidate);
+    return candidate;
+  };
+}
+
 /** The most records a pack may hold (of all kinds together). */
 export const MAX_RECORDS = 2000;
 

@@ -12,7 +12,7 @@
  * @import { BadRecord, Warning } from "./content-pack.mjs"
  * @import { PasteApi } from "./paste.js"
  */
-import { CONTENT_PACK_FORMAT, CONTENT_PACK_VERSION } from "./content-pack.mjs";
+import { CONTENT_PACK_FORMAT, CONTENT_PACK_VERSION, recordIdMaker } from "./content-pack.mjs";
 
 /** The foe classes and templates a base record's name (or `Class`, `Template`) may give. */
 const CLASSES = ["heavy", "skirmisher", "leader", "artillery"];
@@ -70,15 +70,8 @@ export function foeFolderPack(files, importer, { id = "community-foes", name = "
     if (byName.has(key)) warnings.push({ kind: "foes", id: source.file, field: "Name", message: `"${source.record.Name}" again: the later record is used` });
     byName.set(key, source);
   }
-  const ids = new Set();
-  /** A record id from a name, unique in the pack. @param {string} text */
-  const idOf = text => {
-    const base = text.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 56) || "record";
-    let candidate = base;
-    for (let n = 2; ids.has(candidate); n++) candidate = `${base}-${n}`;
-    ids.add(candidate);
-    return candidate;
-  };
+  /** A record id from a name, unique in the pack. */
+  const idOf = recordIdMaker();
   /** @type {Record<string, unknown>[]} */
   const abilities = [];
   /** @type {Record<string, unknown>[]} */

@@ -13,7 +13,7 @@
  * @import { BadRecord, Warning } from "./content-pack.mjs"
  * @import { PasteApi } from "./paste.js"
  */
-import { CONTENT_PACK_FORMAT, CONTENT_PACK_VERSION } from "./content-pack.mjs";
+import { CONTENT_PACK_FORMAT, CONTENT_PACK_VERSION, recordIdMaker } from "./content-pack.mjs";
 
 /** Its class colours, as this system's foe classes and player classes. */
 const FOE_CLASS = /** @type {Record<string, string>} */ ({ red: "heavy", yellow: "skirmisher", blue: "artillery", green: "leader" });
@@ -77,15 +77,7 @@ export function iconSystemPack(text, importer, { id = "icon-system-import", name
   if (documents.length > MAX_DOCUMENTS) throw new Error(`at most ${MAX_DOCUMENTS} documents in one export, not ${documents.length}`);
   /** @type {Warning[]} */
   const warnings = [];
-  const ids = new Set();
-  /** @param {string} text */
-  const idOf = text => {
-    const base = text.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 56) || "record";
-    let candidate = base;
-    for (let n = 2; ids.has(candidate); n++) candidate = `${base}-${n}`;
-    ids.add(candidate);
-    return candidate;
-  };
+  const idOf = recordIdMaker();
   /** @type {Record<string, Record<string, unknown>[]>} */
   const out = { abilities: [], traits: [], relics: [], jobs: [], foes: [] };
   /** Record ids by the source document's _id (for a job's abilities). @type {Map<string, string>} */

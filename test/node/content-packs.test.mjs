@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { extractPack } from "@foundryvtt/foundryvtt-cli";
-import { CONTENT_PACK_FORMAT, KINDS, cliSources, derivedId, failureOf, planContentPack, worldPacks } from "../../module/packs/content-pack.mjs";
+import { CONTENT_PACK_FORMAT, ID_PATTERN, KINDS, cliSources, derivedId, failureOf, planContentPack, recordIdMaker, worldPacks } from "../../module/packs/content-pack.mjs";
 import { EXAMPLE_PACKS, examplePlan } from "../../scripts/content-pack.mjs";
 
 const root = new URL("../../", import.meta.url);
@@ -115,6 +115,17 @@ describe("planning a content pack", () => {
       { field: "system.effects.0.status", message: "ogre is not a valid choice" });
     assert.deepEqual(failureOf(new Error("boom")), { field: "", message: "boom" });
   });
+});
+
+test("a converted pack's record ids: slugged to the id alphabet, unique in the pack, never empty", () => {
+  const idOf = recordIdMaker();
+  const ids = ["Ogre Chief", "ogre  chief!", "OGRE-CHIEF", "¡¡¡", "Crème brûlée", "x".repeat(80), ""].map(idOf);
+  assert.deepEqual(ids.slice(0, 5), ["ogre-chief", "ogre-chief-2", "ogre-chief-3", "record", "creme-brulee"]);
+  assert.equal(ids[5], "x".repeat(56));
+  assert.equal(ids[6], "record-2");
+  for (const id of ids) assert.match(id, ID_PATTERN);
+  // a second pack starts afresh
+  assert.equal(recordIdMaker()("Ogre Chief"), "ogre-chief");
 });
 
 describe("the system's example pack", () => {
