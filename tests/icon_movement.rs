@@ -256,3 +256,160 @@ proptest! {
         prop_assert_eq!(p.cost, path.len() as i64 + engaged);
     }
 }
+
+/// Waypoints with `route`: the cheapest legal route between them, counted by hand.
+#[test]
+fn a_route_walks_round_a_wall_and_out_of_engagement() {
+    // a wall along y = 100 under (0, 0): the staircase to (2, 2) starts down through it
+    let wall = json!([{"a": [0, 100], "b": [100, 100]}]);
+    let straight = priced(walk(
+        json!([[1, 0], [1, 1], [2, 1], [2, 2]]),
+        json!({"walls": wall}),
+    ));
+    assert_eq!(problems(&straight), [(0, Problem::Wall, Some(0))]);
+    let routed = priced(walk(json!([[2, 2]]), json!({"walls": wall, "route": true})));
+    assert_eq!(routed.cost, 4);
+    assert!(routed.problems.is_empty());
+    assert_eq!(routed.steps[0].to, [0, 1], "round the wall's end");
+    assert_eq!(routed.steps.last().unwrap().to, [2, 2]);
+    // along row 0 to (0, 6) past a foe at (1, 3): leaving (0, 2), (0, 3), (0, 4) costs 3 more
+    // (9); the row above is 2 from the foe: 8 steps at 1 each
+    let past = priced(walk(
+        json!([[0, 6]]),
+        json!({"others": [foe(1, 3)], "route": true}),
+    ));
+    assert_eq!(past.cost, 8);
+    assert!(past.steps.iter().all(|s| !s.engaged));
+    // dashing ignores engagement: the straight row, 6
+    let dash = priced(walk(
+        json!([[0, 6]]),
+        json!({"others": [foe(1, 3)], "route": true, "mode": {"dash": true}}),
+    ));
+    assert_eq!(dash.cost, 6);
+    assert!(dash.steps.iter().all(|s| s.to[0] == 0));
+    // a Skirmisher's route to (3, 3) on open ground: 3 diagonal steps
+    let sk = priced(walk(
+        json!([[3, 3]]),
+        json!({"route": true, "mode": {"skirmisher": true}}),
+    ));
+    assert_eq!(
+        sk.steps.iter().map(|s| s.to).collect::<Vec<_>>(),
+        [[1, 1], [2, 2], [3, 3]]
+    );
+    // two waypoints, the second back where it started: 2 + 2
+    let back = priced(walk(json!([[0, 2], [0, 0]]), json!({"route": true})));
+    assert_eq!(back.cost, 4);
+}
+
+#[test]
+fn a_route_with_no_way_through_is_the_staircase_and_says_what_it_breaks() {
+    // (2, 2) boxed in by four walls: no route, so the staircase, stopped by the box
+    let boxed = json!([{"a": [200, 200], "b": [300, 200]}, {"a": [300, 200], "b": [300, 300]},
+        {"a": [300, 300], "b": [200, 300]}, {"a": [200, 300], "b": [200, 200]}]);
+    let p = priced(walk(
+        json!([[2, 2]]),
+        json!({"walls": boxed, "route": true}),
+    ));
+    assert_eq!(
+        p.steps.iter().map(|s| s.to).collect::<Vec<_>>(),
+        [[1, 0], [1, 1], [2, 1], [2, 2]]
+    );
+    assert_eq!(problems(&p).len(), 1);
+    assert_eq!(p.problems[0].problem, Problem::Wall);
+    // onto a foe: never routed into, so the staircase and its obstruction
+    let onto = priced(walk(
+        json!([[0, 2]]),
+        json!({"others": [foe(0, 2)], "route": true}),
+    ));
+    assert_eq!(onto.steps.len(), 2);
+    assert!(problems(&onto)
+        .iter()
+        .any(|(_, problem, by)| *problem == Problem::Obstructed && *by == Some(0)));
+    // an immobile mover: the staircase and Immobile
+    let stuck = priced(walk(
+        json!([[1, 1]]),
+        json!({"route": true, "mode": {"immobile": true}}),
+    ));
+    assert_eq!(problems(&stuck), [(0, Problem::Immobile, None)]);
+    // longer than a path may be: refused before it is searched
+    assert!(refused(walk(json!([[0, 401]]), json!({"route": true}))).contains("at most 400 spaces"));
+    assert!(refused(walk(json!([[0, 2]]), json!({}))).contains("path[0] must be one step"));
+}
+
+/// The cost of the cheapest legal route from (0, 0) to `goal` inside the searched rectangle
+/// (the two spaces' rectangle widened by `ROUTE_MARGIN`), by Bellman-Ford over one-step moves
+/// each priced by the core on its own: a search independent of the core's.
+fn cheapest(goal: [i64; 2], rest: &Value) -> Option<i64> {
+    use icon_engine::rulesets::icon::movement::ROUTE_MARGIN;
+    let (i0, i1) = (goal[0].min(0) - ROUTE_MARGIN, goal[0].max(0) + ROUTE_MARGIN);
+    let (j0, j1) = (goal[1].min(0) - ROUTE_MARGIN, goal[1].max(0) + ROUTE_MARGIN);
+    let cells: Vec<[i64; 2]> = (i0..=i1)
+        .flat_map(|i| (j0..=j1).map(move |j| [i, j]))
+        .collect();
+    let mut edges = Vec::new();
+    for &c in &cells {
+        for (di, dj) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+            let n = [c[0] + di, c[1] + dj];
+            if n[0] < i0 || n[0] > i1 || n[1] < j0 || n[1] > j1 {
+                continue;
+            }
+            let mut v = rest.clone();
+            v["grid"] = json!(100);
+            v["mover"] = json!({"i": c[0], "j": c[1]});
+            v["path"] = json!([n]);
+            let p = priced(v);
+            if p.problems
+                .iter()
+                .all(|b| b.problem == Problem::EndsOccupied)
+            {
+                edges.push((c, n, p.cost));
+            }
+        }
+    }
+    let mut best: std::collections::HashMap<[i64; 2], i64> = [([0, 0], 0)].into();
+    for _ in 0..cells.len() {
+        let mut changed = false;
+        for &(a, b, w) in &edges {
+            if let Some(&d) = best.get(&a) {
+                if best.get(&b).is_none_or(|&e| d + w < e) {
+                    best.insert(b, d + w);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    best.get(&goal).copied()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    /// Among random foes and walls, a routed move costs what the independent search finds and
+    /// breaks nothing; where that search finds no route, the core walks the staircase.
+    #[test]
+    fn a_route_is_the_cheapest_legal_one(gi in -3i64..=3, gj in -3i64..=3,
+                                         foes in prop::collection::vec((-3i64..=3, -3i64..=3), 0..4),
+                                         walls in prop::collection::vec((-3i64..=3, -3i64..=3, any::<bool>()), 0..6)) {
+        prop_assume!([gi, gj] != [0, 0]);
+        let others: Vec<Value> = foes.iter().filter(|&&f| f != (0, 0)).map(|&(i, j)| foe(i, j)).collect();
+        // a wall one space long on a grid line: the top or the left edge of space (i, j)
+        let walls: Vec<Value> = walls.iter().map(|&(i, j, top)| {
+            let (x, y) = (100 * j, 100 * i);
+            if top { json!({"a": [x, y], "b": [x + 100, y]}) } else { json!({"a": [x, y], "b": [x, y + 100]}) }
+        }).collect();
+        let rest = json!({"others": others, "walls": walls});
+        let mut routed = rest.clone();
+        routed["route"] = json!(true);
+        let p = priced(walk(json!([[gi, gj]]), routed));
+        match cheapest([gi, gj], &rest) {
+            Some(cost) => {
+                prop_assert_eq!(p.cost, cost);
+                prop_assert!(p.problems.iter().all(|b| b.problem == Problem::EndsOccupied), "{:?}", p.problems);
+                prop_assert_eq!(p.steps.last().map(|s| s.to), Some([gi, gj]));
+            }
+            None => prop_assert!(!p.problems.is_empty()),
+        }
+    }
+}

@@ -14,7 +14,9 @@
 //! - Skirmisher: "Characters with the Skirmisher trait can move diagonally": a diagonal step is
 //!   Skirmisher's (and a flyer's, who ignores the grid's terrain, not its geometry: read as not).
 //!
-//! A path is a list of the mover's top-left spaces, one step (to a neighbouring space) apart.
+//! A path is a list of the mover's top-left spaces, one step (to a neighbouring space) apart, or,
+//! with `route`, a list of waypoints between which the core finds the cheapest legal route (a
+//! non-Skirmisher dragged "diagonally" walks round what is in its way, as a player would).
 //! Each step costs 1, +1 to leave a space engaged by a foe, +1 to leave difficult terrain. The
 //! answer is the cost and what the move breaks; the table decides (a GM moves freely).
 
@@ -33,6 +35,11 @@ pub const MAX_DIFFICULT: usize = 10_000;
 pub const MAX_WALLS: usize = 4096;
 /// The most wall tests one request makes (steps × the mover's spaces × walls).
 pub const MAX_TESTS: u64 = 4_000_000;
+/// The most spaces a route's search between two waypoints may visit; past it (or past
+/// `MAX_TESTS` wall tests) the waypoints are joined by the staircase nearest their line.
+pub const MAX_ROUTE_SPACES: i64 = 4096;
+/// How far, in spaces, a route may stray outside the rectangle of its two waypoints.
+pub const ROUTE_MARGIN: i64 = 3;
 
 /// Another character on the map: a foe engages and obstructs; anyone's space is no place to end.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
@@ -90,6 +97,11 @@ pub struct Movement {
     /// Walls that block movement; one with a height is low terrain a flyer passes over.
     #[serde(default)]
     pub walls: Vec<Barrier>,
+    /// `path` holds waypoints: each pair is joined by the cheapest route that breaks no rule
+    /// (ties go to the route nearest the straight line), or, where none is found, by the
+    /// staircase (or, for a Skirmisher, the line) nearest the straight line.
+    #[serde(default)]
+    pub route: bool,
 }
 
 /// What a move breaks.
@@ -163,20 +175,27 @@ impl Movement {
             }
         }
         let mut at = [self.mover.i, self.mover.j];
+        let mut spaces = 0;
         for (k, next) in self.path.iter().enumerate() {
-            if (next[0] - at[0]).abs() > 1 || (next[1] - at[1]).abs() > 1 || *next == at {
+            let far = (next[0] - at[0]).abs().max((next[1] - at[1]).abs());
+            spaces += far;
+            if !self.route && (far != 1) {
                 return Err(Error::request(format!(
                     "path[{k}] must be one step from the space before it"
                 )));
             }
             at = *next;
         }
+        if spaces > MAX_STEPS as i64 {
+            return Err(Error::request(format!(
+                "path: at most {MAX_STEPS} spaces long, not {spaces}"
+            )));
+        }
         for (k, w) in self.walls.iter().enumerate() {
             w.check(&format!("walls[{k}]"))?;
         }
-        let tests = self.path.len() as u64
-            * (self.mover.rows * self.mover.cols) as u64
-            * self.walls.len() as u64;
+        let tests =
+            spaces as u64 * (self.mover.rows * self.mover.cols) as u64 * self.walls.len() as u64;
         if tests > MAX_TESTS {
             return Err(Error::request(format!(
                 "{tests} wall tests (steps × the mover's spaces × walls); at most {MAX_TESTS}"
@@ -191,9 +210,10 @@ impl Movement {
 
     /// The wall (its index) a step of one space crosses, if any: one crossed strictly, or walls
     /// meeting on the step with ends on both sides of it (two segments of one wall).
-    fn wall_on(&self, p: Point, q: Point) -> Option<usize> {
+    fn wall_on(&self, p: Point, q: Point, among: &[usize]) -> Option<usize> {
         let mut sides: [Option<usize>; 2] = [None, None];
-        for (k, w) in self.walls.iter().enumerate() {
+        for &k in among {
+            let w = &self.walls[k];
             if w.height.is_some() && self.mode.flying {
                 continue;
             }
@@ -226,23 +246,194 @@ impl Movement {
         }
     }
 
-    /// The cost of the path and what it breaks.
+    /// The cost of the path (routed between waypoints with `route`) and what it breaks.
     pub fn apply(&self) -> Result<Priced> {
         self.check()?;
+        let all: Vec<usize> = (0..self.walls.len()).collect();
+        if !self.route {
+            return Ok(self.price(&self.path, &all));
+        }
+        let mut path = Vec::new();
+        let mut at = [self.mover.i, self.mover.j];
+        for &next in &self.path {
+            if next != at {
+                match self.route_between(at, next) {
+                    Some(leg) => path.extend(leg),
+                    None => path.extend(self.straight(at, next)),
+                }
+            }
+            at = next;
+        }
+        if path.len() > MAX_STEPS {
+            return Err(Error::request(format!(
+                "the routed path: at most {MAX_STEPS} steps, not {}",
+                path.len()
+            )));
+        }
+        Ok(self.price(&path, &all))
+    }
+
+    /// The steps from `a` to `b` nearest their straight line: diagonal steps for a Skirmisher,
+    /// else the orthogonal staircase that takes, at each step, the axis whose next half-step
+    /// lies nearer the line's start.
+    fn straight(&self, a: [i64; 2], b: [i64; 2]) -> Vec<[i64; 2]> {
+        let (di, dj) = (b[0] - a[0], b[1] - a[1]);
+        let mut out = Vec::new();
+        if self.mode.skirmisher {
+            let n = di.abs().max(dj.abs());
+            // x / n rounded half up
+            let round = |x: i64, n: i64| (2 * x + n).div_euclid(2 * n);
+            for k in 1..=n {
+                out.push([a[0] + round(di * k, n), a[1] + round(dj * k, n)]);
+            }
+            return out;
+        }
+        let (si, sj, ni, nj) = (di.signum(), dj.signum(), di.abs(), dj.abs());
+        let (mut mi, mut mj) = (0, 0);
+        while mi < ni || mj < nj {
+            if mj >= nj || (mi < ni && (2 * mi + 1) * nj <= (2 * mj + 1) * ni) {
+                mi += 1;
+            } else {
+                mj += 1;
+            }
+            out.push([a[0] + si * mi, a[1] + sj * mj]);
+        }
+        out
+    }
+
+    /// The cheapest route from `a` to `b` that breaks no rule (a step only to a neighbouring
+    /// space, diagonal only for a Skirmisher; never into a foe's space without Phasing or
+    /// Flying, never through a wall without Phasing), searched inside the rectangle of the two
+    /// spaces widened by `ROUTE_MARGIN`; among the cheapest, the one nearest the straight line.
+    /// None when there is none there, the mover cannot move, or the search would pass its
+    /// bounds.
+    fn route_between(&self, a: [i64; 2], b: [i64; 2]) -> Option<Vec<[i64; 2]>> {
+        use std::cmp::Reverse;
+        use std::collections::BinaryHeap;
+        if self.mode.immobile {
+            return None;
+        }
+        let (i0, i1) = (a[0].min(b[0]) - ROUTE_MARGIN, a[0].max(b[0]) + ROUTE_MARGIN);
+        let (j0, j1) = (a[1].min(b[1]) - ROUTE_MARGIN, a[1].max(b[1]) + ROUTE_MARGIN);
+        let (h, w) = (i1 - i0 + 1, j1 - j0 + 1);
+        if h * w > MAX_ROUTE_SPACES {
+            return None;
+        }
+        let grid = i128::from(self.grid);
+        // only the walls that reach the searched rectangle (with the mover's size) can be crossed
+        let (lo, hi) = (
+            centre((i0, j0), grid),
+            centre((i1 + self.mover.rows - 1, j1 + self.mover.cols - 1), grid),
+        );
+        let near: Vec<usize> = (0..self.walls.len())
+            .filter(|&k| {
+                let wall = &self.walls[k];
+                let (x0, x1) = (wall.a[0].min(wall.b[0]), wall.a[0].max(wall.b[0]));
+                let (y0, y1) = (wall.a[1].min(wall.b[1]), wall.a[1].max(wall.b[1]));
+                2 * i128::from(x1) >= lo.0
+                    && 2 * i128::from(x0) <= hi.0
+                    && 2 * i128::from(y1) >= lo.1
+                    && 2 * i128::from(y0) <= hi.1
+            })
+            .collect();
+        let moves: &[(i64, i64)] = if self.mode.skirmisher {
+            &[
+                (1, 0),
+                (-1, 0),
+                (0, 1),
+                (0, -1),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ]
+        } else {
+            &[(1, 0), (-1, 0), (0, 1), (0, -1)]
+        };
+        let spaces = (self.mover.rows * self.mover.cols) as u64;
+        if (h * w) as u64 * moves.len() as u64 * spaces * near.len() as u64 > MAX_TESTS {
+            return None;
+        }
+        let index = |[i, j]: [i64; 2]| ((i - i0) * w + (j - j0)) as usize;
+        let (li, lj) = (b[0] - a[0], b[1] - a[1]);
+        // twice the area between the line and the space: its distance from the line, scaled
+        let off = |[i, j]: [i64; 2]| ((i - a[0]) * lj - (j - a[1]) * li).abs();
+        let mode = self.mode;
+        let mut best = vec![(i64::MAX, i64::MAX); (h * w) as usize];
+        let mut back = vec![usize::MAX; (h * w) as usize];
+        let mut queue = BinaryHeap::new();
+        best[index(a)] = (0, 0);
+        queue.push(Reverse((0, 0, a)));
+        while let Some(Reverse((cost, dev, at))) = queue.pop() {
+            if (cost, dev) > best[index(at)] {
+                continue;
+            }
+            if at == b {
+                let mut out = vec![b];
+                let mut k = index(b);
+                while back[k] != index(a) {
+                    k = back[k];
+                    out.push([i0 + k as i64 / w, j0 + k as i64 % w]);
+                }
+                out.reverse();
+                return Some(out);
+            }
+            let from = self.at(at);
+            let engaged = !(mode.dash || mode.flying || mode.unstoppable)
+                && self
+                    .others
+                    .iter()
+                    .any(|o| o.foe && o.solid && from.distance(&o.body) <= 1);
+            let difficult =
+                !mode.flying && from.spaces().any(|s| self.difficult.contains(&[s.0, s.1]));
+            let step = 1 + i64::from(engaged) + i64::from(difficult);
+            for (di, dj) in moves {
+                let next = [at[0] + di, at[1] + dj];
+                if next[0] < i0 || next[0] > i1 || next[1] < j0 || next[1] > j1 {
+                    continue;
+                }
+                let key = (cost + step, dev + off(next));
+                if key >= best[index(next)] {
+                    continue;
+                }
+                let to = self.at(next);
+                let obstructed = !(mode.phasing || mode.flying)
+                    && self
+                        .others
+                        .iter()
+                        .any(|o| o.foe && o.solid && overlap(&to, &o.body));
+                let walled = !mode.phasing
+                    && from.spaces().zip(to.spaces()).any(|(s, t)| {
+                        self.wall_on(centre(s, grid), centre(t, grid), &near)
+                            .is_some()
+                    });
+                if obstructed || walled {
+                    continue;
+                }
+                best[index(next)] = key;
+                back[index(next)] = index(at);
+                queue.push(Reverse((key.0, key.1, next)));
+            }
+        }
+        None
+    }
+
+    /// The cost of one-step `path` and what it breaks.
+    fn price(&self, path: &[[i64; 2]], walls: &[usize]) -> Priced {
         let grid = i128::from(self.grid);
         let mode = self.mode;
         let engages = |o: &Other| o.foe && o.solid;
         let mut problems = Vec::new();
-        if mode.immobile && !self.path.is_empty() {
+        if mode.immobile && !path.is_empty() {
             problems.push(Breach {
                 step: 0,
                 problem: Problem::Immobile,
                 by: None,
             });
         }
-        let mut steps = Vec::with_capacity(self.path.len());
+        let mut steps = Vec::with_capacity(path.len());
         let mut from = self.at([self.mover.i, self.mover.j]);
-        for (k, next) in self.path.iter().enumerate() {
+        for (k, next) in path.iter().enumerate() {
             let to = self.at(*next);
             let engaged = !(mode.dash || mode.flying || mode.unstoppable)
                 && self
@@ -281,7 +472,7 @@ impl Movement {
                 let wall = from
                     .spaces()
                     .zip(to.spaces())
-                    .find_map(|(s, t)| self.wall_on(centre(s, grid), centre(t, grid)));
+                    .find_map(|(s, t)| self.wall_on(centre(s, grid), centre(t, grid), walls));
                 if let Some(w) = wall {
                     problems.push(Breach {
                         step: k,
@@ -292,20 +483,20 @@ impl Movement {
             }
             from = to;
         }
-        if !self.path.is_empty() {
+        if !path.is_empty() {
             if let Some(o) = self.others.iter().position(|o| overlap(&from, &o.body)) {
                 problems.push(Breach {
-                    step: self.path.len() - 1,
+                    step: path.len() - 1,
                     problem: Problem::EndsOccupied,
                     by: Some(o),
                 });
             }
         }
-        Ok(Priced {
+        Priced {
             cost: steps.iter().map(|s| s.cost).sum(),
             steps,
             problems,
-        })
+        }
     }
 }
 
