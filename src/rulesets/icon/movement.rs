@@ -301,6 +301,40 @@ impl Movement {
         out
     }
 
+    /// What leaving `from` costs beyond the step's 1: engagement (a solid foe within a space,
+    /// unless dashing, flying or Unstoppable) and difficult terrain (unless flying).
+    fn leaving(&self, from: &Body) -> (bool, bool) {
+        let mode = self.mode;
+        let engaged = !(mode.dash || mode.flying || mode.unstoppable)
+            && self
+                .others
+                .iter()
+                .any(|o| o.foe && o.solid && from.distance(&o.body) <= 1);
+        let difficult = !mode.flying && from.spaces().any(|s| self.difficult.contains(&[s.0, s.1]));
+        (engaged, difficult)
+    }
+
+    /// The foe (its index) whose space a step into `to` goes through, without Phasing or Flying.
+    fn obstruction(&self, to: &Body) -> Option<usize> {
+        if self.mode.phasing || self.mode.flying {
+            return None;
+        }
+        self.others
+            .iter()
+            .position(|o| o.foe && o.solid && overlap(to, &o.body))
+    }
+
+    /// The wall (its index, of `among`) a step from `from` to `to` crosses, without Phasing.
+    fn wall_crossed(&self, from: &Body, to: &Body, among: &[usize]) -> Option<usize> {
+        if self.mode.phasing {
+            return None;
+        }
+        let grid = i128::from(self.grid);
+        from.spaces()
+            .zip(to.spaces())
+            .find_map(|(s, t)| self.wall_on(centre(s, grid), centre(t, grid), among))
+    }
+
     /// The cheapest route from `a` to `b` that breaks no rule (a step only to a neighbouring
     /// space, diagonal only for a Skirmisher; never into a foe's space without Phasing or
     /// Flying, never through a wall without Phasing), searched inside the rectangle of the two
@@ -313,31 +347,65 @@ impl Movement {
         if self.mode.immobile {
             return None;
         }
-        let (i0, i1) = (a[0].min(b[0]) - ROUTE_MARGIN, a[0].max(b[0]) + ROUTE_MARGIN);
-        let (j0, j1) = (a[1].min(b[1]) - ROUTE_MARGIN, a[1].max(b[1]) + ROUTE_MARGIN);
-        let (h, w) = (i1 - i0 + 1, j1 - j0 + 1);
+        let (i0, j0) = (a[0].min(b[0]) - ROUTE_MARGIN, a[1].min(b[1]) - ROUTE_MARGIN);
+        let h = (a[0] - b[0]).abs() + 2 * ROUTE_MARGIN + 1;
+        let w = (a[1] - b[1]).abs() + 2 * ROUTE_MARGIN + 1;
         if h * w > MAX_ROUTE_SPACES {
             return None;
         }
-        let grid = i128::from(self.grid);
         // only the walls that reach the searched rectangle (with the mover's size) can be crossed
-        let (lo, hi) = (
-            centre((i0, j0), grid),
-            centre((i1 + self.mover.rows - 1, j1 + self.mover.cols - 1), grid),
+        let (x0, y0) = (self.grid * j0, self.grid * i0);
+        let (x1, y1) = (
+            self.grid * (j0 + w + self.mover.cols),
+            self.grid * (i0 + h + self.mover.rows),
         );
         let near: Vec<usize> = (0..self.walls.len())
             .filter(|&k| {
-                let wall = &self.walls[k];
-                let (x0, x1) = (wall.a[0].min(wall.b[0]), wall.a[0].max(wall.b[0]));
-                let (y0, y1) = (wall.a[1].min(wall.b[1]), wall.a[1].max(wall.b[1]));
-                2 * i128::from(x1) >= lo.0
-                    && 2 * i128::from(x0) <= hi.0
-                    && 2 * i128::from(y1) >= lo.1
-                    && 2 * i128::from(y0) <= hi.1
+                let [a, b] = [self.walls[k].a, self.walls[k].b];
+                a[0].max(b[0]) >= x0
+                    && a[0].min(b[0]) <= x1
+                    && a[1].max(b[1]) >= y0
+                    && a[1].min(b[1]) <= y1
             })
             .collect();
-        let moves: &[(i64, i64)] = if self.mode.skirmisher {
-            &[
+        let moves = if self.mode.skirmisher { 8 } else { 4 };
+        let spaces = (self.mover.rows * self.mover.cols) as u64;
+        if (h * w) as u64 * moves * spaces * near.len() as u64 > MAX_TESTS {
+            return None;
+        }
+        let cell = |k: usize| [i0 + k as i64 / w, j0 + k as i64 % w];
+        let (li, lj) = (b[0] - a[0], b[1] - a[1]);
+        // twice the area between the line and the space: its distance from the line, scaled
+        let off = |[i, j]: [i64; 2]| ((i - a[0]) * lj - (j - a[1]) * li).abs();
+        let (start, goal) = (
+            ((a[0] - i0) * w + a[1] - j0) as usize,
+            ((b[0] - i0) * w + b[1] - j0) as usize,
+        );
+        let mut best = vec![(i64::MAX, i64::MAX); (h * w) as usize];
+        let mut back = vec![start; (h * w) as usize];
+        let mut queue = BinaryHeap::new();
+        best[start] = (0, 0);
+        queue.push(Reverse((0, 0, start)));
+        while let Some(Reverse((cost, dev, k))) = queue.pop() {
+            if (cost, dev) > best[k] {
+                continue;
+            }
+            if k == goal {
+                let mut out = vec![b];
+                let mut k = goal;
+                while back[k] != start {
+                    k = back[k];
+                    out.push(cell(k));
+                }
+                out.reverse();
+                return Some(out);
+            }
+            let at = cell(k);
+            let from = self.at(at);
+            let (engaged, difficult) = self.leaving(&from);
+            let step = 1 + i64::from(engaged) + i64::from(difficult);
+            // the 4 orthogonal neighbours, then the 4 diagonal ones
+            for (di, dj) in [
                 (1, 0),
                 (-1, 0),
                 (0, 1),
@@ -347,72 +415,26 @@ impl Movement {
                 (-1, 1),
                 (-1, -1),
             ]
-        } else {
-            &[(1, 0), (-1, 0), (0, 1), (0, -1)]
-        };
-        let spaces = (self.mover.rows * self.mover.cols) as u64;
-        if (h * w) as u64 * moves.len() as u64 * spaces * near.len() as u64 > MAX_TESTS {
-            return None;
-        }
-        let index = |[i, j]: [i64; 2]| ((i - i0) * w + (j - j0)) as usize;
-        let (li, lj) = (b[0] - a[0], b[1] - a[1]);
-        // twice the area between the line and the space: its distance from the line, scaled
-        let off = |[i, j]: [i64; 2]| ((i - a[0]) * lj - (j - a[1]) * li).abs();
-        let mode = self.mode;
-        let mut best = vec![(i64::MAX, i64::MAX); (h * w) as usize];
-        let mut back = vec![usize::MAX; (h * w) as usize];
-        let mut queue = BinaryHeap::new();
-        best[index(a)] = (0, 0);
-        queue.push(Reverse((0, 0, a)));
-        while let Some(Reverse((cost, dev, at))) = queue.pop() {
-            if (cost, dev) > best[index(at)] {
-                continue;
-            }
-            if at == b {
-                let mut out = vec![b];
-                let mut k = index(b);
-                while back[k] != index(a) {
-                    k = back[k];
-                    out.push([i0 + k as i64 / w, j0 + k as i64 % w]);
-                }
-                out.reverse();
-                return Some(out);
-            }
-            let from = self.at(at);
-            let engaged = !(mode.dash || mode.flying || mode.unstoppable)
-                && self
-                    .others
-                    .iter()
-                    .any(|o| o.foe && o.solid && from.distance(&o.body) <= 1);
-            let difficult =
-                !mode.flying && from.spaces().any(|s| self.difficult.contains(&[s.0, s.1]));
-            let step = 1 + i64::from(engaged) + i64::from(difficult);
-            for (di, dj) in moves {
+            .into_iter()
+            .take(moves as usize)
+            {
                 let next = [at[0] + di, at[1] + dj];
-                if next[0] < i0 || next[0] > i1 || next[1] < j0 || next[1] > j1 {
+                if next[0] < i0 || next[0] >= i0 + h || next[1] < j0 || next[1] >= j0 + w {
                     continue;
                 }
+                let n = ((next[0] - i0) * w + next[1] - j0) as usize;
                 let key = (cost + step, dev + off(next));
-                if key >= best[index(next)] {
+                if key >= best[n] {
                     continue;
                 }
                 let to = self.at(next);
-                let obstructed = !(mode.phasing || mode.flying)
-                    && self
-                        .others
-                        .iter()
-                        .any(|o| o.foe && o.solid && overlap(&to, &o.body));
-                let walled = !mode.phasing
-                    && from.spaces().zip(to.spaces()).any(|(s, t)| {
-                        self.wall_on(centre(s, grid), centre(t, grid), &near)
-                            .is_some()
-                    });
-                if obstructed || walled {
+                if self.obstruction(&to).is_some() || self.wall_crossed(&from, &to, &near).is_some()
+                {
                     continue;
                 }
-                best[index(next)] = key;
-                back[index(next)] = index(at);
-                queue.push(Reverse((key.0, key.1, next)));
+                best[n] = key;
+                back[n] = k;
+                queue.push(Reverse((key.0, key.1, n)));
             }
         }
         None
@@ -420,76 +442,36 @@ impl Movement {
 
     /// The cost of one-step `path` and what it breaks.
     fn price(&self, path: &[[i64; 2]], walls: &[usize]) -> Priced {
-        let grid = i128::from(self.grid);
-        let mode = self.mode;
-        let engages = |o: &Other| o.foe && o.solid;
         let mut problems = Vec::new();
-        if mode.immobile && !path.is_empty() {
-            problems.push(Breach {
-                step: 0,
-                problem: Problem::Immobile,
-                by: None,
-            });
+        let mut breach = |step, problem, by| problems.push(Breach { step, problem, by });
+        if self.mode.immobile && !path.is_empty() {
+            breach(0, Problem::Immobile, None);
         }
         let mut steps = Vec::with_capacity(path.len());
         let mut from = self.at([self.mover.i, self.mover.j]);
         for (k, next) in path.iter().enumerate() {
             let to = self.at(*next);
-            let engaged = !(mode.dash || mode.flying || mode.unstoppable)
-                && self
-                    .others
-                    .iter()
-                    .any(|o| engages(o) && from.distance(&o.body) <= 1);
-            let difficult =
-                !mode.flying && from.spaces().any(|s| self.difficult.contains(&[s.0, s.1]));
+            let (engaged, difficult) = self.leaving(&from);
             steps.push(Step {
                 to: *next,
                 cost: 1 + i64::from(engaged) + i64::from(difficult),
                 engaged,
                 difficult,
             });
-            if next[0] != from.i && next[1] != from.j && !mode.skirmisher {
-                problems.push(Breach {
-                    step: k,
-                    problem: Problem::Diagonal,
-                    by: None,
-                });
+            if next[0] != from.i && next[1] != from.j && !self.mode.skirmisher {
+                breach(k, Problem::Diagonal, None);
             }
-            if !(mode.phasing || mode.flying) {
-                if let Some(o) = self
-                    .others
-                    .iter()
-                    .position(|o| engages(o) && overlap(&to, &o.body))
-                {
-                    problems.push(Breach {
-                        step: k,
-                        problem: Problem::Obstructed,
-                        by: Some(o),
-                    });
-                }
+            if let Some(o) = self.obstruction(&to) {
+                breach(k, Problem::Obstructed, Some(o));
             }
-            if !mode.phasing {
-                let wall = from
-                    .spaces()
-                    .zip(to.spaces())
-                    .find_map(|(s, t)| self.wall_on(centre(s, grid), centre(t, grid), walls));
-                if let Some(w) = wall {
-                    problems.push(Breach {
-                        step: k,
-                        problem: Problem::Wall,
-                        by: Some(w),
-                    });
-                }
+            if let Some(w) = self.wall_crossed(&from, &to, walls) {
+                breach(k, Problem::Wall, Some(w));
             }
             from = to;
         }
-        if !path.is_empty() {
-            if let Some(o) = self.others.iter().position(|o| overlap(&from, &o.body)) {
-                problems.push(Breach {
-                    step: path.len() - 1,
-                    problem: Problem::EndsOccupied,
-                    by: Some(o),
-                });
+        if let Some(o) = self.others.iter().position(|o| overlap(&from, &o.body)) {
+            if !path.is_empty() {
+                breach(path.len() - 1, Problem::EndsOccupied, Some(o));
             }
         }
         Priced {
