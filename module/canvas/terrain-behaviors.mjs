@@ -2,7 +2,7 @@ import { SYSTEM_ID } from "../config.mjs";
 import { TERRAIN_FLAG } from "../data/terrain.mjs";
 import ActorStatuses from "../documents/actor-statuses.mjs";
 import ActorTurns from "../documents/actor-turns.mjs";
-import { dangerousMoveHurts, terrainType } from "./terrain-spaces.mjs";
+import { dangerousMoveHurts, pathTouches, terrainType } from "./terrain-spaces.mjs";
 
 /** @import { TerrainMove } from "./terrain-spaces.mjs" */
 
@@ -12,7 +12,18 @@ import { dangerousMoveHurts, terrainType } from "./terrain-spaces.mjs";
  *   `RegionTokenMoveEventData`).
  * @property {string} name
  * @property {{token?: TokenDocument.Implementation | null, movement?: TerrainMove | null}} data
+ * @property {{testPoint?: (point: {x: number, y: number, elevation: number}) => boolean} | null} [region]
  * @property {{id?: string | null}} [user]  Who triggered it (moved the token).
+ */
+
+/**
+ * @typedef {object} TokenMove  A token's current or last movement as every client knows it (API v13
+ *   and v14 `TokenDocument#movement`, `TokenMovementData`), as read here.
+ * @property {string} [id]
+ * @property {string[]} [chain]  The movements it continues.
+ * @property {string} [method]
+ * @property {{x: number, y: number, width?: number, height?: number}} [origin]
+ * @property {{waypoints?: {x: number, y: number, width?: number, height?: number, action?: string}[]}} [passed]
  */
 
 /** @typedef {new (...args: never[]) => object} BehaviorClass */
@@ -41,6 +52,12 @@ import { dangerousMoveHurts, terrainType } from "./terrain-spaces.mjs";
  * other GM-side work): one client, whoever moved, and a player cannot skip it by not running it
  * (docs/security.md). One movement crosses several borders and regions (into and out of one in a
  * single drag is two events): it hurts once, by the movement's id.
+ *
+ * An event that reaches the GM through the socket is a player's claim (docs/security.md): it hurts
+ * only when its movement is the token's own, as the server gave it to every client
+ * (`TokenDocument#movement`: that movement, or one it continues), and that movement's path (its
+ * origin and passed waypoints, the token's centre) touches the region. A forged event can then
+ * only deliver a real movement's damage, and only once.
  */
 export default class TerrainBehaviors {
   /** @type {{difficult: BehaviorClass, dangerous: BehaviorClass} | null} */
@@ -114,8 +131,10 @@ export default class TerrainBehaviors {
     const { token, movement } = event.data ?? {};
     const actor = /** @type {Actor.Implementation | null | undefined} */ (token?.actor);
     if (!token || !actor || !["character", "foe"].includes(actor.type ?? "")) return;
+    const real = TerrainBehaviors.#ownMove(event, token, movement);
+    if (!real) return;
     const flying = ActorStatuses.statusesOf(actor).some(s => s.replace(/\+$/, "") === "flying");
-    if (!dangerousMoveHurts(movement, { flying })) return;
+    if (!dangerousMoveHurts(real, { flying })) return;
     if (movement?.id) {
       const key = `${token.uuid}|${movement.id}`;
       if (TerrainBehaviors.#hurt.has(key)) return;
@@ -131,5 +150,32 @@ export default class TerrainBehaviors {
     TerrainBehaviors.#queues.set(actor.uuid, dealt);
     await dealt;
     if (TerrainBehaviors.#queues.get(actor.uuid) === dealt) TerrainBehaviors.#queues.delete(actor.uuid);
+  }
+
+  /**
+   * The event's movement when it is the token's own and touches the event's region, else null:
+   * the token's current movement if the event names it (its data, not the event's), or the
+   * event's if the current one continues it (its path then is the event's: the GM's client keeps
+   * no earlier movement's).
+   * @param {TerrainRegionEvent} event
+   * @param {TokenDocument.Implementation} token
+   * @param {TerrainMove | null | undefined} movement
+   * @returns {TokenMove | null}
+   */
+  static #ownMove(event, token, movement) {
+    const current = /** @type {TokenMove | null | undefined} */ (/** @type {{movement?: unknown}} */ (token).movement);
+    if (!movement?.id || !current?.id) return null;
+    const real = current.id === movement.id ? current
+      : current.chain?.includes(movement.id) ? /** @type {TokenMove} */ (movement) : null;
+    const region = event.region;
+    if (!real || typeof region?.testPoint !== "function") return null;
+    const size = Number(token.parent?.grid?.size) || 100;
+    const elevation = token.elevation ?? 0;
+    const centre = (/** @type {{x: number, y: number, width?: number, height?: number}} */ p) => ({
+      x: Number(p.x) + ((p.width ?? token.width ?? 1) * size) / 2, y: Number(p.y) + ((p.height ?? token.height ?? 1) * size) / 2 });
+    const points = [real.origin, ...(real.passed?.waypoints ?? [])].filter(p => !!p && Number.isFinite(p.x) && Number.isFinite(p.y))
+      .map(p => centre(/** @type {{x: number, y: number}} */ (p)));
+    const test = region.testPoint.bind(region);
+    return pathTouches(points, point => test({ ...point, elevation }), size / 4) ? real : null;
   }
 }

@@ -12,7 +12,7 @@
 export const TERRAIN_BEHAVIORS = Object.freeze(/** @type {const} */ ({ difficult: "difficultTerrain", dangerous: "dangerousTerrain" }));
 
 /**
- * A behavior's full type name, as Foundry names a package's subtypes ("icon-engine.difficultTerrain").
+ * A behavior's full type name, as Foundry names a package's subtypes (`icon-engine.difficultTerrain`).
  * @param {string} scope  The system's id.
  * @param {keyof typeof TERRAIN_BEHAVIORS} kind
  */
@@ -82,4 +82,24 @@ export function dangerousMoveHurts(movement, { flying }) {
   const actions = (movement.passed?.waypoints ?? []).map(w => w.action ?? "");
   if (actions.includes("fly")) return false;
   return !(actions.length && actions.every(a => a === "displace"));
+}
+
+/**
+ * Does a path touch a region: any point of it, sampled at most `step` apart along each leg
+ * (the ends included), inside? A move into, out of, through or within a region does.
+ * @param {{x: number, y: number}[]} points  The path's points (a token's centre at each waypoint).
+ * @param {(point: {x: number, y: number}) => boolean} inside
+ * @param {number} step  Pixels; a quarter space is fine enough for grid-sized regions.
+ * @returns {boolean}
+ */
+export function pathTouches(points, inside, step) {
+  if (!points.length || !(step > 0)) return false;
+  if (inside(points[0])) return true;
+  for (let k = 1; k < points.length; k++) {
+    const [a, b] = [points[k - 1], points[k]];
+    // a bound on the samples a malformed path can ask for
+    const n = Math.min(4096, Math.max(1, Math.ceil(Math.hypot(b.x - a.x, b.y - a.y) / step)));
+    for (let m = 1; m <= n; m++) if (inside({ x: a.x + ((b.x - a.x) * m) / n, y: a.y + ((b.y - a.y) * m) / n })) return true;
+  }
+  return false;
 }

@@ -1335,6 +1335,9 @@ class Combatant extends documentClass(Object.freeze(/** @type {const} */ ({ name
   _getInitiativeFormula() { return String(CONFIG.Combat.initiative.formula || game.system.initiative); }
 }
 
+/** Each token's last movement, by its UUID (its document is built anew on every change). @type {Map<string, object>} */
+const TOKEN_MOVEMENTS = new Map();
+
 /** The synthetic actors of unlinked tokens, by token. @type {WeakMap<object, Actor>} */
 const SYNTHETIC_ACTORS = new WeakMap();
 
@@ -1388,6 +1391,7 @@ class TokenDocument extends documentClass(Object.freeze(/** @type {const} */ ({ 
   _onUpdate(changes, options, userId) {
     super._onUpdate(changes, options, userId);
     const movement = options.shimMovement;
+    if (movement) TOKEN_MOVEMENTS.set(this.uuid, movement);
     const scene = this.parent;
     if (!movement || userId !== game.user.id || !scene?.regions) return;
     const size = scene.grid?.size ?? 100;
@@ -1405,6 +1409,11 @@ class TokenDocument extends documentClass(Object.freeze(/** @type {const} */ ({ 
       for (const name of names) Promise.resolve().then(() => region._triggerEvent(name, { token: this, movement }));
     }
   }
+  /**
+   * v13's and v14's current or last movement (every client's, from the update): the shim's movement as above.
+   * @shim-unchecked the shim's movement has the members the system reads (id, origin, destination, method, passed, pending), not all of TokenMovementData's
+   */
+  get movement() { return TOKEN_MOVEMENTS.get(this.uuid) ?? null; }
   /** v13's: a token's permissions are its actor's. */
   getUserLevel(user = game.user) { return this.actor?.getUserLevel(user) ?? super.getUserLevel(user); }
   _initialize() {

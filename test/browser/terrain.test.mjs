@@ -199,4 +199,36 @@ describe("terrain from the scene's regions", () => {
     assert.deepEqual({ lost: seen.lost, cards: seen.cards }, { lost: 2, cards: 1 }, "once, on the GM's");
     assert.deepEqual(open.browser.errors, []);
   });
+
+  test("a player's forged region event is a claim: no movement of the token's own, or one that never touched the region, hurts no one", async () => {
+    const seen = await open.browser.page.evaluate(async () => {
+      const size = 100;
+      const brute = await Actor.implementation.create({ name: "Brute", type: "foe" });
+      const scene = await Scene.implementation.create({ name: "Pit", width: 1000, height: 800, grid: { size, distance: 1 },
+        tokens: [{ name: "Brute", actorId: brute.id, actorLink: true, x: 1 * size, y: 5 * size, disposition: -1 }],
+        regions: [{ name: "Pit", shapes: [{ type: "rectangle", x: 3 * size, y: 0, width: 2 * size, height: 3 * size }],
+          behaviors: [{ name: "Pit", type: "icon-engine.dangerousTerrain" }] }] });
+      const token = () => scene.tokens.getName("Brute");
+      // the Brute's real movement: along row 5, far from the pit (rows 0–2)
+      await token().update({ x: 6 * size, y: 5 * size });
+      await new Promise(resolve => setTimeout(resolve, 200));
+      const health = () => brute.system.hp.value + brute.system.vigor.value;
+      const cards = () => game.messages.filter(m => m.flavor === "Dangerous terrain").length;
+      const before = { health: health(), cards: cards() };
+      const region = scene.regions.getName("Pit");
+      const player = game.users.find(u => !u.isGM);
+      const claim = movement => region._handleEvent({ name: CONST.REGION_EVENTS.TOKEN_MOVE_IN, data: { token: token(), movement }, region, user: player });
+      // a movement the token never made, its path drawn through the pit
+      await claim({ id: "forgedMove000001", method: "dragging", origin: { x: 1 * size, y: 1 * size, width: 1, height: 1 },
+        passed: { waypoints: [{ x: 6 * size, y: 1 * size, width: 1, height: 1, action: "walk" }] } });
+      // the token's real movement, which never came near the pit, its path claimed through it
+      const real = token().movement;
+      await claim({ ...real, origin: { x: 1 * size, y: 1 * size, width: 1, height: 1 } });
+      await new Promise(resolve => setTimeout(resolve, 300));
+      return { lost: before.health - health(), cards: cards() - before.cards, real: !!real?.id };
+    });
+    assert.equal(seen.real, true, "the token has a movement of its own");
+    assert.deepEqual({ lost: seen.lost, cards: seen.cards }, { lost: 0, cards: 0 });
+    assert.deepEqual(open.browser.errors, []);
+  });
 });

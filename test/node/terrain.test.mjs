@@ -4,7 +4,7 @@
  */
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { TERRAIN_BEHAVIORS, behaviorActs, dangerousMoveHurts, hasTerrain, spacesInside, terrainType } from "../../module/canvas/terrain-spaces.mjs";
+import { TERRAIN_BEHAVIORS, behaviorActs, dangerousMoveHurts, hasTerrain, pathTouches, spacesInside, terrainType } from "../../module/canvas/terrain-spaces.mjs";
 
 describe("terrain from regions", () => {
   test("the subtypes are the manifest's, named as Foundry names a package's", async () => {
@@ -61,5 +61,21 @@ describe("terrain from regions", () => {
     assert.equal(dangerousMoveHurts({ ...walk, passed: { waypoints: [{ action: "blink" }] } }, { flying: false }), true, "a teleport lands in the space");
     assert.equal(dangerousMoveHurts(null, { flying: false }), false, "no movement: a token placed or a region drawn over it");
     assert.equal(dangerousMoveHurts({}, { flying: false }), true);
+  });
+
+  test("a path touches a region when a point of it, sampled along each leg, is inside", () => {
+    // the region: x in [300, 500], any y
+    const strip = ({ x }) => x >= 300 && x <= 500;
+    assert.equal(pathTouches([{ x: 150, y: 150 }, { x: 650, y: 150 }], strip, 25), true, "through it");
+    assert.equal(pathTouches([{ x: 350, y: 150 }, { x: 650, y: 150 }], strip, 25), true, "out of it");
+    assert.equal(pathTouches([{ x: 150, y: 150 }, { x: 250, y: 150 }, { x: 250, y: 650 }], strip, 25), false, "beside it");
+    // a leg that jumps the strip between two samples misses it: the step is what finds it
+    assert.equal(pathTouches([{ x: 150, y: 150 }, { x: 650, y: 150 }], strip, 500), false);
+    assert.equal(pathTouches([], strip, 25), false);
+    assert.equal(pathTouches([{ x: 400, y: 0 }], strip, 0), false, "no step, no path");
+    // a malformed path is sampled a bounded number of times
+    let calls = 0;
+    pathTouches([{ x: 0, y: 0 }, { x: 1e12, y: 0 }], () => (calls++, false), 1);
+    assert.equal(calls, 4097);
   });
 });
