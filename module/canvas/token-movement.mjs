@@ -4,12 +4,21 @@ import ActorStatuses from "../documents/actor-statuses.mjs";
 import { format, localize } from "../applications/i18n.mjs";
 import { tokenSpaces } from "./area-shapes.mjs";
 import { barriersOf, bodyOf } from "./scene-sight.mjs";
+import TerrainBehaviors from "./terrain-behaviors.mjs";
+import { hasTerrain, spacesInside, terrainType } from "./terrain-spaces.mjs";
 
 /**
  * @typedef {object} MovePrice  A token's move as the core prices it (`iconMovement`).
  * @property {number} cost
  * @property {{to: [number, number], cost: number, engaged: boolean, difficult: boolean}[]} steps
  * @property {{step: number, problem: "immobile" | "diagonal" | "obstructed" | "wall" | "endsOccupied", by: number | null}[]} problems
+ */
+
+/**
+ * @typedef {object} TerrainRegion  A scene's region as read here (API v13 and v14 `RegionDocument`).
+ * @property {Iterable<{type?: string, active?: boolean, disabled?: boolean}>} [behaviors]
+ * @property {{x: number, y: number, width: number, height: number}} [bounds]
+ * @property {(point: {x: number, y: number, elevation: number}) => boolean} testPoint
  */
 
 /** Movement actions that are no walk through the spaces between (v13's CONFIG.Token.movement.actions). */
@@ -61,6 +70,8 @@ export default class TokenMovement {
       TokenMovement.#warn(token, /** @type {PendingMove} */ (movement));
     });
     TokenMovement.#priceActions();
+    // ICON's terrain painted as regions (module/canvas/terrain-behaviors.mjs): registered at `init` too.
+    TerrainBehaviors.register();
   }
 
   /**
@@ -209,25 +220,36 @@ export default class TokenMovement {
         immobile: statuses.has("immobile") || statuses.has("incapacitated")
       },
       others,
-      difficult: TokenMovement.difficultSpaces(scene, size),
+      difficult: TokenMovement.difficultSpaces(scene, size, token.elevation ?? 0),
       walls: barriersOf([...(scene.walls ?? [])].filter(w => (w.move ?? 0) > 0), []).map(({ a, b, height }) => ({ a, b, height }))
     };
   }
 
   /**
-   * The spaces of difficult terrain on a scene: those of each tile whose
-   * `flags.icon-engine.terrain` is "difficult".
+   * The spaces of difficult terrain on a scene: those of each region with an acting
+   * `icon-engine.difficultTerrain` behavior (a space whose centre is inside the region, at the
+   * mover's elevation, by Foundry's `RegionDocument#testPoint`), and those of each tile whose
+   * `flags.icon-engine.terrain` is "difficult" (how scenes marked it before regions; still read).
    * @param {Scene.Implementation} scene
    * @param {number} size
+   * @param {number} [elevation]  The mover's, tested against each region's bottom and top.
    * @returns {[number, number][]}
    */
-  static difficultSpaces(scene, size) {
+  static difficultSpaces(scene, size, elevation = 0) {
     /** @type {[number, number][]} */
     const out = [];
     for (const tile of scene.tiles ?? []) {
       if (/** @type {Record<string, {terrain?: unknown} | undefined>} */ (tile.flags ?? {})[SYSTEM_ID]?.terrain !== "difficult") continue;
       const spaces = tokenSpaces({ x: tile.x ?? 0, y: tile.y ?? 0, width: (tile.width ?? 0) / size, height: (tile.height ?? 0) / size }, size);
       for (const s of spaces) out.push([s.i, s.j]);
+    }
+    const type = terrainType(SYSTEM_ID, "difficult");
+    const regions = /** @type {Iterable<TerrainRegion>} */ (/** @type {{regions?: unknown}} */ (scene).regions ?? []);
+    for (const region of regions) {
+      if (typeof region.testPoint !== "function" || !hasTerrain(region, type)) continue;
+      // a region's bounds (v13 and v14 `RegionDocument#bounds`), else the scene's rectangle
+      const bounds = region.bounds ?? { x: 0, y: 0, width: Number(scene.width) || 0, height: Number(scene.height) || 0 };
+      out.push(...spacesInside(point => region.testPoint({ ...point, elevation }), bounds, size));
     }
     return out;
   }

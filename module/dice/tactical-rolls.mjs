@@ -208,6 +208,8 @@ export default class TacticalRolls {
    * Dangerous terrain: "Entering or exiting a dangerous terrain space causes a character to take
    * 2 piercing damage. Characters can only take this damage once a turn." The core's damage
    * applied with a card and Undo; the second time in a turn of a running combat it deals nothing.
+   * The one path for it: the sheet's button (by hand, for a fight without a map) and the scene's
+   * dangerous terrain regions (module/canvas/terrain-behaviors.mjs, on the active GM's client).
    * @param {Actor.Implementation} actor
    * @param {{rollMode?: string}} [options]
    */

@@ -1335,6 +1335,9 @@ class Combatant extends documentClass(Object.freeze(/** @type {const} */ ({ name
   _getInitiativeFormula() { return String(CONFIG.Combat.initiative.formula || game.system.initiative); }
 }
 
+/** Each token's last movement, by its UUID (its document is built anew on every change). @type {Map<string, object>} */
+const TOKEN_MOVEMENTS = new Map();
+
 /** The synthetic actors of unlinked tokens, by token. @type {WeakMap<object, Actor>} */
 const SYNTHETIC_ACTORS = new WeakMap();
 
@@ -1374,9 +1377,43 @@ class TokenDocument extends documentClass(Object.freeze(/** @type {const} */ ({ 
         autoRotate: false, showRuler: false };
       // @shim-unchecked v13's and v14's preMoveToken hook (API hookEvents.preMoveToken), which foundry-vtt-types 13.345 does not declare
       if (Hooks.call("preMoveToken", this, movement, options) === false) return false;
+      // kept for the move's region events (Foundry keeps it in the update operation)
+      options.shimMovement = movement;
     }
     return super._preUpdate(changes, options, user);
   }
+  /**
+   * v13's and v14's region move events, on the mover's client after the update (Foundry triggers
+   * them at the end of the update's workflow): for each region of the scene, the straight path of
+   * the token's centre sampled each quarter space, TOKEN_MOVE_IN when it goes in, TOKEN_MOVE_OUT
+   * when it comes out (both for a pass through), TOKEN_MOVE_WITHIN when it stays inside.
+   */
+  _onUpdate(changes, options, userId) {
+    super._onUpdate(changes, options, userId);
+    const movement = options.shimMovement;
+    if (movement) TOKEN_MOVEMENTS.set(this.uuid, movement);
+    const scene = this.parent;
+    if (!movement || userId !== game.user.id || !scene?.regions) return;
+    const size = scene.grid?.size ?? 100;
+    const half = { x: (this.width * size) / 2, y: (this.height * size) / 2 };
+    const steps = Math.max(1, Math.ceil((4 * Math.hypot(movement.destination.x - movement.origin.x, movement.destination.y - movement.origin.y)) / size));
+    const path = Array.from({ length: steps + 1 }, (_, k) => ({ x: movement.origin.x + ((movement.destination.x - movement.origin.x) * k) / steps + half.x,
+      y: movement.origin.y + ((movement.destination.y - movement.origin.y) * k) / steps + half.y, elevation: this.elevation ?? 0 }));
+    const { TOKEN_MOVE_IN, TOKEN_MOVE_OUT, TOKEN_MOVE_WITHIN } = CONST.REGION_EVENTS;
+    for (const region of scene.regions) {
+      const inside = path.map(point => region.testPoint(point));
+      const names = [];
+      if (inside.some((now, k) => k && now && !inside[k - 1])) names.push(TOKEN_MOVE_IN);
+      if (inside.some((now, k) => k && !now && inside[k - 1])) names.push(TOKEN_MOVE_OUT);
+      if (!names.length && inside[0] && inside.at(-1)) names.push(TOKEN_MOVE_WITHIN);
+      for (const name of names) Promise.resolve().then(() => region._triggerEvent(name, { token: this, movement }));
+    }
+  }
+  /**
+   * v13's and v14's current or last movement (every client's, from the update): the shim's movement as above.
+   * @shim-unchecked the shim's movement has the members the system reads (id, origin, destination, method, passed, pending), not all of TokenMovementData's
+   */
+  get movement() { return TOKEN_MOVEMENTS.get(this.uuid) ?? null; }
   /** v13's: a token's permissions are its actor's. */
   getUserLevel(user = game.user) { return this.actor?.getUserLevel(user) ?? super.getUserLevel(user); }
   _initialize() {
@@ -1425,7 +1462,7 @@ class TileDocument extends documentClass(Object.freeze(/** @type {const} */ ({ n
  */
 class Scene extends documentClass(GENERATION >= 14
   ? Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: { Token: "tokens", Region: "regions", Wall: "walls", Tile: "tiles" } }))
-  : Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: { Token: "tokens", MeasuredTemplate: "templates", Wall: "walls", Tile: "tiles" } }))) {
+  : Object.freeze(/** @type {const} */ ({ name: "Scene", collection: "scenes", embedded: { Token: "tokens", MeasuredTemplate: "templates", Region: "regions", Wall: "walls", Tile: "tiles" } }))) {
   static cleanData(data) {
     const source = super.cleanData(data);
     source.width ??= 1000;
@@ -1483,17 +1520,44 @@ function shapePoints(shape) {
 }
 
 /**
- * RegionDocument as v14 has it (API v14 `foundry.documents.RegionDocument`, `RegionData`): a
+ * v13's and v14's `foundry.data.regionBehaviors.RegionBehaviorType`: a behavior subtype's data,
+ * whose static `events` handlers run, bound to it, for the events its behavior receives. The shim
+ * has no configurable `events` field (the subtypes the system defines have none).
+ */
+class RegionBehaviorType extends TypeDataModel {
+  static events = {};
+  get behavior() { return this.parent; }
+  get region() { return this.parent?.parent ?? null; }
+  get scene() { return this.region?.parent ?? null; }
+  async _handleRegionEvent(event) { await this.constructor.events[event.name]?.call(this, event); }
+}
+
+/**
+ * v13's and v14's RegionBehavior (API `foundry.documents.RegionBehavior`), embedded in a region:
+ * a `type` (its `system` the type's data model when `CONFIG.RegionBehavior.dataModels` has one),
+ * `disabled`; `active` while enabled (v14 also needs its region unhidden: the shim hides none).
+ */
+class RegionBehavior extends documentClass(Object.freeze(/** @type {const} */ ({ name: "RegionBehavior", collection: "behaviors", embedded: {} }))) {
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    source.disabled ??= false;
+    source.system ??= {};
+    return source;
+  }
+  get active() { return !this._source.disabled; }
+  async _handleRegionEvent(event) { if (this.active) await this.system?._handleRegionEvent?.(event); }
+}
+
+/**
+ * RegionDocument as v14 has it (API v14 `foundry.documents.RegionDocument`, `RegionData`; v13 has the members the system uses): a
  * name, colour, `shapes` (each with `hole`), `visibility` (initially LAYER_UNLOCKED),
- * `highlightMode`, behaviors (data here: the shim runs none), flags; `tokens`, the set of its
+ * `highlightMode`, behaviors (embedded RegionBehavior documents), flags; `tokens`, the set of its
  * scene's token documents inside it (here: a token's centre inside a shape and no hole), and
  * `testPoint`.
  */
-class RegionDocument extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Region", collection: "regions", embedded: {} }))) {
+class RegionDocument extends documentClass(Object.freeze(/** @type {const} */ ({ name: "Region", collection: "regions", embedded: { RegionBehavior: "behaviors" } }))) {
   static cleanData(data) {
     const source = super.cleanData(data);
-    // its behaviors kept as data (the shim runs none)
-    source.behaviors = (source.behaviors ?? []).map(b => ({ _id: b._id ?? randomID(), disabled: false, system: {}, ...b }));
     if (typeof source.name !== "string" || !source.name.trim()) throw new DataModelValidationError("name: may not be a blank string");
     source.color ??= "#ff0000";
     source.visibility ??= 4;
@@ -1507,7 +1571,20 @@ class RegionDocument extends documentClass(Object.freeze(/** @type {const} */ ({
     });
     return source;
   }
-  get object() { return canvas.ready && canvas.scene === this.parent ? canvas.regions.get(this.id) ?? null : null; }
+  get object() { return canvas.ready && canvas.scene === this.parent ? canvas.regions?.get(this.id) ?? null : null; }
+  /**
+   * v13's and v14's `_triggerEvent`: sent to the other clients (`regionEvent`; the shim's socket
+   * reaches no one) and handled here, on the triggering user's client; `_handleEvent` runs each
+   * enabled behavior's handler, an error logged, not thrown.
+   */
+  async _triggerEvent(name, data) {
+    game.socket.emit("regionEvent", { regionUuid: this.uuid, userId: game.user.id, eventName: name, eventData: {}, eventDataUuids: [] });
+    await this._handleEvent({ name, data, region: this, user: game.user });
+  }
+  async _handleEvent(event) {
+    const results = await Promise.allSettled(this.behaviors.filter(b => !b.disabled).map(b => b._handleRegionEvent(event)));
+    for (const result of results) if (result.status === "rejected") console.error(result.reason);
+  }
   /** Is a point inside (in a shape, in no hole)? */
   testPoint({ x, y }) {
     const inside = shape => new PixiPolygon(shapePoints(shape)).contains(x, y);
@@ -3565,7 +3642,10 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     SORT_INTEGER_DENSITY: 100000,
     TOKEN_DISPOSITIONS: { SECRET: -2, HOSTILE: -1, NEUTRAL: 0, FRIENDLY: 1 },
     // v13's (v14 adds LAYER_UNLOCKED, its new default, and OBSERVER)
-    REGION_VISIBILITY: { LAYER: 0, GAMEMASTER: 1, ALWAYS: 2 }
+    REGION_VISIBILITY: { LAYER: 0, GAMEMASTER: 1, ALWAYS: 2 },
+    // v13's and v14's (v14 adds REGION_ANIMATION), those the system handles
+    REGION_EVENTS: { BEHAVIOR_VIEWED: "behaviorViewed", BEHAVIOR_UNVIEWED: "behaviorUnviewed", REGION_BOUNDARY: "regionBoundary",
+      TOKEN_MOVE_IN: "tokenMoveIn", TOKEN_MOVE_OUT: "tokenMoveOut", TOKEN_MOVE_WITHIN: "tokenMoveWithin" }
   });
   const CONFIG = {
     Actor: { documentClass: Actor, dataModels: {}, sheetClasses: {} },
@@ -3586,7 +3666,10 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     Wall: { documentClass: WallDocument },
     Tile: { documentClass: TileDocument },
     ...(GENERATION >= 14 ? { Region: { documentClass: RegionDocument, objectClass: Region } }
-      : { MeasuredTemplate: { documentClass: MeasuredTemplateDocument, objectClass: MeasuredTemplate, sheetClasses: {} } }),
+      : { Region: { documentClass: RegionDocument, objectClass: Region }, MeasuredTemplate: { documentClass: MeasuredTemplateDocument, objectClass: MeasuredTemplate, sheetClasses: {} } }),
+    // v13's and v14's behavior subtypes (core's own are not modelled)
+    // @shim-unchecked foundry-vtt-types 13.345 declares CONFIG.RegionBehavior.documentClass as the Region class (API v13 CONFIG.RegionBehavior: RegionBehavior)
+    RegionBehavior: { documentClass: RegionBehavior, dataModels: {}, typeIcons: {}, typeLabels: {} },
     Macro: { documentClass: Macro, sheetClasses: {} },
     JournalEntry: { documentClass: JournalEntry, sheetClasses: {}, sidebarIcon: "fa-solid fa-book-open" },
     JournalEntryPage: { documentClass: JournalEntryPage, dataModels: {}, sheetClasses: {}, sidebarIcon: "fa-solid fa-file-lines" },
@@ -3678,7 +3761,7 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
     utils: { deepClone, getProperty, setProperty, expandObject, flattenObject, mergeObject, randomID, Collection, fromUuidSync, cleanHTML,
       escapeHTML, logCompatibilityWarning, performIntegerSort, getRoute },
     abstract: { DataModel, TypeDataModel },
-    data: { fields: { DataField, NumberField, StringField, HTMLField, BooleanField, ObjectField, ArrayField, SchemaField } },
+    data: { fields: { DataField, NumberField, StringField, HTMLField, BooleanField, ObjectField, ArrayField, SchemaField }, regionBehaviors: { RegionBehaviorType } },
     documents: { Actor, Item, ActiveEffect, ChatMessage, Combat, Combatant, User, Scene, TokenDocument, WallDocument, TileDocument, Macro,
       ...(GENERATION >= 14 ? { RegionDocument } : { MeasuredTemplateDocument }),
       collections: { CombatEncounters, CompendiumCollection } },

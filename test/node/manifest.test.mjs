@@ -155,7 +155,9 @@ describe("lang/en.json", () => {
 
   test("every document type has a label", () => {
     for (const [document, types] of Object.entries(manifest.documentTypes)) {
-      for (const type of Object.keys(types)) assert.equal(typeof en.TYPES[document][type], "string");
+      // a package's region behavior is `<package>.<type>` (Foundry's key TYPES.RegionBehavior.icon-engine.<type>)
+      const labels = document === "RegionBehavior" ? en.TYPES[document]?.[manifest.id] : en.TYPES[document];
+      for (const type of Object.keys(types)) assert.equal(typeof labels?.[type], "string", `${document}.${type}`);
     }
   });
 });

@@ -134,10 +134,12 @@ describe("foundry-shim conformance to foundry-vtt-types", () => {
       "test plumbing: stands in for PIXI's rendering, for screenshots",
       "test plumbing: PIXI's event system, from the DOM",
       "what was shown, for the tests to read (Foundry's queue holds only what waits to be shown)",
+      "foundry-vtt-types 13.345 declares CONFIG.RegionBehavior.documentClass as the Region class (API v13 CONFIG.RegionBehavior: RegionBehavior)",
       "Foundry types the document it resolves per document class; the shim's one base resolves the UUID for all",
       "v14's entries ({label, visible, onClick}: API v14 foundry.ContextMenuEntry) are not in foundry-vtt-types 13, which holds only v13's",
       "Foundry types the set by its configured TokenDocument class; the shim's one class is that",
       "Foundry types the return by its `document` argument (a conditional type)",
+      "the shim's movement has the members the system reads (id, origin, destination, method, passed, pending), not all of TokenMovementData's",
       "v14's foundry.data.operators (API v14 namespace foundry.data.operators) is not in foundry-vtt-types 13"
     ]);
   });
