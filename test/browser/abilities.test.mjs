@@ -396,8 +396,11 @@ describe("2. use", () => {
   });
 
   test("issue 40 §4: each ICON duration ends when ICON says, from an effect in 13's shape or 14's: the bearer's turn end, never a save for ongoing or a blight, a cure for a blight", async () => {
-    const result = await open.page.evaluate(async ({ UNTIL, GENERATION }) => {
+    const result = await open.page.evaluate(async ({ SETUP, UNTIL, GENERATION }) => {
+      eval(SETUP);
       eval(UNTIL);
+      // Ana and the Ogre of the tests before, or its own when run alone
+      if (!game.actors.getName("Ogre")) await setup();
       const actor = game.actors.getName("Ana");
       const ogre = game.actors.getName("Ogre");
       for (const effect of ogre.effects.contents) await effect.delete();
@@ -420,9 +423,10 @@ describe("2. use", () => {
       await ogre.createEmbeddedDocuments("ActiveEffect", GENERATION >= 14 ? written : written.slice(0, 1));
       const on = () => [...ogre.statuses].sort();
       const dazed = ogre.effects.find(e => e.statuses.has("dazed"));
-      // core never ends it: no core event (nor world time) is its expiry
+      // core never ends it: core expires an effect whose duration is reached (a finite value; 0 turns
+      // at once) at its expiry event, and no core event (nor world time) is this one's
       const coreActs = GENERATION >= 14 ? ["combatStart", "roundStart", "turnStart", "combatEnd", "roundEnd", "turnEnd", "updateWorldTime"]
-        .filter(event => dazed.isExpiryEvent(event, { combat })) : [];
+        .filter(event => dazed.duration.value !== null && dazed.isExpiryEvent(event, { combat })) : [];
       const registered = CONFIG.ActiveEffect.expiryEvents?.["icon-engine.turnEnd"] ?? null;
       const saveable = () => getCore().iconSaveable(ActorStatuses.statusesOf(ogre)).sort();
       const before = { on: on(), saveable: saveable() };
@@ -442,7 +446,7 @@ describe("2. use", () => {
       await combat.delete();
       for (const effect of ogre.effects.contents) await effect.delete();
       return { coreActs, registered, before, afterAna, afterOgre, saves: savesCard?.getFlag("icon-engine", "saves").statuses ?? null, afterCure };
-    }, { UNTIL, GENERATION });
+    }, { SETUP, UNTIL, GENERATION });
     const everything = ["blind", "dazed", "slashed", "vulnerable", "weakened", ...(GENERATION >= 14 ? ["shattered"] : [])].sort();
     assert.deepEqual(result.before.on, everything);
     assert.deepEqual(result.before.saveable, ["dazed", "slashed", "vulnerable", ...(GENERATION >= 14 ? ["shattered"] : [])].sort(),
