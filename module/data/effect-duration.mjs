@@ -93,7 +93,7 @@ export function endsAtTurnEnd(effect) {
  * `duration`. A "save" holds nothing of its own.
  * @param {IconDuration} duration
  * @param {{v14?: boolean}} [options]
- * @returns {{flags: Record<string, unknown>, duration?: {value: number, units: "turns", expiry: string}}}
+ * @returns {{flags: Record<string, unknown>, duration?: Pick<import("../types/foundry-v14.js").EffectDurationDataV14, "value" | "units" | "expiry">}}
  */
 export function durationSource(duration, { v14 = usesEffectsV2() } = {}) {
   switch (duration) {
@@ -123,7 +123,7 @@ export function durationUpdate(duration, options = {}) {
 /**
  * Register the system's expiry event (v14 `CONFIG.ActiveEffect.expiryEvents`, read in `init`:
  * core caches the list the first time it reads it), so an effect's sheet names it. Nothing on v13.
- * @param {{ActiveEffect?: {expiryEvents?: Record<string, string>}}} config  `CONFIG`.
+ * @param {{ActiveEffect?: Partial<import("../types/foundry-v14.js").ActiveEffectConfigV14>}} config  `CONFIG` (v14's, or v13's without the list).
  */
 export function registerExpiryEvents(config) {
   const events = config.ActiveEffect?.expiryEvents;
