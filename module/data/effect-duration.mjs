@@ -10,7 +10,7 @@ import { usesEffectsV2 } from "../compat/generation.mjs";
  *
  * Where each lives:
  * - "turn" on v14 is the effect's own `duration` (api/v14 `EffectDurationData`: `{value, units,
- *   expiry, expired}`): `{value: 0, units: "turns", expiry: "icon-engine.turnEnd"}`, an expiry event
+ *   expiry, expired}`): `{value: 0, units: "turns", expiry: TURN_END_EXPIRY}` (`icon-engine.turnEnd`), an expiry event
  *   of the system's own (`CONFIG.ActiveEffect.expiryEvents`, whose handling core leaves to the
  *   package: `CONST.ACTIVE_EFFECT_EXPIRY_EVENTS` "Other events can be defined by systems and
  *   modules, with their handling also left to them"). Not core's "turnEnd": core's

@@ -85,7 +85,7 @@ export declare class ChatMessageModes extends ChatMessage {
  * An ActiveEffect's duration on v14 (api/v14 interfaces/foundry.documents.types.EffectDurationData.html):
  * "expiration occurs when both the end of the duration and the expiry event are reached"; `value`
  * null is "initialized to Infinity"; `units` one of `CONST.ACTIVE_EFFECT_DURATION_UNITS`.
- * The system writes `{value: 0, units: "turns", expiry: "icon-engine.turnEnd"}` (module/data/effect-duration.mjs).
+ * The system writes `{value: 0, units: "turns", expiry: TURN_END_EXPIRY}` (module/data/effect-duration.mjs).
  */
 export interface EffectDurationDataV14 {
   value: number | null;
