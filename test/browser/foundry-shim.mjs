@@ -3605,7 +3605,7 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
   const CONFIG = {
     Actor: { documentClass: Actor, dataModels: {}, sheetClasses: {} },
     Item: { documentClass: Item, dataModels: {}, sheetClasses: {} },
-    ActiveEffect: { documentClass: ActiveEffect, dataModels: {}, sheetClasses: {}, ...(GENERATION >= 14 ? { expiryEvents: {}, expiryAction: "update" } : {}) },
+    ActiveEffect: { documentClass: ActiveEffect, dataModels: {}, sheetClasses: {} },
     ChatMessage: { documentClass: ChatMessage, dataModels: {}, sheetClasses: {} },
     Combat: { documentClass: Combat, dataModels: {}, sheetClasses: {}, initiative: { formula: null, decimals: 2 } },
     Combatant: { documentClass: Combatant, dataModels: {}, sheetClasses: {} },
@@ -3726,6 +3726,8 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
   foundry.data.validation = { DataModelValidationError };
   // @shim-unchecked v14's foundry.data.operators (API v14 namespace foundry.data.operators) is not in foundry-vtt-types 13
   if (GENERATION >= 14) foundry.data.operators = { ForcedDeletion };
+  // @shim-unchecked v14's CONFIG.ActiveEffect.expiryEvents and expiryAction (API v14 variables/CONFIG.ActiveEffect.html) are not in foundry-vtt-types 13
+  if (GENERATION >= 14) Object.assign(CONFIG.ActiveEffect, { expiryEvents: {}, expiryAction: "update" });
   Object.assign(globalThis.foundry.applications, {
     api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2, DialogV2 },
     sheets: { ActorSheetV2, ItemSheetV2, journal: { JournalEntrySheet } },
