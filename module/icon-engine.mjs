@@ -94,6 +94,8 @@ Hooks.once("init", () => {
   CONFIG.statusEffects = data.statusEffects();
   data.configureSpecialStatuses(/** @type {Record<string, string | null>} */ (/** @type {unknown} */ (CONFIG.specialStatusEffects)),
     CONFIG.statusEffects);
+  // v14: the end of the affected character's next turn, an expiry event of the system's own (data/effect-duration.mjs)
+  data.registerExpiryEvents(/** @type {{ActiveEffect?: Partial<import("./types/foundry-v14.js").ActiveEffectConfigV14>}} */ (/** @type {unknown} */ (CONFIG)));
 
   const { DocumentSheetConfig } = foundry.applications.apps;
   const sheets = applications.sheets;

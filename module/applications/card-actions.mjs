@@ -1,6 +1,7 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { loadCore } from "../core.mjs";
 import { SLASHED_FLAG } from "../data/slashed.mjs";
+import { durationUpdate } from "../data/effect-duration.mjs";
 import { PLAYERS_APPLY_SETTING, applyOptionsOnly, checkedKey, healthUndoOnly, knownStatuses, markEffectSource, mayApplyDamage,
   statusEffectSource, vigilanceRefundOnly, wholeIn } from "../data/trust.mjs";
 import { MAX_VIGILANCE, spendVigilance, vigilanceSpenders } from "../data/vigilance.mjs";
@@ -638,14 +639,12 @@ export default class CardActions {
     const before = new Set(actor.effects.map(e => e.id));
     await actor.toggleStatusEffect(part.status, { active: true });
     const created = actor.effects.filter(e => !before.has(e.id) && e.statuses.has(part.status));
-    // An ongoing part of a stance or an aura lasts while its cause does (module/documents/lasting-effects.mjs).
-    // A blight ("need to be cured to be removed") is kept apart from statuses by its kind.
-    const flags = { source: { card: facts.message.id, name: facts.card.name }, ...(part.duration === "ongoing" ? { ongoing: true }
-      : part.duration === "turn" ? { endsAtTurnEnd: true } : part.duration === "cure" ? { kind: "blight" } : {}),
-    ...(part.duration === "ongoing" && facts.cause ? { cause: facts.cause } : {}) };
+    // How long it lasts, in the generation's shape (module/data/effect-duration.mjs). An ongoing part
+    // of a stance or an aura lasts while its cause does (module/documents/lasting-effects.mjs).
+    const lasts = { [`flags.${SYSTEM_ID}.source`]: { card: facts.message.id, name: facts.card.name }, ...durationUpdate(part.duration),
+      ...(part.duration === "ongoing" && facts.cause ? { [`flags.${SYSTEM_ID}.cause`]: facts.cause } : {}) };
     if (created.length) {
-      await actor.updateEmbeddedDocuments("ActiveEffect", created.map(e => ({ _id: e.id, origin: facts.user?.uuid ?? null,
-        [`flags.${SYSTEM_ID}`]: flags })));
+      await actor.updateEmbeddedDocuments("ActiveEffect", created.map(e => ({ _id: e.id, origin: facts.user?.uuid ?? null, ...lasts })));
     }
     return created.map(e => e.id ?? "");
   }

@@ -1,5 +1,6 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { EFFECT_DURATIONS, USABLE_TYPES, attackRange, consumption, usability, useKind } from "../data/ability-rules.mjs";
+import { durationUpdate } from "../data/effect-duration.mjs";
 import ActorMarks from "../documents/actor-marks.mjs";
 import ActorStatuses from "../documents/actor-statuses.mjs";
 import ActorTurns from "../documents/actor-turns.mjs";
@@ -197,8 +198,9 @@ export default class ItemUse {
       landed = await ActorStatuses.inflict(inflicter, target, status, { fromFoe });
       if (landed && duration !== "save") {
         const effects = target.effects.filter(e => e.statuses.size === 1 && e.statuses.has(status));
-        const flags = duration === "ongoing" ? { ongoing: true } : duration === "cure" ? { kind: "blight" } : { endsAtTurnEnd: true };
-        await target.updateEmbeddedDocuments("ActiveEffect", effects.map(e => ({ _id: e.id, [`flags.${SYSTEM_ID}`]: flags })));
+        // in the generation's shape (module/data/effect-duration.mjs)
+        const lasts = durationUpdate(duration);
+        await target.updateEmbeddedDocuments("ActiveEffect", effects.map(e => ({ _id: e.id, ...lasts })));
       }
     }
     if (mark && inflicter) landed = (await ActorMarks.placeMark(inflicter, target, mark)).placed || landed;

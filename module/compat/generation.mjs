@@ -2,7 +2,7 @@
  * Which Foundry generation runs, and what follows from it, in one place: each concern that
  * differs between Foundry 13 and 14 asks here and branches once, in its own module (message
  * modes: module/message-mode.mjs; chat commands: applications/chat-commands.mjs; areas:
- * canvas/area-placement.mjs; status durations: data/status-effects.mjs; update operators:
+ * canvas/area-placement.mjs; status durations: data/effect-duration.mjs; update operators:
  * compat/data-operators.mjs). dnd5e 5.3 branches on `game.release.generation` the same way.
  * docs/foundry-api.md ("Foundry 13 and 14") lists every API that differs and where.
  */
@@ -32,7 +32,8 @@ export const usesChatCommandRegistry = () => generation() >= 14;
 
 /**
  * v14's Active Effects v2: a duration `{value, units, expiry}` (and `start`), changes under
- * `system.changes`; v13's duration is `{rounds, turns, seconds, startRound, ...}`.
+ * `system.changes`; v13's duration is `{rounds, turns, seconds, startRound, ...}`. Asked by
+ * data/effect-duration.mjs only.
  */
 export const usesEffectsV2 = () => generation() >= 14;
 

@@ -13,3 +13,4 @@ export { default as IconCombatData } from "./combat-data.mjs";
 export { default as IconCombatantData } from "./combatant-data.mjs";
 export * as combatRules from "./combat-rules.mjs";
 export { configureSpecialStatuses, localizeStatusDescriptions, statusEffects } from "./status-effects.mjs";
+export { TURN_END_EXPIRY, durationSource, durationUpdate, effectDuration, endsAtTurnEnd, isUnsaveable, registerExpiryEvents } from "./effect-duration.mjs";

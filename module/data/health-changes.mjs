@@ -4,6 +4,7 @@
  * actor back. Pure (no Foundry API), so the node and browser tests run the same mapping.
  */
 import { SYSTEM_ID } from "../config.mjs";
+import { effectDuration } from "./effect-duration.mjs";
 import { statusEffects } from "./status-effects.mjs";
 
 /**
@@ -102,8 +103,9 @@ export function statusEffectData(id, localize) {
 /**
  * The effects that end with the current turn: the immunity Defiance grants "for the rest of the
  * turn" (the plain `immune` state effect {@link statusEffectData} creates, never an ICON status),
- * and Hatred ("End this status at the end of your turn"), unless it is ongoing (+).
- * @param {Iterable<{id: string | null, statuses: Iterable<string>, flags?: {[SYSTEM_ID]?: {kind?: unknown, ongoing?: unknown}}}>} effects
+ * and Hatred ("End this status at the end of your turn"), unless it is ongoing (+; read from
+ * either generation's shape, module/data/effect-duration.mjs).
+ * @param {Iterable<{id: string | null, statuses: Iterable<string>, flags?: {[SYSTEM_ID]?: {kind?: unknown, ongoing?: unknown}}, duration?: unknown}>} effects
  * @returns {string[]}  Effect ids to delete.
  */
 export function endOfTurnEffectIds(effects) {
@@ -113,7 +115,7 @@ export function endOfTurnEffectIds(effects) {
     const statuses = [...effect.statuses];
     if (!effect.id) continue;
     if (flags?.kind === "state" && statuses.includes("immune")) ids.push(effect.id);
-    else if (statuses.includes("hatred") && !flags?.ongoing) ids.push(effect.id);
+    else if (statuses.includes("hatred") && effectDuration(effect) !== "ongoing") ids.push(effect.id);
   }
   return ids;
 }

@@ -18,7 +18,8 @@ import { ICONENGINE, SYSTEM_ID, SYSTEM_PATH } from "../config.mjs";
  * `flags.icon-engine.ongoing` (false by default). A status flagged ongoing cannot be removed by a
  * save: it is passed to the core as `id+` (see `coreStatuses` in rules.mjs), which `iconSaveable`
  * leaves out. The flag lives on the effect, not the status list, because the same status can be
- * ongoing from one source (a stance, a mark) and saveable from another.
+ * ongoing from one source (a stance, a mark) and saveable from another. How a status lasts is read
+ * and written by module/data/effect-duration.mjs only (both generations' shapes).
  * @returns {IconStatusEffect[]}
  */
 export function statusEffects() {

@@ -8,6 +8,7 @@
  * amounts is cut down to what an application can have changed.
  */
 import { SYSTEM_ID } from "../config.mjs";
+import { durationSource, effectDuration } from "./effect-duration.mjs";
 import { statusEffects } from "./status-effects.mjs";
 import { MAX_VIGILANCE } from "./vigilance.mjs";
 import { MARK_FLAG } from "./marks.mjs";
@@ -72,8 +73,10 @@ export function wholeIn(value, min, max) {
 
 /**
  * A status effect's source as an application deletes and an undo recreates it: its id, name,
- * image, description, statuses (all of them ones the system knows) and the system's `kind` and
- * `ongoing` flags; nothing else (no changes, no other flags). Null when it is no status effect.
+ * image, description, statuses (all of them ones the system knows), the system's `kind` and
+ * `ongoing` flags and how it lasts (a status to the end of its bearer's turn keeps that, in the
+ * running generation's shape: module/data/effect-duration.mjs); nothing else (no changes, no
+ * other flags). Null when it is no status effect.
  * @param {unknown} data
  * @param {Set<string>} known  {@link knownStatuses}
  * @returns {ActiveEffect.Source | null}
@@ -87,6 +90,7 @@ export function statusEffectSource(data, known) {
   const flags = /** @type {Record<string, Record<string, unknown> | undefined> | undefined} */ (source.flags);
   const own = flags?.[SYSTEM_ID];
   const text = (/** @type {unknown} */ value) => (typeof value === "string" ? value.slice(0, 300) : "");
+  const lasts = effectDuration({ flags, duration: source.duration }) === "turn" ? durationSource("turn") : null;
   // The fields a status effect is made of (statusEffectData), as plain source data.
   return /** @type {ActiveEffect.Source} */ (/** @type {unknown} */ ({
     _id: source._id,
@@ -94,7 +98,8 @@ export function statusEffectSource(data, known) {
     img: text(source.img),
     description: text(source.description),
     statuses: [...new Set(/** @type {string[]} */ (statuses))],
-    flags: { [SYSTEM_ID]: { kind: typeof own?.kind === "string" ? text(own.kind) : "status", ongoing: own?.ongoing === true } }
+    flags: { [SYSTEM_ID]: { kind: typeof own?.kind === "string" ? text(own.kind) : "status", ongoing: own?.ongoing === true, ...lasts?.flags } },
+    ...(lasts?.duration ? { duration: lasts.duration } : {})
   }));
 }
 

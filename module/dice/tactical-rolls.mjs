@@ -4,6 +4,7 @@ import { healthChange } from "../data/health-changes.mjs";
 import { SLASHED_DAMAGE } from "../data/slashed.mjs";
 import { DANGEROUS_TERRAIN_DAMAGE, TERRAIN_FLAG } from "../data/terrain.mjs";
 import { cardRecord, checkedPart } from "../data/card-data.mjs";
+import { effectDuration } from "../data/effect-duration.mjs";
 import { knownStatuses } from "../data/trust.mjs";
 import CardPost from "../applications/card-post.mjs";
 import "./cards/icon-tactical.mjs";
@@ -300,7 +301,7 @@ export default class TacticalRolls {
     }
     // "Blights need to be cured to be removed": a cure ends them (a blight that is ongoing, caused by
     // something, waits for its cause). They and the statuses the cure's saves end come back with an Undo.
-    const blights = healing === "cure" ? actor.effects.contents.filter(e => e.flags?.[SYSTEM_ID]?.kind === "blight" && !e.flags?.[SYSTEM_ID]?.cause) : [];
+    const blights = healing === "cure" ? actor.effects.contents.filter(e => effectDuration(e) === "cure" && !e.flags?.[SYSTEM_ID]?.cause) : [];
     const gone = actor.effects.contents.filter(e => [...e.statuses].some(s => ended.includes(s)) || blights.includes(e));
     undo.restoreEffects.push(...gone.map(e => e.toObject()));
     const message = await TacticalRolls.post(actor, rolls, game.i18n?.localize(`ICONENGINE.Tactical.Healing.${healing}`) ?? healing,

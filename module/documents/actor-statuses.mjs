@@ -1,6 +1,7 @@
 import { SYSTEM_ID } from "../config.mjs";
 import { getCore, isCoreLoaded, loadCore } from "../core.mjs";
 import { coreStatuses } from "../data/rules.mjs";
+import { isUnsaveable } from "../data/effect-duration.mjs";
 import { format } from "../applications/i18n.mjs";
 
 /**
@@ -19,12 +20,9 @@ export default class ActorStatuses {
    * @returns {string[]}
    */
   static statusesOf(actor) {
-    // Plain reads: the flag is ours (status-effects.mjs), set when the status is created.
-    // A blight reads as ongoing: no save ends it ("Blights need to be cured to be removed").
-    const effects = [...actor.appliedEffects].map(effect => ({
-      statuses: effect.statuses,
-      ongoing: !!effect.flags?.[SYSTEM_ID]?.ongoing || effect.flags?.[SYSTEM_ID]?.kind === "blight"
-    }));
+    // How each lasts, from either generation's shape (effect-duration.mjs). A blight reads as
+    // ongoing: no save ends it ("Blights need to be cured to be removed").
+    const effects = [...actor.appliedEffects].map(effect => ({ statuses: effect.statuses, ongoing: isUnsaveable(effect) }));
     const statuses = coreStatuses(effects);
     // "Summons are intangible": immune to damage and effects from foes, whatever effects they carry.
     if (ActorStatuses.isSummon(actor) && !statuses.some(s => s.replace(/\+$/, "") === "intangible")) statuses.push("intangible+");

@@ -145,7 +145,7 @@ async function endOfTurnEffects(combat, owner) {
   const mine = owner.actor?.uuid;
   const done = await eachActorApart("turnEnd", fightersOf(combat), async actor => {
     const effects = actor.effects.contents;
-    const ending = new Set(endOfTurnEffectIds(effects.map(e => ({ id: e.id, statuses: e.statuses, flags: e.flags }))));
+    const ending = new Set(endOfTurnEffectIds(effects.map(e => ({ id: e.id, statuses: e.statuses, flags: e.flags, duration: e.duration }))));
     // another fighter's Hatred is not theirs to lose at this turn's end: only the immunity
     const gone = effects.filter(e => ending.has(e.id ?? "") && (actor.uuid === mine || e.statuses.has("immune")));
     if (gone.length) await actor.deleteEmbeddedDocuments("ActiveEffect", gone.map(e => e.id ?? ""));

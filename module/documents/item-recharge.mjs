@@ -1,5 +1,5 @@
-import { SYSTEM_ID } from "../config.mjs";
 import { recharge } from "../data/ability-rules.mjs";
+import { endsAtTurnEnd } from "../data/effect-duration.mjs";
 import { HOOKS, callAfter } from "../hooks.mjs";
 import { eachActorApart } from "./each-actor.mjs";
 
@@ -64,13 +64,14 @@ export async function runMoment(combat, effect) {
 }
 
 /**
- * Statuses an ability inflicted "to the end of the affected character's next turn"
- * (`flags.icon-engine.endsAtTurnEnd`, module/applications/item-use.mjs) end with its turn.
+ * Statuses an ability inflicted "to the end of the affected character's next turn" (on v14 the
+ * system's expiry event, on v13 `flags.icon-engine.endsAtTurnEnd`: module/data/effect-duration.mjs)
+ * end with its turn. Core never ends them (the expiry is the system's own), so they end once, here.
  * @param {Actor.Implementation} actor
  * @returns {Promise<string[]>}  The ended effects' names.
  */
 async function endTurnEffects(actor) {
-  const gone = actor.effects.filter(e => !!/** @type {Record<string, {endsAtTurnEnd?: boolean} | undefined>} */ (e.flags ?? {})[SYSTEM_ID]?.endsAtTurnEnd);
+  const gone = actor.effects.filter(e => endsAtTurnEnd(e));
   if (gone.length) await actor.deleteEmbeddedDocuments("ActiveEffect", gone.map(e => e.id ?? ""));
   return gone.map(e => e.name ?? "");
 }

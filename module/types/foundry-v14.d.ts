@@ -80,3 +80,27 @@ export declare class ChatMessageModes extends ChatMessage {
   static applyMode(chatData: object, messageMode: string): object;
   applyMode(messageMode: string): void;
 }
+
+/**
+ * An ActiveEffect's duration on v14 (api/v14 interfaces/foundry.documents.types.EffectDurationData.html):
+ * "expiration occurs when both the end of the duration and the expiry event are reached"; `value`
+ * null is "initialized to Infinity"; `units` one of `CONST.ACTIVE_EFFECT_DURATION_UNITS`.
+ * The system writes `{value: 0, units: "turns", expiry: TURN_END_EXPIRY}` (module/data/effect-duration.mjs).
+ */
+export interface EffectDurationDataV14 {
+  value: number | null;
+  units: "years" | "months" | "days" | "hours" | "minutes" | "seconds" | "rounds" | "turns";
+  expiry: string | null;
+  expired: boolean;
+}
+
+/**
+ * `CONFIG.ActiveEffect` on v14 (api/v14 variables/CONFIG.ActiveEffect.html): `expiryEvents`,
+ * "Additional expiry events registered by packages" (an id → an i18n label), whose handling
+ * `CONST.ACTIVE_EFFECT_EXPIRY_EVENTS` (api/v14 variables/CONST.ACTIVE_EFFECT_EXPIRY_EVENTS.html)
+ * leaves to them; `expiryAction` what core's registry does to an expired effect.
+ */
+export interface ActiveEffectConfigV14 {
+  expiryEvents: Record<string, string>;
+  expiryAction: "update" | "delete" | null;
+}

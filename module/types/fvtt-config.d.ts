@@ -144,7 +144,10 @@ declare module "@league-of-foundry-developers/foundry-vtt-types/configuration" {
         ongoing?: boolean;
         /** A mark: which, placed by whom (an actor UUID and its name; module/data/marks.mjs). */
         mark?: { mark: string; placer: string; placerName: string };
-        /** An ability's status that lasts to the end of its bearer's next turn (module/documents/item-recharge.mjs). */
+        /**
+         * An ability's status that lasts to the end of its bearer's next turn (module/documents/item-recharge.mjs),
+         * as v13 and older worlds hold it; v14 writes the effect's `duration.expiry` instead (module/data/effect-duration.mjs).
+         */
         endsAtTurnEnd?: boolean;
         /** The card whose part put the status on (module/applications/card-actions.mjs). */
         source?: { card: string | null; name: string };

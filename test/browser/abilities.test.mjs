@@ -211,7 +211,8 @@ describe("2. use", () => {
         await until(() => element().querySelector(`.card-part.is-applied[data-key="${key}"][data-part="${part}"]`), `part ${part} of ${key} applied`);
       }
       const flags = (actor, status) => actor.effects.find(e => e.statuses.has(status))?.flags["icon-engine"];
-      const applied = { dazed: flags(ogre, "dazed"), weakened: flags(imp, "weakened"), ogreMarks: ogre.effects.filter(e => e.getFlag("icon-engine", "mark")).length,
+      const dazed = ogre.effects.find(e => e.statuses.has("dazed"));
+      const applied = { dazed: flags(ogre, "dazed"), weakened: flags(imp, "weakened"), dazedExpiry: dazed?.duration?.expiry ?? null, ogreMarks: ogre.effects.filter(e => e.getFlag("icon-engine", "mark")).length,
         impMarks: imp.effects.filter(e => e.getFlag("icon-engine", "mark")).map(e => e.getFlag("icon-engine", "mark").mark),
         appliedText: element().querySelector('.card-part.is-applied[data-key="0"][data-part="0"] .card-applied')?.textContent.trim(),
         again: element().querySelectorAll("button[data-card-action=effect]").length };
@@ -230,7 +231,15 @@ describe("2. use", () => {
     assert.deepEqual(result.seen.lines, ["Dazed until the end of its next turn", "Weakened+ (ongoing)", "mark: Spark", "Push 1"]);
     assert.deepEqual(result.seen.buttons, ["Apply: Dazed until the end of its next turn", "Apply: Weakened+ (ongoing)", "Apply: mark: Spark"],
       "text alone (Push 1) is for the table: no control");
-    assert.equal(result.applied.dazed.endsAtTurnEnd, true);
+    // issue 40 §4: v14 carries "to the end of its next turn" in the effect's duration (the system's
+    // expiry event), v13 in the flag
+    if (GENERATION >= 14) {
+      assert.equal(result.applied.dazedExpiry, "icon-engine.turnEnd");
+      assert.equal(result.applied.dazed.endsAtTurnEnd, undefined);
+    } else {
+      assert.equal(result.applied.dazed.endsAtTurnEnd, true);
+      assert.equal(result.applied.dazedExpiry, null);
+    }
     assert.equal(result.applied.weakened.ongoing, true);
     assert.equal(result.applied.dazed.source.name, "Static Veil", "the status carries its source");
     // "You can only place one mark at a time on each character and only one of each unique mark can be active at a time"
@@ -384,6 +393,72 @@ describe("2. use", () => {
     });
     assert.equal(notices.outcome, null);
     assert.deepEqual(notices.notices, ["A Stunned character can't take interrupts (Parry)."]);
+  });
+
+  test("issue 40 §4: each ICON duration ends when ICON says, from an effect in 13's shape or 14's: the bearer's turn end, never a save for ongoing or a blight, a cure for a blight", async () => {
+    const result = await open.page.evaluate(async ({ SETUP, UNTIL, GENERATION }) => {
+      eval(SETUP);
+      eval(UNTIL);
+      // Ana and the Ogre of the tests before, or its own when run alone
+      if (!game.actors.getName("Ogre")) await setup();
+      const actor = game.actors.getName("Ana");
+      const ogre = game.actors.getName("Ogre");
+      for (const effect of ogre.effects.contents) await effect.delete();
+      const combat = await Combat.implementation.create({ active: true });
+      await combat.createEmbeddedDocuments("Combatant", [{ actorId: actor.id }, { actorId: ogre.id }]);
+      await combat.startCombat();
+      const [mine, theirs] = [actor, ogre].map(a => combat.combatants.find(c => c.actorId === a.id).id);
+      const ItemUse = (await import("../../module/applications/item-use.mjs")).default;
+      const { getCore } = await import("../../module/core.mjs");
+      const ActorStatuses = (await import("../../module/documents/actor-statuses.mjs")).default;
+      const TacticalRolls = (await import("../../module/dice/tactical-rolls.mjs")).default;
+      // put on by an ability in this generation's shape: to the end of its next turn, ongoing, a save, a blight
+      for (const [status, duration] of [["dazed", "turn"], ["weakened", "ongoing"], ["vulnerable", "save"], ["blind", "cure"]]) {
+        await ItemUse.applyEffect(actor, ogre, { trigger: "use", status, duration, mark: "", movement: "", text: "" });
+      }
+      // written by an older version (flags only), as a world on 14 still holds them; and, on 14, one in 14's shape
+      const written = [{ name: "Slashed", statuses: ["slashed"], flags: { "icon-engine": { kind: "status", ongoing: false, endsAtTurnEnd: true } } },
+        { name: "Shattered", statuses: ["shattered"], flags: { "icon-engine": { kind: "status", ongoing: false } },
+          duration: { value: 0, units: "turns", expiry: "icon-engine.turnEnd" } }];
+      await ogre.createEmbeddedDocuments("ActiveEffect", GENERATION >= 14 ? written : written.slice(0, 1));
+      const on = () => [...ogre.statuses].sort();
+      const dazed = ogre.effects.find(e => e.statuses.has("dazed"));
+      // core never ends it: core expires an effect whose duration is reached (a finite value; 0 turns
+      // at once) at its expiry event, and no core event (nor world time) is this one's
+      const coreActs = GENERATION >= 14 ? ["combatStart", "roundStart", "turnStart", "combatEnd", "roundEnd", "turnEnd", "updateWorldTime"]
+        .filter(event => dazed.duration.value !== null && dazed.isExpiryEvent(event, { combat })) : [];
+      const registered = CONFIG.ActiveEffect.expiryEvents?.["icon-engine.turnEnd"] ?? null;
+      const saveable = () => getCore().iconSaveable(ActorStatuses.statusesOf(ogre)).sort();
+      const before = { on: on(), saveable: saveable() };
+      // another character's turn ends: nothing of the ogre's ends
+      await combat.iconDispatch({ type: "beginTurn", id: mine });
+      await combat.iconDispatch({ type: "endTurn" });
+      const afterAna = on();
+      // the ogre's own turn ends: what lasts to it ends, once; the saves card offers only the saveable
+      await combat.iconDispatch({ type: "beginTurn", id: theirs });
+      await combat.iconDispatch({ type: "endTurn" });
+      await until(() => !ogre.statuses.has("dazed"), "dazed to end with the ogre's turn");
+      const afterOgre = on();
+      const savesCard = game.messages.contents.filter(m => m.getFlag("icon-engine", "saves")?.actorUuid === ogre.uuid).at(-1);
+      // a cure ends the blight only (its saves may end the saveable Vulnerable; never the ongoing Weakened)
+      await TacticalRolls.heal(ogre, "cure");
+      const afterCure = on();
+      await combat.delete();
+      for (const effect of ogre.effects.contents) await effect.delete();
+      return { coreActs, registered, before, afterAna, afterOgre, saves: savesCard?.getFlag("icon-engine", "saves").statuses ?? null, afterCure };
+    }, { SETUP, UNTIL, GENERATION });
+    const everything = ["blind", "dazed", "slashed", "vulnerable", "weakened", ...(GENERATION >= 14 ? ["shattered"] : [])].sort();
+    assert.deepEqual(result.before.on, everything);
+    assert.deepEqual(result.before.saveable, ["dazed", "slashed", "vulnerable", ...(GENERATION >= 14 ? ["shattered"] : [])].sort(),
+      "ongoing and blights are never saved against");
+    assert.deepEqual(result.coreActs, [], "no core expiry event ends an ICON status");
+    assert.equal(result.registered, GENERATION >= 14 ? "ICONENGINE.Status.Expiry.turnEnd" : null);
+    assert.deepEqual(result.afterAna, everything, "another character's turn end ends none of them");
+    assert.deepEqual(result.afterOgre, ["blind", "vulnerable", "weakened"], "the bearer's turn end ends the turn statuses of both shapes");
+    assert.deepEqual(result.saves, ["vulnerable"]);
+    assert.ok(!result.afterCure.includes("blind"), "a cure ends the blight");
+    assert.ok(result.afterCure.includes("weakened"), "nothing but its cause ends an ongoing status");
+    assert.deepEqual(open.browser.errors, []);
   });
 });
 

@@ -869,6 +869,41 @@ class ActiveEffect extends documentClass(Object.freeze(/** @type {const} */ ({ n
   get statuses() { return new Set(/** @type {string[]} */ (this._source.statuses ?? [])); }
   get disabled() { return !!this._source.disabled; }
   get active() { return !this.disabled; }
+  /**
+   * The duration in the generation's shape, other keys dropped as the schema drops them: v13's
+   * `{startTime, seconds, combat, rounds, turns, startRound, startTurn}`, v14's `{value, units,
+   * expiry, expired}` (API v14 `EffectDurationData`; `expiry` "turnStart" when `value` is a number
+   * and none is given; any event id, core's or a package's).
+   */
+  static cleanData(data) {
+    const source = super.cleanData(data);
+    const given = source.duration ?? {};
+    if (GENERATION >= 14) {
+      const value = Number.isInteger(given.value) && given.value >= 0 ? given.value : null;
+      const expiry = typeof given.expiry === "string" && given.expiry ? given.expiry : given.expiry === undefined && value !== null ? "turnStart" : null;
+      const units = ["years", "months", "days", "hours", "minutes", "seconds", "rounds", "turns"].includes(given.units) ? given.units : "seconds";
+      source.duration = { value, units, expiry, expired: given.expired === true };
+    } else {
+      source.duration = Object.fromEntries(["startTime", "seconds", "combat", "rounds", "turns", "startRound", "startTurn"]
+        .filter(key => given[key] !== undefined).map(key => [key, given[key]]));
+    }
+    return source;
+  }
+  /**
+   * v14's `ActiveEffect#isExpiryEvent(event, context)` (client/documents/active-effect.mjs), the part
+   * that does not need a combatant: `updateWorldTime` satisfies a null expiry, and a core in-combat
+   * one out of combat; another event must be the expiry; a package's own event is then reached.
+   * Core's own combat events are not modelled (the system writes none): they answer false.
+   * @shim-unchecked v14 only (API v14 ActiveEffect#isExpiryEvent); foundry-vtt-types 13 has no such member
+   */
+  isExpiryEvent(event, _context = {}) {
+    if (GENERATION < 14) throw new Error("ActiveEffect#isExpiryEvent is v14's");
+    const core = ["combatStart", "roundStart", "turnStart", "combatEnd", "roundEnd", "turnEnd"];
+    const expiry = this._source.duration?.expiry ?? null;
+    if (event === "updateWorldTime") return !expiry || (!this.parent?.inCombat && core.includes(expiry) && expiry !== "combatStart");
+    if (event !== expiry) return false;
+    return !core.includes(expiry);
+  }
   /** v13's: the document it modifies: its actor; an item's own, or its actor's if it transfers. */
   get target() {
     if (this.parent instanceof Actor) return this.parent;
@@ -3774,6 +3809,8 @@ export function installWorld({ as = "gm", modules = [], data = {} } = {}) {
   foundry.data.validation = { DataModelValidationError };
   // @shim-unchecked v14's foundry.data.operators (API v14 namespace foundry.data.operators) is not in foundry-vtt-types 13
   if (GENERATION >= 14) foundry.data.operators = { ForcedDeletion };
+  // @shim-unchecked v14's CONFIG.ActiveEffect.expiryEvents and expiryAction (API v14 variables/CONFIG.ActiveEffect.html) are not in foundry-vtt-types 13
+  if (GENERATION >= 14) Object.assign(CONFIG.ActiveEffect, { expiryEvents: {}, expiryAction: "update" });
   Object.assign(globalThis.foundry.applications, {
     api: { ApplicationV2, HandlebarsApplicationMixin, DocumentSheetV2, DialogV2 },
     sheets: { ActorSheetV2, ItemSheetV2, journal: { JournalEntrySheet } },
