@@ -1377,6 +1377,21 @@ class TokenDocument extends documentClass(Object.freeze(/** @type {const} */ ({ 
     }
     return super._preUpdate(changes, options, user);
   }
+  /**
+   * v13's `move(waypoints, options)` and v14's `move(instruction, options)` (an instruction
+   * `{waypoints, method, ...}`): the shim moves to the last waypoint in one update whose movement
+   * action is that waypoint's (so `preMoveToken` sees a `blink` as a teleport), and refuses the
+   * other generation's form.
+   */
+  async move(what, options = {}) {
+    const waypoints = GENERATION >= 14 ? what?.waypoints : [what].flat();
+    if (!Array.isArray(waypoints) || !waypoints.length || waypoints.some(w => !w || typeof w !== "object")) {
+      throw new Error(`TokenDocument#move: not Foundry ${GENERATION}'s waypoints`);
+    }
+    const last = waypoints.at(-1);
+    const updated = await this.update({ x: last.x ?? this.x, y: last.y ?? this.y }, { ...options, movementAction: last.action ?? "walk" });
+    return !!updated;
+  }
   /** v13's: a token's permissions are its actor's. */
   getUserLevel(user = game.user) { return this.actor?.getUserLevel(user) ?? super.getUserLevel(user); }
   _initialize() {
