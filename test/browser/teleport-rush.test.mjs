@@ -228,6 +228,31 @@ describe("teleport and rush from a card, as the GM", () => {
   });
 });
 
+describe("the ability editor", () => {
+  const open = shimWorldPage({ as: "gm" });
+
+  test("its move field offers teleport and rush, and the data model keeps them", async () => {
+    const { page } = open.browser;
+    const seen = await page.evaluate(async UNTIL => {
+      eval(UNTIL);
+      const item = await Item.implementation.create({ name: "Blink", type: "ability", system: { effects: [
+        { trigger: "use", to: "target", move: { kind: "teleport", spaces: 3 } }, { trigger: "use", move: { kind: "rush", spaces: 2 } }] } });
+      await item.sheet.render(true);
+      const select = await until(() => item.sheet.element?.querySelector('select[name="system.effects.0.move.kind"]'), "the move field");
+      const out = { options: [...select.options].map(o => [o.value, o.textContent.trim()]), selected: select.value,
+        stored: item.system.effects.map(e => e.move) };
+      await item.sheet.close();
+      return out;
+    }, UNTIL);
+    const labels = en.ICONENGINE.ItemSheet.Move;
+    assert.deepEqual(seen.options, [["", labels.none], ["shove", labels.shove], ["pull", labels.pull], ["move", labels.move],
+      ["teleport", labels.teleport], ["rush", labels.rush]]);
+    assert.equal(seen.selected, "teleport");
+    assert.deepEqual(seen.stored, [{ kind: "teleport", spaces: 3 }, { kind: "rush", spaces: 2 }]);
+    assert.deepEqual(open.browser.errors, []);
+  });
+});
+
 describe("teleport and rush from a card, as a player", () => {
   const open = shimWorldPage({ as: "player" });
 
