@@ -5,7 +5,7 @@ import { PLAYERS_APPLY_SETTING, applyOptionsOnly, checkedKey, healthUndoOnly, kn
   statusEffectSource, vigilanceRefundOnly, wholeIn } from "../data/trust.mjs";
 import { MAX_VIGILANCE, spendVigilance, vigilanceSpenders } from "../data/vigilance.mjs";
 import { TEMPLATES } from "../dice/cards/icon-tactical.mjs";
-import { forcedPath } from "../canvas/forced-movement.mjs";
+import { forcedPath, forcedSpaces } from "../canvas/forced-movement.mjs";
 import TeleportPlacement from "../canvas/teleport-placement.mjs";
 import { RUSH_OPTION, spacesMoved } from "../canvas/teleport-space.mjs";
 import TokenMovement from "../canvas/token-movement.mjs";
@@ -120,6 +120,22 @@ export default class CardActions {
   }
 
   /**
+   * The spaces a part's movement may take its recipient: what the rules allow of the part, less
+   * what a foe's forced movement may do to a Sturdy or Unstoppable target (forced-movement.mjs
+   * `forcedSpaces`); a user's own teleport or rush all of it.
+   * @param {CardFactsOf} facts
+   * @param {number} key
+   * @param {CardPart} part
+   * @param {import("../dice/cards/ability-card.mjs").FiredPart} fired
+   * @param {Actor.Implementation} recipient
+   */
+  static #allowedSpaces(facts, key, part, fired, recipient) {
+    const spaces = fired.move?.spaces ?? part.move.spaces;
+    if (key === -1) return spaces;
+    return forcedSpaces(spaces, { fromFoe: !!facts.targets[key]?.fromFoe, statuses: ActorStatuses.statusesOf(recipient) });
+  }
+
+  /**
    * Arm a part's move ("Move a character ... X spaces", or its user's "Rush X: Move X spaces"): the
    * next drag of the token on this client is checked against X and recorded on the card.
    * @param {ChatMessage.Implementation} message
@@ -127,11 +143,11 @@ export default class CardActions {
    * @param {number} index
    */
   static armDrag(message, key, index) {
-    const { part, recipient, fired, token } = CardActions.#firedPart(message, key, index);
+    const { facts, part, recipient, fired, token } = CardActions.#firedPart(message, key, index);
     if (part.move.kind !== "move" && part.move.kind !== "rush") throw new Error(localize("ICONENGINE.Card.NotFired"));
     if (!CardActions.#mayApplyPart(game.user, message, key, recipient)) throw new Error(format("ICONENGINE.Use.MayNotAffect", { name: recipient.name ?? "" }));
     if (!token?.isOwner) throw new Error(localize("ICONENGINE.Card.NoTokens"));
-    const spaces = fired.move?.spaces ?? part.move.spaces;
+    const spaces = CardActions.#allowedSpaces(facts, key, part, fired, recipient);
     const rush = part.move.kind === "rush";
     CardActions.#drag = { token: token.uuid, from: { x: token.x, y: token.y }, spaces, rush, message, key, part: index };
     ui.notifications?.info(rush ? formatPlural("ICONENGINE.Card.Move.RushNow", spaces, { name: token.name ?? "" })
@@ -780,7 +796,8 @@ export default class CardActions {
     const backend = /** @type {{testCollision?: (a: object, b: object, o: object) => unknown} | undefined} */ (
       /** @type {{polygonBackends?: {move?: object}}} */ (CONFIG.Canvas)?.polygonBackends?.move);
     const path = forcedPath({
-      target, user: foot(fromDoc), kind: /** @type {"shove" | "pull"} */ (part.move.kind), spaces: fired.move?.spaces ?? part.move.spaces,
+      target, user: foot(fromDoc), kind: /** @type {"shove" | "pull"} */ (part.move.kind),
+      spaces: CardActions.#allowedSpaces(facts, key, part, fired, recipient),
       blocked: (next, from) => {
         if (rect && (next.i * size < rect.x || next.j * size < rect.y || (next.i + next.w) * size > rect.x + rect.width
           || (next.j + next.h) * size > rect.y + rect.height)) return "edge";
@@ -815,9 +832,8 @@ export default class CardActions {
     const size = canvas?.grid?.size ?? 0;
     if (!token || !control.from || !size) throw new Error(localize("ICONENGINE.Card.NoTokens"));
     const spaces = CardActions.#dragSpaces(token, control.from, { x: token.x, y: token.y }, part.move.kind === "rush");
-    if (spaces > (fired.move?.spaces ?? part.move.spaces)) {
-      throw new Error(formatPlural("ICONENGINE.Card.DragTooFar", fired.move?.spaces ?? part.move.spaces, { name: token.name ?? "" }));
-    }
+    const allowed = CardActions.#allowedSpaces(facts, control.key, part, fired, recipient);
+    if (spaces > allowed) throw new Error(formatPlural("ICONENGINE.Card.DragTooFar", allowed, { name: token.name ?? "" }));
     return { token: token.uuid, from: control.from, to: { x: token.x, y: token.y }, spaces: Math.round(spaces), collided: false };
   }
 

@@ -228,6 +228,46 @@ describe("teleport and rush from a card, as the GM", () => {
   });
 });
 
+describe("a foe's shove on a Sturdy or Unstoppable character", () => {
+  const open = shimWorldPage({ as: "gm" });
+
+  test("a foe's Shove 3 moves a Sturdy character 1 space and an Unstoppable one not at all; an ordinary one 3", async () => {
+    const { page } = open.browser;
+    const seen = await page.evaluate(async UNTIL => {
+      eval(UNTIL);
+      const size = 50;
+      const { cardFlag, cardPart } = await import("../support/cards.mjs");
+      const ogre = await Actor.implementation.create({ name: "Ogre", type: "foe" });
+      const heroes = [];
+      for (const name of ["Plain", "Rooted", "Relentless"]) heroes.push(await Actor.implementation.create({ name, type: "character" }));
+      await heroes[1].toggleStatusEffect("sturdy", { active: true });
+      await heroes[2].toggleStatusEffect("unstoppable", { active: true });
+      // the ogre at column 1; each hero beside it in its own row, pushed right along an open row
+      const scene = await Scene.implementation.create({ name: "Ledge", width: 12 * size, height: 12 * size, grid: { size, distance: 1 }, tokens: [
+        { name: "Ogre", actorId: ogre.id, actorLink: true, x: size, y: 4 * size, disposition: -1 },
+        ...heroes.map((h, k) => ({ name: h.name, actorId: h.id, actorLink: true, x: 2 * size, y: (3 + k) * size, disposition: 1 }))] });
+      await scene.view();
+      const message = await ChatMessage.implementation.create({ flags: { "icon-engine": {
+        card: cardFlag(ogre, heroes, { kind: "card", name: "Club Sweep", parts: [cardPart({ move: { kind: "shove", spaces: 3 } })] }) } } });
+      const element = () => document.querySelector(`#chat [data-message-id="${message.id}"]`);
+      await until(() => element()?.querySelectorAll("button[data-card-action=effect]").length === 3, "three shoves");
+      for (let key = 0; key < 3; key++) {
+        element().querySelector(`button[data-card-action=effect][data-key="${key}"]`).click();
+        await until(() => message.getFlag("icon-engine", "effectsApplied")?.[String(key)]?.["0"], `shove ${key} recorded`);
+      }
+      const at = name => { const t = canvas.scene.tokens.find(x => x.name === name); return [t.x / size, t.y / size]; };
+      return { plain: at("Plain"), rooted: at("Rooted"), relentless: at("Relentless"),
+        spaces: [0, 1, 2].map(k => message.getFlag("icon-engine", "effectsApplied")[String(k)]["0"].moved.spaces) };
+    }, UNTIL);
+    // straight away from the ogre at (1,4): Plain at (2,3) goes up-right, Rooted at (2,4) right, Relentless at (2,5) down-right
+    assert.deepEqual(seen.spaces, [3, 1, 0]);
+    assert.deepEqual(seen.plain, [5, 0]);
+    assert.deepEqual(seen.rooted, [3, 4]);
+    assert.deepEqual(seen.relentless, [2, 5]);
+    assert.deepEqual(open.browser.errors, []);
+  });
+});
+
 describe("the ability editor", () => {
   const open = shimWorldPage({ as: "gm" });
 

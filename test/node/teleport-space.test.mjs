@@ -10,6 +10,7 @@
 import { describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { isRush, spacesMoved, teleportRefusal } from "../../module/canvas/teleport-space.mjs";
+import { forcedSpaces } from "../../module/canvas/forced-movement.mjs";
 import { abilityParts, checkedPart } from "../../module/data/card-data.mjs";
 import { MOVE_KINDS, USER_MOVES } from "../../module/data/ability-rules.mjs";
 import { partLine } from "../../module/dice/cards/ability-card.mjs";
@@ -83,5 +84,16 @@ describe("teleport and rush parts on the card", () => {
     assert.equal(line("teleport"), en.ICONENGINE.Card.Move.teleport.replace("{spaces}", "3"));
     assert.equal(line("rush"), en.ICONENGINE.Card.Move.rush.replace("{spaces}", "3"));
     assert.match(line("teleport"), /teleport 3/);
+  });
+});
+
+describe("a foe's forced movement on a Sturdy or Unstoppable character", () => {
+  test("\"Unstoppable: ... Cannot be moved by foes\"; \"Sturdy: When moved ... by a foe, can only be moved max 1 space\"; an ally's move is whole", () => {
+    assert.equal(forcedSpaces(3, { fromFoe: true, statuses: [] }), 3);
+    assert.equal(forcedSpaces(3, { fromFoe: true, statuses: ["unstoppable"] }), 0);
+    assert.equal(forcedSpaces(3, { fromFoe: true, statuses: ["sturdy"] }), 1);
+    assert.equal(forcedSpaces(3, { fromFoe: true, statuses: ["sturdy+"] }), 1, "an ongoing Sturdy");
+    assert.equal(forcedSpaces(0, { fromFoe: true, statuses: ["sturdy"] }), 0);
+    assert.equal(forcedSpaces(3, { fromFoe: false, statuses: ["unstoppable", "sturdy"] }), 3, "an ally's pull moves them");
   });
 });
