@@ -6,7 +6,11 @@ import { PLAYERS_APPLY_SETTING, applyOptionsOnly, checkedKey, healthUndoOnly, kn
   statusEffectSource, vigilanceRefundOnly, wholeIn } from "../data/trust.mjs";
 import { MAX_VIGILANCE, spendVigilance, vigilanceSpenders } from "../data/vigilance.mjs";
 import { TEMPLATES } from "../dice/cards/icon-tactical.mjs";
-import { forcedPath } from "../canvas/forced-movement.mjs";
+import { forcedPath, forcedSpaces } from "../canvas/forced-movement.mjs";
+import TeleportPlacement from "../canvas/teleport-placement.mjs";
+import { RUSH_OPTION, spacesMoved } from "../canvas/teleport-space.mjs";
+import TokenMovement from "../canvas/token-movement.mjs";
+import { TELEPORT_ACTION, teleportToken } from "../compat/token-moves.mjs";
 import IconRoll from "../dice/icon-roll.mjs";
 import TacticalRolls from "../dice/tactical-rolls.mjs";
 import { savedOptions } from "../dice/tactical-requests.mjs";
@@ -39,6 +43,7 @@ import { format, formatPlural, localize } from "./i18n.mjs";
  * @property {string} [vigilanceBy]
  * @property {number} [vigilanceCharges]
  * @property {{x: number, y: number}} [from]  A dragged move: where the token stood (it stands where it was dragged).
+ * @property {{x: number, y: number}} [to]    A teleport: the top-left corner (pixels) of the footprint picked, checked again.
  */
 
 /** The actions a control may name. */
@@ -58,8 +63,8 @@ export default class CardActions {
   static register() {
     IconSocket.registerHandler("cardAction", (payload, userId) => CardActions.#serial(() => CardActions.#request(payload, userId)));
     // A part's move the GM (or the token's owner) drags: checked against its distance on this client.
-    Hooks.on("preUpdateToken", (/** @type {TokenDocument.Implementation} */ token, /** @type {Record<string, unknown>} */ change) =>
-      CardActions.#checkDrag(token, change));
+    Hooks.on("preUpdateToken", (/** @type {TokenDocument.Implementation} */ token, /** @type {Record<string, unknown>} */ change,
+      /** @type {Record<string, unknown>} */ options) => CardActions.#checkDrag(token, change, options));
     Hooks.on("updateToken", (/** @type {TokenDocument.Implementation} */ token, /** @type {Record<string, unknown>} */ change) => {
       CardActions.#dragged(token, change).catch(error => ui.notifications?.error(error instanceof Error ? error.message : String(error)));
     });
@@ -67,47 +72,143 @@ export default class CardActions {
 
   /**
    * The move a part lets this client's user drag (its control pressed), until the token moves.
-   * @type {{token: string, from: {x: number, y: number}, spaces: number, message: ChatMessage.Implementation, key: number, part: number} | null}
+   * @type {{token: string, from: {x: number, y: number}, spaces: number, rush: boolean, message: ChatMessage.Implementation, key: number, part: number} | null}
    */
   static #drag = null;
 
   /**
-   * Arm a part's move ("Move a character ... X spaces"): the next drag of the target's token on
-   * this client is checked against X and recorded on the card.
+   * A fired part on a card's target (key -1: its user), with who it lands on and that actor's token.
+   * @param {ChatMessage.Implementation} message
+   * @param {number} key
+   * @param {number} index
+   */
+  static #firedPart(message, key, index) {
+    const facts = CardFacts.of(message);
+    const part = facts?.card.parts[index];
+    const recipient = (key === -1 ? facts?.user : facts?.actors[key]) ?? null;
+    const fired = (key === -1 ? facts?.answer?.self : facts?.answer?.targets[key]?.parts)?.find(p => p.index === index);
+    if (!facts || !part || !recipient || !fired) throw new Error(localize("ICONENGINE.Card.NotFired"));
+    const token = CardActions.#tokenOf(facts, key, recipient);
+    return { facts, part, recipient, fired, token };
+  }
+
+  /**
+   * The token a part moves: a target's as the card names it, else its actor's on the viewed scene
+   * (the user's, for key -1).
+   * @param {CardFactsOf} facts
+   * @param {number} key
+   * @param {Actor.Implementation} recipient
+   * @returns {TokenDocument.Implementation | null}
+   */
+  static #tokenOf(facts, key, recipient) {
+    const named = key === -1 ? null : /** @type {TokenDocument.Implementation | null} */ (documentAt(facts.card.targets[key]?.token));
+    const active = /** @type {Token.Implementation[]} */ (recipient.getActiveTokens())[0]?.document ?? null;
+    // the document as its collection holds it now (a placeable may still hold the one before an update)
+    return named ?? (active ? /** @type {TokenDocument.Implementation | null} */ (documentAt(active.uuid)) ?? active : null);
+  }
+
+  /**
+   * Whether `user` may apply a part to its recipient: its user's own movement (key -1) by the GM
+   * or the user's owner, a target's by {@link CardActions.mayApply}.
+   * @param {User.Implementation | null | undefined} user
+   * @param {ChatMessage.Implementation} message
+   * @param {number} key
+   * @param {Actor.Implementation} recipient
+   */
+  static #mayApplyPart(user, message, key, recipient) {
+    if (!user) return false;
+    return key === -1 ? !!user.isGM || recipient.testUserPermission(user, "OWNER") : CardActions.mayApply(user, message, recipient);
+  }
+
+  /**
+   * The spaces a part's movement may take its recipient: what the rules allow of the part, less
+   * what a foe's forced movement may do to a Sturdy or Unstoppable target (forced-movement.mjs
+   * `forcedSpaces`); a user's own teleport or rush all of it.
+   * @param {CardFactsOf} facts
+   * @param {number} key
+   * @param {CardPart} part
+   * @param {import("../dice/cards/ability-card.mjs").FiredPart} fired
+   * @param {Actor.Implementation} recipient
+   */
+  static #allowedSpaces(facts, key, part, fired, recipient) {
+    const spaces = fired.move?.spaces ?? part.move.spaces;
+    if (key === -1) return spaces;
+    return forcedSpaces(spaces, { fromFoe: !!facts.targets[key]?.fromFoe, statuses: ActorStatuses.statusesOf(recipient) });
+  }
+
+  /**
+   * Arm a part's move ("Move a character ... X spaces", or its user's "Rush X: Move X spaces"): the
+   * next drag of the token on this client is checked against X and recorded on the card.
    * @param {ChatMessage.Implementation} message
    * @param {number} key
    * @param {number} index
    */
   static armDrag(message, key, index) {
-    const facts = CardFacts.of(message);
-    const part = facts?.card.parts[index];
-    const recipient = facts?.actors[key] ?? null;
-    const fired = facts?.answer?.targets[key]?.parts.find(p => p.index === index);
-    if (!facts || !part || part.move.kind !== "move" || !recipient || !fired) throw new Error(localize("ICONENGINE.Card.NotFired"));
-    if (!CardActions.mayApply(game.user, message, recipient)) throw new Error(format("ICONENGINE.Use.MayNotAffect", { name: recipient.name ?? "" }));
-    const token = /** @type {TokenDocument.Implementation | null} */ (documentAt(facts.card.targets[key]?.token))
-      ?? /** @type {Token.Implementation[]} */ (recipient.getActiveTokens())[0]?.document ?? null;
+    const { facts, part, recipient, fired, token } = CardActions.#firedPart(message, key, index);
+    if (part.move.kind !== "move" && part.move.kind !== "rush") throw new Error(localize("ICONENGINE.Card.NotFired"));
+    if (!CardActions.#mayApplyPart(game.user, message, key, recipient)) throw new Error(format("ICONENGINE.Use.MayNotAffect", { name: recipient.name ?? "" }));
     if (!token?.isOwner) throw new Error(localize("ICONENGINE.Card.NoTokens"));
-    const spaces = fired.move?.spaces ?? part.move.spaces;
-    CardActions.#drag = { token: token.uuid, from: { x: token.x, y: token.y }, spaces, message, key, part: index };
-    ui.notifications?.info(formatPlural("ICONENGINE.Card.DragNow", spaces, { name: token.name ?? "" }));
+    const spaces = CardActions.#allowedSpaces(facts, key, part, fired, recipient);
+    const rush = part.move.kind === "rush";
+    CardActions.#drag = { token: token.uuid, from: { x: token.x, y: token.y }, spaces, rush, message, key, part: index };
+    ui.notifications?.info(rush ? formatPlural("ICONENGINE.Card.Move.RushNow", spaces, { name: token.name ?? "" })
+      : formatPlural("ICONENGINE.Card.DragNow", spaces, { name: token.name ?? "" }));
   }
 
   /**
-   * Refuse a drag of the armed token farther than its part allows (in spaces, a diagonal counting 1).
+   * Pick a teleport's landing on the map and apply it ("instantly move to a free space within
+   * range X"): the presser picks, the applier checks the space again.
+   * @param {ChatMessage.Implementation} message
+   * @param {number} key
+   * @param {number} index
+   */
+  static async pickTeleport(message, key, index) {
+    const { part, recipient, fired, token } = CardActions.#firedPart(message, key, index);
+    if (part.move.kind !== "teleport") throw new Error(localize("ICONENGINE.Card.NotFired"));
+    if (!CardActions.#mayApplyPart(game.user, message, key, recipient)) throw new Error(format("ICONENGINE.Use.MayNotAffect", { name: recipient.name ?? "" }));
+    if (!token) throw new Error(localize("ICONENGINE.Card.NoTokens"));
+    const to = await TeleportPlacement.pick(token, fired.move?.spaces ?? part.move.spaces);
+    if (!to) return null;
+    return CardActions.press(message, { action: "effect", key, part: index, to });
+  }
+
+  /**
+   * How far a drag of the armed kind goes, in spaces: a move's straight distance (a diagonal
+   * counting 1); a rush's cost by ICON's movement rules with its user Unstoppable ("You are
+   * unstoppable ... while moving": engagement costs nothing), through the core's `iconMovement`.
+   * @param {TokenDocument.Implementation} token
+   * @param {{x: number, y: number}} from
+   * @param {{x: number, y: number}} to
+   * @param {boolean} rush
+   */
+  static #dragSpaces(token, from, to, rush) {
+    const size = canvas?.grid?.size ?? 1;
+    const straight = Math.max(Math.abs(to.x - from.x), Math.abs(to.y - from.y)) / size;
+    if (!rush) return straight;
+    const price = TokenMovement.price(token, from, [to], { unstoppable: true });
+    return price ? price.cost : straight;
+  }
+
+  /**
+   * Refuse a drag of the armed token farther than its part allows; mark a rush's update as one
+   * (`options["icon-engine"].rush`, teleport-space.mjs `isRush`).
    * @param {TokenDocument.Implementation} token
    * @param {Record<string, unknown>} change
+   * @param {Record<string, unknown>} [options]
    * @returns {boolean | void}
    */
-  static #checkDrag(token, change) {
+  static #checkDrag(token, change, options) {
     const drag = CardActions.#drag;
     if (!drag || drag.token !== token.uuid || (!("x" in change) && !("y" in change))) return;
-    const size = canvas?.grid?.size ?? 1;
     const to = { x: Number(change.x ?? token.x), y: Number(change.y ?? token.y) };
-    const spaces = Math.max(Math.abs(to.x - drag.from.x), Math.abs(to.y - drag.from.y)) / size;
+    const spaces = CardActions.#dragSpaces(token, drag.from, to, drag.rush);
     if (spaces > drag.spaces) {
       ui.notifications?.warn(formatPlural("ICONENGINE.Card.DragTooFar", drag.spaces, { name: token.name ?? "" }));
       return false;
+    }
+    if (drag.rush && options) {
+      const own = /** @type {Record<string, unknown> | undefined} */ (options[SYSTEM_ID]);
+      options[SYSTEM_ID] = { ...(own && typeof own === "object" ? own : {}), [RUSH_OPTION]: true };
     }
   }
 
@@ -176,6 +277,8 @@ export default class CardActions {
         if (spent) await CardActions.press(message, { action: "damage", key, ...spent });
       } else if (action === "drag") {
         CardActions.armDrag(message, key, Number(button.dataset.part));
+      } else if (action === "teleport") {
+        await CardActions.pickTeleport(message, key, Number(button.dataset.part));
       } else if (action === "effect") {
         const part = Number(button.dataset.part);
         const keepOld = await CardActions.#askKeep(message, key, part);
@@ -226,6 +329,13 @@ export default class CardActions {
       const y = wholeIn(from.y, -1_000_000, 1_000_000);
       if (x === null || y === null) throw new Error(localize("ICONENGINE.Trust.BadRequest"));
       control.from = { x, y };
+    }
+    const to = /** @type {{x?: unknown, y?: unknown} | null} */ (payload.to && typeof payload.to === "object" ? payload.to : null);
+    if (to) {
+      const x = wholeIn(to.x, -1_000_000, 1_000_000);
+      const y = wholeIn(to.y, -1_000_000, 1_000_000);
+      if (x === null || y === null) throw new Error(localize("ICONENGINE.Trust.BadRequest"));
+      control.to = { x, y };
     }
     if (payload.vigilance !== undefined && payload.vigilance !== 0) {
       const vigilance = wholeIn(payload.vigilance, 1, 6);
@@ -612,8 +722,12 @@ export default class CardActions {
         applied.landed ||= placed.placed;
       } else applied.blockedBy ??= fired.mark?.blockedBy ?? null;
     }
-    if (part.move.kind === "move" && control.key !== -1) {
+    if ((part.move.kind === "move" && control.key !== -1) || (part.move.kind === "rush" && control.key === -1)) {
       applied.moved = CardActions.#draggedMove(facts, control, part, fired, recipient);
+      applied.landed ||= applied.moved.spaces > 0;
+    }
+    if (part.move.kind === "teleport" && control.key === -1) {
+      applied.moved = await CardActions.#teleport(facts, control, part, fired, recipient);
       applied.landed ||= applied.moved.spaces > 0;
     }
     if ((part.move.kind === "shove" || part.move.kind === "pull") && control.key !== -1) {
@@ -681,7 +795,8 @@ export default class CardActions {
     const backend = /** @type {{testCollision?: (a: object, b: object, o: object) => unknown} | undefined} */ (
       /** @type {{polygonBackends?: {move?: object}}} */ (CONFIG.Canvas)?.polygonBackends?.move);
     const path = forcedPath({
-      target, user: foot(fromDoc), kind: /** @type {"shove" | "pull"} */ (part.move.kind), spaces: fired.move?.spaces ?? part.move.spaces,
+      target, user: foot(fromDoc), kind: /** @type {"shove" | "pull"} */ (part.move.kind),
+      spaces: CardActions.#allowedSpaces(facts, key, part, fired, recipient),
       blocked: (next, from) => {
         if (rect && (next.i * size < rect.x || next.j * size < rect.y || (next.i + next.w) * size > rect.x + rect.width
           || (next.j + next.h) * size > rect.y + rect.height)) return "edge";
@@ -712,15 +827,39 @@ export default class CardActions {
    * @returns {NonNullable<AppliedEffect["moved"]>}
    */
   static #draggedMove(facts, control, part, fired, recipient) {
-    const token = /** @type {TokenDocument.Implementation | null} */ (documentAt(facts.card.targets[control.key]?.token))
-      ?? /** @type {Token.Implementation[]} */ (recipient.getActiveTokens())[0]?.document ?? null;
+    const token = CardActions.#tokenOf(facts, control.key, recipient);
     const size = canvas?.grid?.size ?? 0;
     if (!token || !control.from || !size) throw new Error(localize("ICONENGINE.Card.NoTokens"));
-    const spaces = Math.max(Math.abs(token.x - control.from.x), Math.abs(token.y - control.from.y)) / size;
-    if (spaces > (fired.move?.spaces ?? part.move.spaces)) {
-      throw new Error(formatPlural("ICONENGINE.Card.DragTooFar", fired.move?.spaces ?? part.move.spaces, { name: token.name ?? "" }));
-    }
+    const spaces = CardActions.#dragSpaces(token, control.from, { x: token.x, y: token.y }, part.move.kind === "rush");
+    const allowed = CardActions.#allowedSpaces(facts, control.key, part, fired, recipient);
+    if (spaces > allowed) throw new Error(formatPlural("ICONENGINE.Card.DragTooFar", allowed, { name: token.name ?? "" }));
     return { token: token.uuid, from: control.from, to: { x: token.x, y: token.y }, spaces: Math.round(spaces), collided: false };
+  }
+
+  /**
+   * A teleport to the space the presser picked (`to`, the control's claim), checked again here:
+   * "a free space within range X" (teleport-space.mjs `teleportRefusal`); then the token moves by
+   * Foundry's teleport movement (compat/token-moves.mjs).
+   * @param {CardFactsOf} facts
+   * @param {CardControl} control
+   * @param {CardPart} part
+   * @param {import("../dice/cards/ability-card.mjs").FiredPart} fired
+   * @param {Actor.Implementation} recipient
+   * @returns {Promise<NonNullable<AppliedEffect["moved"]>>}
+   */
+  static async #teleport(facts, control, part, fired, recipient) {
+    const token = CardActions.#tokenOf(facts, control.key, recipient);
+    const size = canvas?.grid?.size ?? 0;
+    if (!token || !size || !canvas?.scene || token.parent !== canvas.scene) throw new Error(localize("ICONENGINE.Card.NoTokens"));
+    if (!control.to) throw new Error(localize("ICONENGINE.Trust.BadRequest"));
+    const cell = { i: Math.round(control.to.x / size), j: Math.round(control.to.y / size) };
+    const refusal = TeleportPlacement.refusal(token, cell, fired.move?.spaces ?? part.move.spaces);
+    if (refusal) throw new Error(localize(`ICONENGINE.Card.Move.Refused.${refusal}`));
+    const from = { x: token.x, y: token.y };
+    const to = { x: cell.i * size, y: cell.j * size };
+    const spaces = spacesMoved({ i: Math.round(from.x / size), j: Math.round(from.y / size) }, cell);
+    if (spaces && !(await teleportToken(token, to))) throw new Error(localize("ICONENGINE.Card.Move.NotMoved"));
+    return { token: token.uuid, from, to, spaces, collided: false, action: TELEPORT_ACTION };
   }
 
   /**
@@ -777,7 +916,9 @@ export default class CardActions {
       const at = (/** @type {unknown} */ v) => (typeof v === "number" && Number.isFinite(v) ? v : null);
       const from = { x: at(moved.from?.x), y: at(moved.from?.y) };
       if (token && token.actor?.uuid === recipient.uuid && from.x !== null && from.y !== null && token.x === at(moved.to?.x) && token.y === at(moved.to?.y)) {
-        await token.update({ x: from.x, y: from.y });
+        // A teleport goes back as it came: by Foundry's teleport movement.
+        if (/** @type {{action?: unknown}} */ (moved).action === TELEPORT_ACTION) await teleportToken(token, { x: from.x, y: from.y });
+        else await token.update({ x: from.x, y: from.y });
       }
     }
     const collision = /** @type {{undo?: unknown} | null} */ (record.value.collision);

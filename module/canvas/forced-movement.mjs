@@ -85,3 +85,20 @@ export function forcedPath({ target, user, kind, spaces, blocked }) {
   }
   return { end: { i: at.i, j: at.j }, moved, collided, direction };
 }
+
+/**
+ * How many spaces a part's forced movement may take a character: a foe's cannot move an
+ * Unstoppable one ("Unstoppable: ... Cannot be moved by foes") and moves a Sturdy one 1 space at
+ * most ("Sturdy: When moved or removed and placed by a foe, can only be moved max 1 space a turn";
+ * per move here: the turn's earlier moves are not counted). An ally's moves them as far as it says.
+ * @param {number} spaces
+ * @param {{fromFoe: boolean, statuses: Iterable<string>}} mover  `statuses`: the moved character's
+ *   status ids (an ongoing one's `+` read as the status).
+ */
+export function forcedSpaces(spaces, { fromFoe, statuses }) {
+  if (!fromFoe) return spaces;
+  const held = new Set([...statuses].map(s => s.replace(/\+$/, "")));
+  if (held.has("unstoppable")) return 0;
+  if (held.has("sturdy")) return Math.min(spaces, 1);
+  return spaces;
+}

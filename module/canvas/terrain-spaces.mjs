@@ -7,6 +7,8 @@
  * space causes a character to take 2 piercing damage. Characters can only take this damage once a
  * turn."). Rules Reference, Tactical Combat, glossary.
  */
+import { SYSTEM_ID } from "../config.mjs";
+import { isRush } from "./teleport-space.mjs";
 
 /** The system's region behavior subtypes (system.json `documentTypes.RegionBehavior`), by kind. */
 export const TERRAIN_BEHAVIORS = Object.freeze(/** @type {const} */ ({ difficult: "difficultTerrain", dangerous: "dangerousTerrain" }));
@@ -66,18 +68,21 @@ export function spacesInside(inside, bounds, size) {
  * @property {string} [id]      The movement's id: one movement crosses many regions and borders.
  * @property {string} [method]  "api", "config", "dragging", "keyboard", "paste", "undo".
  * @property {{waypoints?: {action?: string}[]}} [passed]
+ * @property {object} [updateOptions]  The options of the update that moved it.
  */
 
 /**
  * Does a move through dangerous terrain hurt? Not a flyer's ("ignores all terrain, objects, and
  * terrain effects other than impassable terrain": the Flying status, or Foundry's `fly` action),
- * not an undo or a position typed in the token's sheet (no move), not a `displace` (a relocation
- * by the GM or a teleport region, with no walk).
+ * not a rush's ("Rush X: ... immune to all damage while moving": the update the card's rush made
+ * says so in its options), not an undo or a position typed in the token's sheet (no move), not a
+ * `displace` (a relocation by the GM or a teleport region, with no walk).
  * @param {TerrainMove | null | undefined} movement
  * @param {{flying: boolean}} mover
  */
 export function dangerousMoveHurts(movement, { flying }) {
   if (!movement || flying) return false;
+  if (isRush(movement.updateOptions, SYSTEM_ID)) return false;
   if (["undo", "config"].includes(movement.method ?? "")) return false;
   const actions = (movement.passed?.waypoints ?? []).map(w => w.action ?? "");
   if (actions.includes("fly")) return false;

@@ -161,11 +161,12 @@ export default class TokenMovement {
    * @param {TokenDocument.Implementation} token
    * @param {{x: number, y: number}} origin
    * @param {{x: number, y: number}[]} waypoints
-   * @param {{dash?: boolean, flying?: boolean}} [options]
+   * @param {{dash?: boolean, flying?: boolean, unstoppable?: boolean}} [options]  `unstoppable`: moving as
+   *   Unstoppable whatever its statuses (a rush: "You are unstoppable ... while moving").
    * @returns {MovePrice | null}
    */
-  static price(token, origin, waypoints, { dash = false, flying = false } = {}) {
-    const request = TokenMovement.#request(token, { dash, flying });
+  static price(token, origin, waypoints, { dash = false, flying = false, unstoppable = false } = {}) {
+    const request = TokenMovement.#request(token, { dash, flying, unstoppable });
     if (!request) return null;
     const size = request.grid;
     const space = (/** @type {{x: number, y: number}} */ p) => /** @type {[number, number]} */ ([Math.round(p.y / size), Math.round(p.x / size)]);
@@ -186,9 +187,9 @@ export default class TokenMovement {
    * moves, the other tokens, difficult terrain and the walls that block movement; null on no
    * scene with a grid.
    * @param {TokenDocument.Implementation} token
-   * @param {{dash?: boolean, flying?: boolean}} options
+   * @param {{dash?: boolean, flying?: boolean, unstoppable?: boolean}} options
    */
-  static #request(token, { dash = false, flying = false }) {
+  static #request(token, { dash = false, flying = false, unstoppable = false }) {
     const scene = token.parent;
     const size = scene?.grid?.size;
     if (!scene || !size) return null;
@@ -216,7 +217,7 @@ export default class TokenMovement {
         flying: flying || statuses.has("flying"),
         phasing: statuses.has("phasing"),
         skirmisher,
-        unstoppable: statuses.has("unstoppable"),
+        unstoppable: unstoppable || statuses.has("unstoppable"),
         immobile: statuses.has("immobile") || statuses.has("incapacitated")
       },
       others,

@@ -36,10 +36,19 @@ export const EFFECT_TRIGGERS = /** @type {const} */ (["use", "hit", "crit", "mis
 export const TARGET_KINDS = /** @type {const} */ (["target", "self"]);
 
 /**
- * Forced movement an effect makes: none, a shove ("Move a character involuntarily X spaces in a
- * straight line away from you"), a pull (towards you), or a move the GM drags, up to X spaces.
+ * Movement an effect makes: none, a shove ("Move a character involuntarily X spaces in a straight
+ * line away from you"), a pull (towards you), a move the GM drags, up to X spaces; or its user's
+ * own movement: a teleport ("A teleport ability allows its user to instantly move to a free space
+ * within range X") or a rush ("Rush X: Move X spaces. You are unstoppable and immune to all damage
+ * while moving").
  */
-export const MOVE_KINDS = /** @type {const} */ (["", "shove", "pull", "move"]);
+export const MOVE_KINDS = /** @type {const} */ (["", "shove", "pull", "move", "teleport", "rush"]);
+
+/**
+ * The kinds that move the ability's user ("allows its user to ...", "You are unstoppable"): a part
+ * of one of these lands on its user whatever its `to` says (card-data.mjs `checkedPart`).
+ */
+export const USER_MOVES = /** @type {const} */ (["teleport", "rush"]);
 
 /**
  * How long a status an effect inflicts lasts: until saved against (ICON's default: "You can make a

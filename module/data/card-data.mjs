@@ -7,7 +7,7 @@
  * Pure: no Foundry API, so node tests run this exact code.
  */
 import { ABILITY_ACTIONS, ABILITY_TAGS } from "./rules.mjs";
-import { AREA_SHAPES, EFFECT_DURATIONS, EFFECT_TRIGGERS, LIMITS, MOVE_KINDS, RANGE_KINDS, TARGET_KINDS } from "./ability-rules.mjs";
+import { AREA_SHAPES, EFFECT_DURATIONS, EFFECT_TRIGGERS, LIMITS, MOVE_KINDS, RANGE_KINDS, TARGET_KINDS, USER_MOVES } from "./ability-rules.mjs";
 
 /** The flag (under the system's scope) of an ability's card. */
 export const CARD_FLAG = "card";
@@ -27,7 +27,8 @@ export const BASIC_ATTACKS = /** @type {const} */ (["", "light", "heavy"]);
 /**
  * @typedef {object} CardMove  Forced movement a part makes ("Shove: Move a character involuntarily
  *   X spaces in a straight line away from you").
- * @property {"" | "shove" | "pull" | "move"} kind  Away from the user, towards it, or any way (dragged).
+ * @property {"" | "shove" | "pull" | "move" | "teleport" | "rush"} kind  Away from the user, towards it, or any way
+ *   (dragged); the user's own teleport (a space picked on the map) or rush (dragged).
  * @property {number} spaces
  */
 
@@ -134,14 +135,16 @@ export function checkedPart(raw, known) {
   const p = record(raw);
   const move = record(p.move);
   const status = typeof p.status === "string" && known.has(p.status) ? p.status : "";
+  const kind = oneOf(move.kind, MOVE_KINDS, "");
   return {
     trigger: oneOf(p.trigger, EFFECT_TRIGGERS, "use"),
     gamble: whole(p.gamble, 1, 6, 4),
-    to: oneOf(p.to, TARGET_KINDS, "target"),
+    // A teleport or a rush is its user's own movement: it lands on the user, whatever `to` says.
+    to: USER_MOVES.some(k => k === kind) ? "self" : oneOf(p.to, TARGET_KINDS, "target"),
     status,
     duration: oneOf(p.duration, EFFECT_DURATIONS, "save"),
     mark: text(p.mark, CARD_LIMITS.name).trim(),
-    move: { kind: oneOf(move.kind, MOVE_KINDS, ""), spaces: whole(move.spaces, 0, 10, 0) },
+    move: { kind, spaces: whole(move.spaces, 0, 10, 0) },
     text: text(p.text, CARD_LIMITS.text)
   };
 }

@@ -269,7 +269,8 @@ export function boundedEffect(applied, known = knownStatuses()) {
       .filter(r => r.actor && r.source !== null)
       .map(r => ({ actor: r.actor, source: /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (r.source)) })),
     moved: moved ? { token: capped(moved.token, 300), from: point(moved.from), to: point(moved.to), spaces: wholeIn(moved.spaces, 0, 100) ?? 0,
-      collided: moved.collided === true } : null,
+      // a teleport's (its undo teleports back)
+      collided: moved.collided === true, ...(moved.action === "blink" ? { action: "blink" } : {}) } : null,
     collision: a.collision ? boundedApplied(a.collision, known) : null
   };
 }

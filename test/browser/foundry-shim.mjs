@@ -1409,7 +1409,7 @@ class TokenDocument extends documentClass(Object.freeze(/** @type {const} */ ({ 
       const origin = { x: this._source.x, y: this._source.y, elevation: this._source.elevation ?? 0, width: this._source.width, height: this._source.height };
       const destination = { ...origin, x: changes.x ?? origin.x, y: changes.y ?? origin.y, action: options.movementAction ?? "walk" };
       const movement = { id: randomID(), origin, destination, method: "api", passed: { waypoints: [destination] }, pending: { waypoints: [] },
-        autoRotate: false, showRuler: false };
+        autoRotate: false, showRuler: false, updateOptions: options };
       // @shim-unchecked v13's and v14's preMoveToken hook (API hookEvents.preMoveToken), which foundry-vtt-types 13.345 does not declare
       if (Hooks.call("preMoveToken", this, movement, options) === false) return false;
       // kept for the move's region events (Foundry keeps it in the update operation)
@@ -1446,9 +1446,24 @@ class TokenDocument extends documentClass(Object.freeze(/** @type {const} */ ({ 
   }
   /**
    * v13's and v14's current or last movement (every client's, from the update): the shim's movement as above.
-   * @shim-unchecked the shim's movement has the members the system reads (id, origin, destination, method, passed, pending), not all of TokenMovementData's
+   * @shim-unchecked the shim's movement has the members the system reads (id, origin, destination, method, passed, pending, updateOptions), not all of TokenMovementData's
    */
   get movement() { return TOKEN_MOVEMENTS.get(this.uuid) ?? null; }
+  /**
+   * v13's `move(waypoints, options)` and v14's `move(instruction, options)` (an instruction
+   * `{waypoints, method, ...}`): the shim moves to the last waypoint in one update whose movement
+   * action is that waypoint's (so `preMoveToken` sees a `blink` as a teleport), and refuses the
+   * other generation's form.
+   */
+  async move(what, options = {}) {
+    const waypoints = GENERATION >= 14 ? what?.waypoints : [what].flat();
+    if (!Array.isArray(waypoints) || !waypoints.length || waypoints.some(w => !w || typeof w !== "object")) {
+      throw new Error(`TokenDocument#move: not Foundry ${GENERATION}'s waypoints`);
+    }
+    const last = waypoints.at(-1);
+    const updated = await this.update({ x: last.x ?? this.x, y: last.y ?? this.y }, { ...options, movementAction: last.action ?? "walk" });
+    return !!updated;
+  }
   /** v13's: a token's permissions are its actor's. */
   getUserLevel(user = game.user) { return this.actor?.getUserLevel(user) ?? super.getUserLevel(user); }
   _initialize() {

@@ -143,6 +143,11 @@ describe("terrain from the scene's regions", () => {
       const anaBefore = health(ana);
       await move("Ana", 4, 1, { movementAction: "fly" });
       const flyer = { wisp: start.wisp - health(wisp), anaFlying: anaBefore - health(ana) };
+      // a rush ("immune to all damage while moving": the card's rush marks its update) takes none
+      await move("Ana", 1, 1, { movementAction: "fly" });
+      const anaRushing = health(ana);
+      await move("Ana", 6, 1, { "icon-engine": { rush: true } });
+      flyer.anaRushing = anaRushing - health(ana);
       const card = game.messages.filter(m => m.flavor === "Dangerous terrain").at(-1);
       await combat.delete();
       return { through, afterIn, turnOne, turnTwo, flyer, dealt: card?.getFlag("icon-engine", "damageApplied")?.[0]?.dealt ?? null,
@@ -152,7 +157,7 @@ describe("terrain from the scene's regions", () => {
     assert.equal(seen.afterIn, 2, "moving in: 2 piercing");
     assert.equal(seen.turnOne, 2, "within and out of it in the same turn: nothing more");
     assert.equal(seen.turnTwo, 2, "the next turn: 2 again");
-    assert.deepEqual(seen.flyer, { wisp: 0, anaFlying: 0 });
+    assert.deepEqual(seen.flyer, { wisp: 0, anaFlying: 0, anaRushing: 0 });
     assert.equal(seen.dealt, 2);
     assert.equal(seen.total, 3, "a card for each time it hurt");
     assert.deepEqual(open.browser.errors, []);

@@ -60,7 +60,7 @@ describe("the card record: what a use posts, and what a reader makes of a claim"
       summary: { actions: "9", tags: ["attack", "godmode", ...Array(50).fill("area")], range: { kind: "galaxy", value: 1e9 }, charges: { value: -1, max: 99 } },
       html: "y".repeat(100_000),
       parts: Array.from({ length: 40 }, (_, i) => ({ trigger: i ? "hit" : "always", status: i % 2 ? "dazed" : "owned", duration: "forever", gamble: 99,
-        to: "everyone", mark: "m".repeat(400), move: { kind: "teleport", spaces: 1e6 }, text: "t".repeat(9000), damage: 999 })),
+        to: "everyone", mark: "m".repeat(400), move: { kind: "vanish", spaces: 1e6 }, text: "t".repeat(9000), damage: 999 })),
       save: { boons: 50, curses: -3, forHalf: "yes" },
       targets: [...Array.from({ length: 100 }, (_, i) => ({ actor: `Actor.${i}`, token: 5 })), { token: "no actor" }],
       user: { bloodied: "yes", slowTurn: true, isGM: true }, cause: "c".repeat(5000),

@@ -140,7 +140,7 @@ describe("foundry-shim conformance to foundry-vtt-types", () => {
       "Foundry types the set by its configured TokenDocument class; the shim's one class is that",
       "Foundry types the return by its `document` argument (a conditional type)",
       "v14 only (API v14 ActiveEffect#isExpiryEvent); foundry-vtt-types 13 has no such member",
-      "the shim's movement has the members the system reads (id, origin, destination, method, passed, pending), not all of TokenMovementData's",
+      "the shim's movement has the members the system reads (id, origin, destination, method, passed, pending, updateOptions), not all of TokenMovementData's",
       "v14's foundry.data.operators (API v14 namespace foundry.data.operators) is not in foundry-vtt-types 13",
       "v14's CONFIG.ActiveEffect.expiryEvents and expiryAction (API v14 variables/CONFIG.ActiveEffect.html) are not in foundry-vtt-types 13"
     ]);

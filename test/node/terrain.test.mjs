@@ -58,6 +58,10 @@ describe("terrain from regions", () => {
     assert.equal(dangerousMoveHurts({ ...walk, method: "undo" }, { flying: false }), false);
     assert.equal(dangerousMoveHurts({ ...walk, method: "config" }, { flying: false }), false);
     assert.equal(dangerousMoveHurts({ ...walk, passed: { waypoints: [{ action: "displace" }] } }, { flying: false }), false);
+    // "Rush X: Move X spaces. You are unstoppable and immune to all damage while moving."
+    assert.equal(dangerousMoveHurts({ ...walk, updateOptions: { "icon-engine": { rush: true } } }, { flying: false }), false);
+    assert.equal(dangerousMoveHurts({ ...walk, updateOptions: { "icon-engine": { rush: "yes" } } }, { flying: false }), true);
+    assert.equal(dangerousMoveHurts({ ...walk, updateOptions: { other: { rush: true } } }, { flying: false }), true);
     assert.equal(dangerousMoveHurts({ ...walk, passed: { waypoints: [{ action: "blink" }] } }, { flying: false }), true, "a teleport lands in the space");
     assert.equal(dangerousMoveHurts(null, { flying: false }), false, "no movement: a token placed or a region drawn over it");
     assert.equal(dangerousMoveHurts({}, { flying: false }), true);

@@ -58,7 +58,8 @@ export const ABILITY_CARD_TEMPLATE = `${SYSTEM_PATH}/templates/chat/ability-card
  * @property {string | null} blockedBy
  * @property {{actor: string, id: string}[]} created   Effects it created.
  * @property {{actor: string, source: Record<string, unknown>}[]} restored  Effects it deleted (marks it ended), to recreate on undo.
- * @property {{token: string, from: {x: number, y: number}, to: {x: number, y: number}, spaces: number, collided: boolean} | null} moved
+ * @property {{token: string, from: {x: number, y: number}, to: {x: number, y: number}, spaces: number, collided: boolean, action?: string} | null} moved
+ *   `action` "blink": a teleport's (its undo teleports back).
  * @property {AppliedDamage | null} collision  The collision's damage ("taking damage equal to shove amount").
  */
 
@@ -191,8 +192,10 @@ function partContext(part, fired, key, applied, mayPress, viewer, format) {
         : format(pluralKey("ICONENGINE.Card.Moved", applied.moved.spaces), { count: String(applied.moved.spaces) })
     } : null,
     canApply: !applied && mayPress && partApplies(part) && !allBlocked,
-    // A move in any direction is dragged by hand (its control arms the distance check), the rest apply at once.
-    drag: part.move.kind === "move" && !part.status && !part.mark,
+    // A move in any direction and a rush are dragged by hand (the control arms the distance check), a
+    // teleport's landing is picked on the map, the rest apply at once.
+    drag: (part.move.kind === "move" && !part.status && !part.mark) || part.move.kind === "rush",
+    teleport: part.move.kind === "teleport",
     canUndo: !!applied && mayPress,
     label: format("ICONENGINE.Card.ApplyPart", { effect: partLine({ ...part, text: "" }, format) })
   };

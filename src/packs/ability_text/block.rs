@@ -762,12 +762,15 @@ fn statuses(clause: &str, self_subject: bool) -> Vec<(&'static str, Duration, bo
     out
 }
 
-/// Forced movement in a clause: shove (or push), pull, or move the target, N spaces.
+/// Movement in a clause: shove (or push), pull, or move the target, N spaces; or the user's own
+/// teleport ("Teleport 3", "teleport up to 4 spaces") or rush ("Rush 2").
 fn movement(clause: &str) -> Option<(MoveKind, u32)> {
     let lower = clause.to_ascii_lowercase();
     let w = words::words(&lower);
     for (i, word) in w.iter().enumerate() {
         let kind = match word.as_str() {
+            "teleport" | "teleports" => MoveKind::Teleport,
+            "rush" | "rushes" => MoveKind::Rush,
             "shove" | "shoves" | "shoved" | "push" | "pushes" | "pushed" | "knock" => {
                 MoveKind::Shove
             }
@@ -897,6 +900,8 @@ fn clause_effects<'t>(
 ) -> Stated<'t> {
     let mut effects: Vec<Effect> = Vec::new();
     let mut moves: Option<Move> = None;
+    // a teleport or a rush: an effect of its own, on the user
+    let mut user_moves: Vec<Effect> = Vec::new();
     let mut mark = false;
     let mut leftover: Vec<&'t str> = Vec::new();
     let mut damage_first: Option<&'t str> = None;
@@ -956,7 +961,14 @@ fn clause_effects<'t>(
         }
         if let Some((kind, spaces)) = movement(clause) {
             if let Some(spaces) = b.bounded(spaces, 0, 10, clause) {
-                moves = Some(Move { kind, spaces });
+                if kind.moves_user() {
+                    let mut e = Effect::new(trigger, gamble);
+                    e.to = Some(To::User);
+                    e.moves = Some(Move { kind, spaces });
+                    user_moves.push(e);
+                } else {
+                    moves = Some(Move { kind, spaces });
+                }
             }
             this = true;
         }
@@ -1006,6 +1018,7 @@ fn clause_effects<'t>(
             leftover.clear();
         }
     }
+    effects.extend(user_moves);
     Stated {
         effects,
         leftover,

@@ -140,13 +140,24 @@ pub enum Duration {
     Cure,
 }
 
-/// Forced movement (`MOVE_KINDS`).
+/// Movement an effect makes (`MOVE_KINDS`): forced movement of its targets, or its user's own
+/// ("Teleport X: A teleport ability allows its user to instantly move to a free space within range
+/// X"; "Rush X: Move X spaces. You are unstoppable and immune to all damage while moving").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum MoveKind {
     Shove,
     Pull,
     Move,
+    Teleport,
+    Rush,
+}
+
+impl MoveKind {
+    /// Whether it moves the ability's user (its effect lands on the user, `USER_MOVES`).
+    pub fn moves_user(self) -> bool {
+        matches!(self, MoveKind::Teleport | MoveKind::Rush)
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
