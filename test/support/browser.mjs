@@ -1,6 +1,7 @@
 /**
  * Launches Debian's Chromium through playwright-core with a fresh profile, and collects page
- * errors so tests can fail on them.
+ * errors so tests can fail on them. `openHarness` is the browser tests' one set-up: the harness
+ * page with the shim's world booted as a user.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
