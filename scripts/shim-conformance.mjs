@@ -4,7 +4,10 @@
  * configuration in module/types), through the TypeScript compiler API, so the shim cannot invent
  * an API that the module then "works" against.
  *
- * What the shim provides is read from its source, whatever it is:
+ * A shim is its entry module and every module it imports by a relative path, transitively (the
+ * browser shim is test/browser/foundry-shim.mjs composing test/browser/shim/*.mjs, one file per
+ * Foundry namespace): all of them are read as one. What the shim provides is read from their
+ * source, whatever it is:
  * - assignments to the global object: `globalThis.X = value`, `globalThis.X.Y = value` (also
  *   `window`/`self`), `Object.assign(globalThis[.X...], {...})`, `Object.defineProperty(globalThis,
  *   "X", {value | get})`, and assignments into a Foundry global the shim does not declare itself
@@ -21,11 +24,11 @@
  * A statement whose leading comment carries `@shim-unchecked <reason>` is skipped (and listed):
  * for what is not Foundry's API at all, such as the page's `shimReady` flag.
  *
- * CLI: `node scripts/shim-conformance.mjs [shim.mjs ...]` (default: the browser shim) prints
- * what it checked and exits 1 on any problem. `npm run typecheck` runs it.
+ * CLI: `node scripts/shim-conformance.mjs [shim.mjs ...]` (default: the browser shim; each path an
+ * entry module) prints what it checked and exits 1 on any problem. `npm run typecheck` runs it.
  */
 import { existsSync, readdirSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import ts from "typescript";
 
@@ -41,10 +44,31 @@ const UNCHECKED = /^[ \t]*(?:\/\*\*?|\/\/|\*)?[ \t]*@shim-unchecked\b[ \t]*([^\n
 
 /**
  * @typedef {object} ShimReport
+ * @property {string[]} files      The shim's modules read (its entry first), from the entry's folder.
  * @property {string[]} checked    Member paths found and held to a declaration.
  * @property {string[]} problems   One line per member with no or an incompatible counterpart.
  * @property {string[]} unchecked  Statements skipped by `@shim-unchecked`, with their reason.
  */
+
+/**
+ * A shim's modules: its entry, then each module it imports or re-exports by a relative path
+ * (static `import`/`export ... from`), transitively, each once, in the order first met.
+ * @param {string} entry  An absolute path.
+ * @returns {string[]}
+ */
+export function shimFiles(entry) {
+  const files = [entry];
+  for (let i = 0; i < files.length; i++) {
+    const info = ts.preProcessFile(ts.sys.readFile(files[i]) ?? "", true, false);
+    for (const { fileName } of info.importedFiles) {
+      if (!/^\.\.?\//.test(fileName)) continue;
+      const path = resolve(dirname(files[i]), fileName);
+      if (!files.includes(path)) files.push(path);
+    }
+  }
+  for (const path of files) if (!existsSync(path)) throw new Error(`no shim module at ${path}`);
+  return files;
+}
 
 /**
  * Check shim files against the declarations. One TypeScript program serves them all, and also
@@ -68,10 +92,13 @@ export function checkShims(shims = [DEFAULT_SHIM], { root = ROOT } = {}) {
   const declarations = readdirSync(typesDir).filter(f => f.endsWith(".d.ts")).map(f => join(typesDir, f));
   const paths = shims.map(s => resolve(s));
   for (const path of paths) if (!existsSync(path)) throw new Error(`no shim at ${path}`);
+  /** Each shim's modules (see shimFiles). */
+  const modules = new Map(paths.map(path => [path, shimFiles(path)]));
 
   // One probe module per shim names the globals each provides, so the checker resolves them
   // exactly as module code sees them.
-  const roots = new Map(paths.map(path => [path, globalRoots(ts.createSourceFile(path, ts.sys.readFile(path) ?? "", ts.ScriptTarget.Latest, true))]));
+  const roots = new Map(paths.map(path => [path, new Set((modules.get(path) ?? []).flatMap(file =>
+    [...globalRoots(ts.createSourceFile(file, ts.sys.readFile(file) ?? "", ts.ScriptTarget.Latest, true))]))]));
   const probes = new Map(paths.map((path, i) => [path, join(root, `test/browser/__shim_probe_${i}__.ts`)]));
   const probeText = (/** @type {string} */ path) => [
     'import type { Hooks as __Hooks } from "@league-of-foundry-developers/foundry-vtt-types/configuration";',
@@ -87,7 +114,7 @@ export function checkShims(shims = [DEFAULT_SHIM], { root = ROOT } = {}) {
   // shim would be held to itself), and a file without import/export as a script whose top-level
   // names are global. So the checker sees the global object under a same-length local name (the
   // positions stay), and the shim as the ES module it is (`<script type="module">`).
-  for (const path of paths) {
+  for (const path of new Set([...modules.values()].flat())) {
     const text = (ts.sys.readFile(path) ?? "").replace(GLOBAL_NAMES, name => GLOBAL_ALIASES[/** @type {keyof typeof GLOBAL_ALIASES} */ (name)]);
     probeFor.set(path, `${text}\nvar ${Object.values(GLOBAL_ALIASES).join(" = {}, ")} = {};\nexport {};\n`);
   }
@@ -119,10 +146,11 @@ export function checkShims(shims = [DEFAULT_SHIM], { root = ROOT } = {}) {
   /** @type {Map<string, ShimReport>} */
   const reports = new Map();
   for (const path of paths) {
-    const source = program.getSourceFile(path);
+    const sources = (modules.get(path) ?? []).map(file => program.getSourceFile(file));
     const probe = program.getSourceFile(/** @type {string} */ (probes.get(path)));
-    if (!source || !probe) throw new Error(`${path}: not in the program`);
-    reports.set(path, new ShimCheck(checker, source, probe, [...(roots.get(path) ?? [])], program, extensions).run());
+    if (!probe || !sources.every(source => !!source)) throw new Error(`${path}: not in the program`);
+    const report = new ShimCheck(checker, /** @type {ts.SourceFile[]} */ (sources), probe, [...(roots.get(path) ?? [])], program, extensions).run();
+    reports.set(path, { files: (modules.get(path) ?? []).map(file => relative(dirname(path), file)), ...report });
   }
   return { shims: reports, declarations: declarationProblems };
 }
@@ -240,20 +268,23 @@ const typeId = type => /** @type {ts.Type & {id: number}} */ (type).id;
 class ShimCheck {
   /**
    * @param {ts.TypeChecker} checker
-   * @param {ts.SourceFile} source  The shim.
+   * @param {ts.SourceFile[]} sources  The shim's modules, its entry first.
    * @param {ts.SourceFile} probe   Its probe module (declared globals, hook and helper tables).
    * @param {string[]} roots        The globals named in the probe, in order.
    * @param {ts.Program} program    Tells the language's lib files apart.
    * @param {ReturnType<typeof declaredExtensions>} [extensions]  What module/types adds to Foundry's classes.
    */
-  constructor(checker, source, probe, roots, program, extensions = new Map()) {
+  constructor(checker, sources, probe, roots, program, extensions = new Map()) {
     this.checker = checker;
     this.program = program;
     this.extensions = extensions;
-    this.source = source;
+    this.sources = sources;
     this.probe = probe;
-    this.declared = localNames(source);
-    /** @type {ShimReport} */
+    /** The names each module declares or imports. @type {Map<ts.SourceFile, Set<string>>} */
+    this.declared = new Map(sources.map(source => [source, localNames(source)]));
+    /** Where each module is named in the report: its path from the entry's folder. @type {Map<ts.SourceFile, string>} */
+    this.names = new Map(sources.map(source => [source, relative(dirname(sources[0].fileName), source.fileName)]));
+    /** @type {Omit<ShimReport, "files">} */
     this.report = { checked: [], problems: [], unchecked: [] };
     /** Shim types already held to a set of declared types (see #compare). @type {Set<string>} */
     this.compared = new Set();
@@ -281,7 +312,7 @@ class ShimCheck {
     }
   }
 
-  /** @returns {ShimReport} */
+  /** @returns {Omit<ShimReport, "files">} */
   run() {
     // First what each shim class stands for (the class the shim provides it as), so an instance
     // met anywhere (Roll.parse() returning an OperatorTerm where RollTerm is declared) is held to
@@ -333,7 +364,7 @@ class ShimCheck {
       if (ts.isCallExpression(node)) this.#call(node);
       ts.forEachChild(node, visit);
     };
-    visit(this.source);
+    for (const source of this.sources) visit(source);
   }
 
   /**
@@ -342,7 +373,7 @@ class ShimCheck {
    */
   #uncheckedReason(node) {
     if (!ts.isStatement(node)) return null;
-    const text = this.source.text;
+    const text = node.getSourceFile().text;
     const range = ts.getLeadingCommentRanges(text, node.pos)?.at(-1);
     const match = range ? UNCHECKED.exec(text.slice(range.pos, range.end)) : null;
     return match ? match[1] : null;
@@ -355,8 +386,8 @@ class ShimCheck {
    */
   #uncheckedMemberReason(property) {
     const declaration = property.valueDeclaration;
-    if (!declaration || declaration.getSourceFile() !== this.source) return null;
-    const text = this.source.text;
+    if (!declaration || !this.sources.includes(declaration.getSourceFile())) return null;
+    const text = declaration.getSourceFile().text;
     const range = ts.getLeadingCommentRanges(text, declaration.pos)?.at(-1);
     const match = range ? UNCHECKED.exec(text.slice(range.pos, range.end)) : null;
     return match ? match[1] : null;
@@ -364,8 +395,9 @@ class ShimCheck {
 
   /** @param {ts.Node} node */
   #where(node) {
-    const { line } = this.source.getLineAndCharacterOfPosition(node.getStart(this.source));
-    return `foundry-shim line ${line + 1}`;
+    const source = node.getSourceFile();
+    const { line } = source.getLineAndCharacterOfPosition(node.getStart(source));
+    return `${this.names.get(source) ?? source.fileName} line ${line + 1}`;
   }
 
   /** @param {ts.BinaryExpression} node */
@@ -374,7 +406,7 @@ class ShimCheck {
     if (!path || path.length < 2) return;
     let provided;
     if (GLOBAL_OBJECTS.has(path[0])) provided = path.slice(1);
-    else if (!this.declared.has(path[0])) provided = path;
+    else if (!this.declared.get(node.getSourceFile())?.has(path[0])) provided = path;
     else return;
     this.#provide(provided, this.checker.getTypeAtLocation(node.right), node);
   }
@@ -742,7 +774,7 @@ class ShimCheck {
     // Readonly<{...}> of an Object.freeze'd shim literal is the shim's literal.
     if (type.aliasTypeArguments?.some(t => this.#fromShim(t))) return true;
     const declarations = type.getSymbol()?.getDeclarations() ?? [];
-    return declarations.some(d => d.getSourceFile() === this.source);
+    return declarations.some(d => this.sources.includes(d.getSourceFile()));
   }
 
   /**
@@ -962,7 +994,7 @@ async function main() {
   console.log(`own declarations (module/types/*.d.ts): ${declarations.length} errors`);
   for (const line of declarations) console.log(`  ERROR      ${line}`);
   for (const [path, report] of reports) {
-    console.log(`shim conformance: ${path.replace(`${ROOT}/`, "")}: ${report.checked.length} members held to foundry-vtt-types`
+    console.log(`shim conformance: ${path.replace(`${ROOT}/`, "")} (${report.files.length} modules): ${report.checked.length} members held to foundry-vtt-types`
       + `, ${report.unchecked.length} marked @shim-unchecked, ${report.problems.length} problems`);
     for (const line of report.unchecked) console.log(`  unchecked  ${line}`);
     for (const line of report.problems) console.log(`  PROBLEM    ${line}`);

@@ -9,12 +9,10 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { GENERATION, UNTIL, openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { GENERATION, UNTIL, openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 describe(`issue 28: abilities at the table, from an empty world (Foundry ${GENERATION})`, () => {
-  let server;
   let browser;
   /** The walk's state, step to step. */
   const walk = {};
@@ -22,22 +20,14 @@ describe(`issue 28: abilities at the table, from an empty world (Foundry ${GENER
 
   before(async () => {
     await mkdir(results, { recursive: true });
-    server = await startServer();
-    browser = await openPage();
-    await browser.page.setViewportSize({ width: 1280, height: 1000 });
-    await browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
-    await browser.page.evaluate(async UNTIL => {
-      eval(UNTIL);
-      const { bootSystem } = await import("../support/boot-system.mjs");
-      await bootSystem({ as: "gm" });
+    browser = await openHarness({ as: "gm", viewport: { width: 1280, height: 1000 }, scripts: [UNTIL] });
+    await browser.page.evaluate(async () => {
       (await import("../support/window-size.mjs")).sizeWindows();
-    }, UNTIL);
+    });
   });
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   test("1. the example content pack is imported: its report accounts for every record, the compendiums hold them", async () => {

@@ -20,8 +20,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { AREAS, GENERATION, UNTIL, openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { AREAS, GENERATION, UNTIL, openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 /**
@@ -31,25 +30,14 @@ const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
  */
 function world({ as = "gm", data = {}, beforeInit = "" } = {}) {
   const open = { page: null, browser: null };
-  let server;
   before(async () => {
     await mkdir(results, { recursive: true });
-    server = await startServer();
-    open.browser = await openPage();
+    open.browser = await openHarness({ as, data, beforeInit: beforeInit || undefined, viewport: { width: 1280, height: 1000 }, scripts: [UNTIL] });
     open.page = open.browser.page;
-    await open.page.setViewportSize({ width: 1280, height: 1000 });
-    await open.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await open.page.waitForFunction(() => globalThis.shimReady === true);
-    await open.page.evaluate(async ({ as, data, beforeInit, UNTIL }) => {
-      eval(UNTIL);
-      const { bootSystem } = await import("../support/boot-system.mjs");
-      await bootSystem({ as, data, beforeInit: beforeInit ? shim => eval(beforeInit)(shim) : undefined });
-      (await import("../support/window-size.mjs")).sizeWindows();
-    }, { as, data, beforeInit, UNTIL });
+    await open.page.evaluate(async () => (await import("../support/window-size.mjs")).sizeWindows());
   });
   after(async () => {
     await open.browser?.close();
-    await server?.close();
   });
   return open;
 }

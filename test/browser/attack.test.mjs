@@ -11,8 +11,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 
@@ -38,17 +37,11 @@ function pAtLeast(n, k) {
 }
 
 describe("an ICON attack in the browser", () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  /** @type {Awaited<ReturnType<typeof openHarness>>} */
   let browser;
 
   before(async () => {
-    server = await startServer();
-    browser = await openPage();
-    await browser.page.setViewportSize({ width: 560, height: 900 });
-    await browser.page.goto(`${server.url}/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
+    browser = await openHarness({ as: null, viewport: { width: 560, height: 900 }, path: "/test/browser/harness.html" });
     await browser.page.evaluate(async () => {
       const { loadCore } = await import("/module/core.mjs");
       const requests = await import("/module/dice/tactical-requests.mjs");
@@ -115,7 +108,6 @@ describe("an ICON attack in the browser", () => {
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   const assertNoErrors = () => assert.deepEqual(browser.errors, []);

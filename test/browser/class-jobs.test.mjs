@@ -7,38 +7,28 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { UNTIL, openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { UNTIL, openHarness } from "../support/browser.mjs";
 
 describe("issue 41: the jobs a class offers are the ones that exist", () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  /** @type {Awaited<ReturnType<typeof openHarness>>} */
   let browser;
   /** @type {import("playwright-core").Page} */
   let page;
 
   before(async () => {
-    server = await startServer();
-    browser = await openPage();
+    browser = await openHarness({ as: "gm", scripts: [UNTIL] });
     page = browser.page;
-    await page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await page.waitForFunction(() => globalThis.shimReady === true);
-    await page.evaluate(async UNTIL => {
-      eval(UNTIL);
-      const { bootSystem } = await import("../support/boot-system.mjs");
-      await bootSystem({ as: "gm" });
+    await page.evaluate(async () => {
       const quake = await Item.implementation.create({ name: "Quake", type: "ability", system: { actions: "1" } });
       await Item.implementation.create({ name: "Geomancer (our pack)", type: "job", system: { key: "geomancer", class: "wright", grants: [quake.uuid] } });
       const actor = await Actor.implementation.create({ name: "Wren", type: "character" });
       await actor.sheet.render({ force: true });
       globalThis.t = { actor, until };
-    }, UNTIL);
+    });
   });
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   /** Pick a class in the sheet's select as a user does, and wait for the actor to take it. */

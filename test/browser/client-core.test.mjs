@@ -14,8 +14,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { extractPack } from "@foundryvtt/foundryvtt-cli";
 import importer from "../support/load-importer.mjs";
-import { UNTIL, openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { UNTIL, openHarness } from "../support/browser.mjs";
 
 const root = new URL("../../", import.meta.url);
 
@@ -32,9 +31,7 @@ async function rulesReference() {
 }
 
 describe("a player's client", () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  /** @type {Awaited<ReturnType<typeof openHarness>>} */
   let browser;
   /** @type {string[]} */
   const requested = [];
@@ -43,19 +40,11 @@ describe("a player's client", () => {
 
   before(async () => {
     pack = await rulesReference();
-    server = await startServer();
-    browser = await openPage();
-    browser.page.on("request", request => requested.push(new URL(request.url()).pathname));
-    await browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
-    await browser.page.evaluate(async ({ declared, sources }) => {
-      const { bootSystem } = await import("../support/boot-system.mjs");
-      await bootSystem({ as: "player", beforeInit: shim => shim.installPack(declared, sources) });
-    }, pack);
+    browser = await openHarness({ as: "player", onPage: page => page.on("request", request => requested.push(new URL(request.url()).pathname)),
+      beforeInit: (shim, { declared, sources }) => shim.installPack(declared, sources), arg: pack });
   });
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   test("loads the client core and not the importer", async () => {
@@ -96,23 +85,16 @@ describe("a player's client", () => {
 });
 
 describe("a GM's import", () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  /** @type {Awaited<ReturnType<typeof openHarness>>} */
   let browser;
   /** @type {string[]} */
   const requested = [];
 
   before(async () => {
-    server = await startServer();
-    browser = await openPage();
-    browser.page.on("request", request => requested.push(new URL(request.url()).pathname));
-    await browser.page.goto(`${server.url}/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
+    browser = await openHarness({ as: null, path: "/test/browser/harness.html", onPage: page => page.on("request", request => requested.push(new URL(request.url()).pathname)) });
   });
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   test("loads the importer in the import worker, only when a pack is read", async () => {

@@ -11,23 +11,16 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 
 describe("ICON combat tracker in the browser", () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  /** @type {Awaited<ReturnType<typeof openHarness>>} */
   let browser;
 
   before(async () => {
-    server = await startServer();
-    browser = await openPage();
-    await browser.page.setViewportSize({ width: 420, height: 760 });
-    await browser.page.goto(`${server.url}/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
+    browser = await openHarness({ as: null, viewport: { width: 420, height: 760 }, path: "/test/browser/harness.html" });
     await browser.page.evaluate(async () => {
       document.body.innerHTML = '<section id="combat" class="icon-engine tab sidebar-tab combat-sidebar" style="width:300px;background:#1d1c1b;color:#e7e5dd;padding:4px"><div class="tracker"></div><div class="footer"></div></section>';
       const { ICONENGINE } = await import("/module/config.mjs");
@@ -86,7 +79,6 @@ describe("ICON combat tracker in the browser", () => {
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   const page = () => browser.page;

@@ -4,20 +4,13 @@
  */
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
-
-let server;
+import { openHarness } from "../support/browser.mjs";
 let browser;
 before(async () => {
-  server = await startServer();
-  browser = await openPage();
-  await browser.page.goto(`${server.url}/test/browser/harness.html`);
-  await browser.page.waitForFunction(() => globalThis.shimReady === true);
+  browser = await openHarness({ as: null, path: "/test/browser/harness.html" });
 });
 after(async () => {
   await browser?.close();
-  await server?.close();
 });
 
 test("roll links, terms and [D] are built from values, never from markup", async () => {

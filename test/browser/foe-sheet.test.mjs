@@ -10,15 +10,12 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { UNTIL, openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { UNTIL, openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 
 describe("issue 41: the foe sheet as a stat block", () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  /** @type {Awaited<ReturnType<typeof openHarness>>} */
   let browser;
   /** @type {import("playwright-core").Page} */
   let page;
@@ -26,16 +23,9 @@ describe("issue 41: the foe sheet as a stat block", () => {
 
   before(async () => {
     await mkdir(results, { recursive: true });
-    server = await startServer();
-    browser = await openPage();
+    browser = await openHarness({ as: "gm", viewport: { width: 900, height: 1400 }, scripts: [UNTIL] });
     page = browser.page;
-    await page.setViewportSize({ width: 900, height: 1400 });
-    await page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await page.waitForFunction(() => globalThis.shimReady === true);
-    sheet = await page.evaluate(async UNTIL => {
-      eval(UNTIL);
-      const { bootSystem } = await import("../support/boot-system.mjs");
-      await bootSystem({ as: "gm" });
+    sheet = await page.evaluate(async () => {
       const art = name => `systems/icon-engine/assets/icons/statuses/${name}.svg`;
       const foe = await Actor.implementation.create({ name: "Cinder Witch", type: "foe", system: { foeClass: "artillery", template: "elite", chapter: 2 },
         items: [
@@ -51,12 +41,11 @@ describe("issue 41: the foe sheet as a stat block", () => {
       await app.render({ force: true });
       globalThis.t = { foe, app, until };
       return `#${CSS.escape(app.id)}`;
-    }, UNTIL);
+    });
   });
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   test("its class and template under its name; its traits, then each action with its cost, reach, tags, text, trigger, attack and effects", async () => {

@@ -11,8 +11,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { UNTIL, openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { UNTIL, openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 const AXE = fileURLToPath(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url));
@@ -22,32 +21,16 @@ const AXE = fileURLToPath(new URL("../../node_modules/axe-core/axe.min.js", impo
  * @param {"gm" | "player"} as
  */
 function world(as) {
-  /** @type {{browser: Awaited<ReturnType<typeof openPage>>, page: import("playwright-core").Page, requested: string[]}} */
+  /** @type {{browser: Awaited<ReturnType<typeof openHarness>>, page: import("playwright-core").Page, requested: string[]}} */
   const open = /** @type {any} */ ({ requested: [] });
-  let server;
   before(async () => {
-    server = await startServer();
-    open.browser = await openPage();
+    open.browser = await openHarness({ as, viewport: { width: 1100, height: 1000 },
+      onPage: page => page.on("request", request => open.requested.push(new URL(request.url()).pathname)) });
     open.page = open.browser.page;
-    await open.page.setViewportSize({ width: 1100, height: 1000 });
-    open.page.on("request", request => open.requested.push(new URL(request.url()).pathname));
-    await open.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await open.page.waitForFunction(() => globalThis.shimReady === true);
-    await open.page.evaluate(async as => {
-      const shim = await import("./foundry-shim.mjs");
-      shim.installWorld({ as });
-      await import("../../module/icon-engine.mjs");
-      await shim.startGame();
-      const { loadCore } = await import("../../module/core.mjs");
-      await loadCore();
-      await foundry.applications.handlebars.loadTemplates(CONFIG.ICONENGINE.partials);
-      await globalThis.iconEngine.dice.SyncTemplates.ready;
-    }, as);
     await open.page.addScriptTag({ path: AXE });
   });
   after(async () => {
     await open.browser?.close();
-    await server?.close();
   });
   return open;
 }

@@ -21,8 +21,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { GENERATION, UNTIL, openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { GENERATION, UNTIL, openHarness } from "../support/browser.mjs";
 
 /** The notice of refused initiative (lang/en.json). */
 const NO_INITIATIVE = "ICON has no initiative to roll: who acts next is chosen on the combat tracker (Act).";
@@ -33,16 +32,12 @@ const NO_INITIATIVE = "ICON has no initiative to roll: who acts next is chosen o
  * @param {{as?: "gm" | "player", data?: object, route?: (page: import("playwright-core").Page) => Promise<void>, boot?: boolean}} [options]
  */
 function world({ as = "gm", data = {}, route, boot = true } = {}) {
-  /** @type {{browser: Awaited<ReturnType<typeof openPage>>, page: import("playwright-core").Page}} */
+  /** @type {{browser: Awaited<ReturnType<typeof openHarness>>, page: import("playwright-core").Page}} */
   const open = /** @type {any} */ ({});
-  let server;
   before(async () => {
-    server = await startServer();
-    open.browser = await openPage();
+    // The world is installed here, and started below only when `boot` (a test may start it itself).
+    open.browser = await openHarness({ as: null, onPage: route });
     open.page = open.browser.page;
-    if (route) await route(open.page);
-    await open.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await open.page.waitForFunction(() => globalThis.shimReady === true);
     await open.page.evaluate(async ({ as, data }) => {
       const shim = await import("./foundry-shim.mjs");
       shim.installWorld({ as, data });
@@ -64,7 +59,6 @@ function world({ as = "gm", data = {}, route, boot = true } = {}) {
   });
   after(async () => {
     await open.browser?.close();
-    await server?.close();
   });
   return open;
 }

@@ -6,16 +6,8 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openPage } from "../support/browser.mjs";
+import { openHarness, openPage } from "../support/browser.mjs";
 import { startServer } from "../support/static-server.mjs";
-
-/** Boot the system in the page as a player, as Foundry calls its hooks. */
-async function bootAsPlayer(page) {
-  await page.evaluate(async () => {
-    const { bootSystem } = await import("../support/boot-system.mjs");
-    await bootSystem({ as: "player" });
-  });
-}
 
 /**
  * A page booted as a player for the enclosing suite (opened before its tests, closed after).
@@ -24,17 +16,11 @@ async function bootAsPlayer(page) {
 function playerPage() {
   /** @type {{browser: any}} */
   const open = { browser: null };
-  let server;
   before(async () => {
-    server = await startServer();
-    open.browser = await openPage();
-    await open.browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await open.browser.page.waitForFunction(() => globalThis.shimReady === true);
-    await bootAsPlayer(open.browser.page);
+    open.browser = await openHarness({ as: "player" });
   });
   after(async () => {
     await open.browser?.close();
-    await server?.close();
   });
   return open;
 }

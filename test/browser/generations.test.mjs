@@ -8,8 +8,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { GENERATION, UNTIL, openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { GENERATION, UNTIL, openHarness } from "../support/browser.mjs";
 
 /**
  * A shim world booted as `as`, with Ana (the player's character, a blast 1 "Burst Shot" and a
@@ -18,18 +17,10 @@ import { startServer } from "../support/static-server.mjs";
  */
 function world(as) {
   const open = { page: /** @type {import("playwright-core").Page | null} */ (null), browser: null };
-  let server;
   before(async () => {
-    server = await startServer();
-    open.browser = await openPage();
+    open.browser = await openHarness({ as, viewport: { width: 1280, height: 1000 }, scripts: [UNTIL] });
     open.page = open.browser.page;
-    await open.page.setViewportSize({ width: 1280, height: 1000 });
-    await open.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await open.page.waitForFunction(() => globalThis.shimReady === true);
-    await open.page.evaluate(async ({ as, UNTIL }) => {
-      eval(UNTIL);
-      const { bootSystem } = await import("../support/boot-system.mjs");
-      await bootSystem({ as });
+    await open.page.evaluate(async () => {
       const PLAYER = "playerUser000000";
       const size = 50;
       const ana = await Actor.implementation.create({ name: "Ana", type: "character", ownership: { default: 0, [PLAYER]: 3 } });
@@ -45,11 +36,10 @@ function world(as) {
         token(ana, 7, 0), token(foes[0], 2, 3), token(foes[1], 2, 4, { hidden: true }), token(foes[2], 3, 5),
         token(foes[3], 4, 4, { disposition: CONST.TOKEN_DISPOSITIONS.SECRET })] });
       await scene.view();
-    }, { as, UNTIL });
+    });
   });
   after(async () => {
     await open.browser?.close();
-    await server?.close();
   });
   return open;
 }

@@ -12,8 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { extractPack } from "@foundryvtt/foundryvtt-cli";
-import { openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { openHarness } from "../support/browser.mjs";
 
 const root = new URL("../../", import.meta.url);
 const results = fileURLToPath(new URL("test-results/", root));
@@ -31,9 +30,7 @@ const examples = markdown.slice(markdown.indexOf("\n### Chat commands\n")).split
   .split("\n").filter(line => /^\| `\//.test(line)).map(line => line.split("|")[3].trim().replace(/^`(.*)`$/, "$1"));
 
 describe("the guide in a world", () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  /** @type {Awaited<ReturnType<typeof openHarness>>} */
   let browser;
   /** @type {Record<string, unknown>[]} */
   let settings;
@@ -47,16 +44,10 @@ describe("the guide in a world", () => {
       .map(async f => JSON.parse(await readFile(path.join(out, f), "utf8"))));
     await rm(out, { recursive: true, force: true });
 
-    server = await startServer();
-    browser = await openPage();
-    await browser.page.setViewportSize({ width: 900, height: 900 });
-    await browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
-    settings = await browser.page.evaluate(async ({ declared, sources }) => {
-      const { bootSystem } = await import("../support/boot-system.mjs");
-      // what the system registers for the settings window: settings shown there, and menus
-      const shown = [];
-      await bootSystem({ as: "player", beforeInit: shim => {
+    browser = await openHarness({ as: "player", viewport: { width: 900, height: 900 }, arg: { declared, sources },
+      beforeInit: (shim, { declared, sources }) => {
+        // what the system registers for the settings window: settings shown there, and menus (read once the world is up)
+        const shown = [];
         shim.installPack(declared, sources);
         const { register, registerMenu } = game.settings;
         game.settings.register = (namespace, key, config) => {
@@ -67,14 +58,13 @@ describe("the guide in a world", () => {
           shown.push({ key, name: game.i18n.localize(config.name), menu: true });
           return registerMenu.call(game.settings, namespace, key, config);
         };
+        return shown;
       } });
-      return shown;
-    }, { declared, sources });
+    settings = browser.init;
   });
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   /**

@@ -7,8 +7,7 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { AREAS, GENERATION, UNTIL, openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { AREAS, GENERATION, UNTIL, openHarness } from "../support/browser.mjs";
 
 const UNTIL_AND_LISTEN = `${UNTIL}
 /** Listen to a hook once for the test: what it received, and what the listener answers. */
@@ -19,19 +18,12 @@ globalThis.listen = (name, answer = () => undefined) => {
 };`;
 
 describe("icon-engine.* hooks", () => {
-  let server;
   let browser;
   const run = fn => browser.page.evaluate(fn);
 
   before(async () => {
-    server = await startServer();
-    browser = await openPage();
-    await browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
-    await browser.page.evaluate(async UNTIL => {
-      eval(UNTIL);
-      const { bootSystem } = await import("../support/boot-system.mjs");
-      await bootSystem({ as: "gm" });
+    browser = await openHarness({ as: "gm", scripts: [UNTIL_AND_LISTEN] });
+    await browser.page.evaluate(async () => {
       const ana = await Actor.implementation.create({ name: "Ana", type: "character", system: { damageDie: 6, fray: 2 } });
       const ogre = await Actor.implementation.create({ name: "Ogre", type: "foe", system: { vit: 10, hp: { value: 40, max: 40 }, armor: 0, defense: 5 } });
       const scene = await Scene.implementation.create({ name: "Hooks", width: 500, height: 400, grid: { size: 50, distance: 1 },
@@ -46,12 +38,11 @@ describe("icon-engine.* hooks", () => {
         state: () => initialAttackState({ targets: [attackTargetOf({ uuid: ogre.uuid, name: "Ogre", img: "", system: ogre.system, statuses: [] })] }),
         item: async system => (await ana.createEmbeddedDocuments("Item", [{ name: "Test", type: "ability", system }]))[0]
       };
-    }, UNTIL_AND_LISTEN);
+    });
   });
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   test("game.system.api: every member the docs name, each working", async () => {

@@ -18,34 +18,24 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { UNTIL, openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { UNTIL, openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 const AXE = fileURLToPath(new URL("../../node_modules/axe-core/axe.min.js", import.meta.url));
 const THEMES = /** @type {const} */ (["light", "dark"]);
 
 describe("the look, in v13's light and dark themes", () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  /** @type {Awaited<ReturnType<typeof openHarness>>} */
   let browser;
   /** @type {import("playwright-core").Page} */
   let page;
 
   before(async () => {
     await mkdir(results, { recursive: true });
-    server = await startServer();
-    browser = await openPage();
+    browser = await openHarness({ as: "gm", viewport: { width: 1400, height: 1000 }, scripts: [UNTIL] });
     page = browser.page;
-    await page.setViewportSize({ width: 1400, height: 1000 });
-    await page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await page.waitForFunction(() => globalThis.shimReady === true);
     await page.addScriptTag({ path: AXE });
-    await page.evaluate(async UNTIL => {
-      eval(UNTIL);
-      const { bootSystem } = await import("../support/boot-system.mjs");
-      await bootSystem({ as: "gm" });
+    await page.evaluate(async () => {
       document.querySelector("#chat").replaceChildren();
       const { classPresetUpdate, foePresetUpdate } = await import("../../module/data/rules.mjs");
       const portrait = name => `systems/icon-engine/test/browser/icons/portraits/${name}.svg`;
@@ -162,13 +152,12 @@ describe("the look, in v13's light and dark themes", () => {
         return [...foundry.applications.instances.values()].filter(app => !before.has(app.id));
       };
       globalThis.look = { character, foe, hero, grants, dialogs, open, size, opened, until };
-    }, UNTIL);
+    });
     await page.evaluate(() => document.fonts.ready);
   });
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   /** Switch v13's theme: the body's class, as the "applications" colour scheme sets it. */

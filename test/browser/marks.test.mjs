@@ -8,31 +8,17 @@
  */
 import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
-import { openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { openHarness } from "../support/browser.mjs";
 
 describe("marks in a world", () => {
-  let server;
   let browser;
 
   before(async () => {
-    server = await startServer();
-    browser = await openPage();
-    await browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
-    await browser.page.evaluate(async () => {
-      const shim = await import("./foundry-shim.mjs");
-      shim.installWorld({ as: "gm" });
-      await import("../../module/icon-engine.mjs");
-      await shim.startGame();
-      const { loadCore } = await import("../../module/core.mjs");
-      await loadCore();
-    });
+    browser = await openHarness({ as: "gm", templates: false });
   });
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   test("an attack's mark is placed from its card, its placer choosing which mark to keep; the GM refuses what a message does not say; it ends with its placer's defeat", async () => {

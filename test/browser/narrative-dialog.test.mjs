@@ -13,31 +13,21 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { UNTIL, openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { UNTIL, openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 
 describe("issue 41: the action roll dialog", () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  /** @type {Awaited<ReturnType<typeof openHarness>>} */
   let browser;
   /** @type {import("playwright-core").Page} */
   let page;
 
   before(async () => {
     await mkdir(results, { recursive: true });
-    server = await startServer();
-    browser = await openPage();
+    browser = await openHarness({ as: "gm", viewport: { width: 900, height: 900 }, scripts: [UNTIL] });
     page = browser.page;
-    await page.setViewportSize({ width: 900, height: 900 });
-    await page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await page.waitForFunction(() => globalThis.shimReady === true);
-    await page.evaluate(async UNTIL => {
-      eval(UNTIL);
-      const { bootSystem } = await import("../support/boot-system.mjs");
-      await bootSystem({ as: "gm" });
+    await page.evaluate(async () => {
       const { default: ActionRollDialog } = await import("../../module/applications/narrative/action-roll-dialog.mjs");
       // Ysolde: Smash 3 with one burden ticking it (2 dice), no effort; Brann has 2 to aid with, Mira none.
       const ysolde = await Actor.implementation.create({ name: "Ysolde", type: "character", system: { effort: 0,
@@ -57,12 +47,11 @@ describe("issue 41: the action roll dialog", () => {
         },
         idle: () => new Promise(resolve => setTimeout(resolve, 50))
       };
-    }, UNTIL);
+    });
   });
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   const selector = () => page.evaluate(() => `#${CSS.escape(globalThis.t.dialog().id)}`);

@@ -15,8 +15,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 
@@ -24,17 +23,11 @@ const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 const SEED = 7;
 
 describe("ICON narrative play in the browser", () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  /** @type {Awaited<ReturnType<typeof openHarness>>} */
   let browser;
 
   before(async () => {
-    server = await startServer();
-    browser = await openPage();
-    await browser.page.setViewportSize({ width: 1100, height: 900 });
-    await browser.page.goto(`${server.url}/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
+    browser = await openHarness({ as: null, viewport: { width: 1100, height: 900 }, path: "/test/browser/harness.html" });
     await mkdir(results, { recursive: true });
     await browser.page.evaluate(async seed => {
       const { ICONENGINE } = await import("/module/config.mjs");
@@ -177,7 +170,6 @@ describe("ICON narrative play in the browser", () => {
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   const assertNoErrors = () => assert.deepEqual(browser.errors, []);

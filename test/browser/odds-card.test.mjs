@@ -7,27 +7,20 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 
 describe("in the browser", () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  /** @type {Awaited<ReturnType<typeof openHarness>>} */
   let browser;
 
   before(async () => {
-    server = await startServer();
-    browser = await openPage();
-    await browser.page.goto(`${server.url}/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
+    browser = await openHarness({ as: null, path: "/test/browser/harness.html" });
   });
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   /** Fail on anything the page reported as an error. */

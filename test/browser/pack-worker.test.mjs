@@ -7,21 +7,15 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
-let server;
 let browser;
 before(async () => {
-  server = await startServer();
-  browser = await openPage();
-  await browser.page.goto(`${server.url}/test/browser/harness.html`);
-  await browser.page.waitForFunction(() => globalThis.shimReady === true);
+  browser = await openHarness({ as: null, path: "/test/browser/harness.html" });
 });
 after(async () => {
   await browser?.close();
-  await server?.close();
 });
 
 test("a 10 MB log imports in a worker while the page keeps running", async () => {

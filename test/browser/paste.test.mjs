@@ -11,8 +11,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { GENERATION, UNTIL, openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { GENERATION, UNTIL, openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 const PAGE = [
@@ -26,25 +25,16 @@ const PAGE = [
 ].join("\n");
 
 describe(`the paste dialog (Foundry ${GENERATION})`, () => {
-  let server;
   let browser;
   before(async () => {
     await mkdir(results, { recursive: true });
-    server = await startServer();
-    browser = await openPage();
-    await browser.page.setViewportSize({ width: 1280, height: 1000 });
-    await browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
-    await browser.page.evaluate(async UNTIL => {
-      eval(UNTIL);
-      const { bootSystem } = await import("../support/boot-system.mjs");
-      await bootSystem({ as: "gm" });
+    browser = await openHarness({ as: "gm", viewport: { width: 1280, height: 1000 }, scripts: [UNTIL] });
+    await browser.page.evaluate(async () => {
       (await import("../support/window-size.mjs")).sizeWindows();
-    }, UNTIL);
+    });
   });
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   test("on a character's Abilities tab: each ability read shows as its card with what was not understood; a fixed name; Create", async () => {

@@ -10,8 +10,7 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 
@@ -21,9 +20,7 @@ const SKIPPED_HERE = {
 };
 
 describe("the Quench batch against the shim", () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  /** @type {Awaited<ReturnType<typeof openHarness>>} */
   let browser;
   /** @type {{batch: string, title: string, state: string, error?: string}[]} */
   let outcomes = [];
@@ -31,22 +28,9 @@ describe("the Quench batch against the shim", () => {
   let configured;
 
   before(async () => {
-    server = await startServer();
-    browser = await openPage();
-    await browser.page.setViewportSize({ width: 900, height: 900 });
-    // Served as Foundry serves it, so every relative path the module and templates use resolves.
-    await browser.page.goto(`${server.url}/systems/icon-engine/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
+    // Served as Foundry serves it (openHarness's default), so every relative path the module and templates use resolves.
+    browser = await openHarness({ as: "gm", modules: ["quench"], viewport: { width: 900, height: 900 } });
     configured = await browser.page.evaluate(async () => {
-      const shim = await import("./foundry-shim.mjs");
-      shim.installWorld({ modules: ["quench"] });
-      await import("../../module/icon-engine.mjs");
-      await shim.startGame();
-      const { loadCore } = await import("../../module/core.mjs");
-      await loadCore();
-      // init's template loads (not awaited there) finish long before anyone opens a sheet in Foundry.
-      await foundry.applications.handlebars.loadTemplates(CONFIG.ICONENGINE.partials);
-      await globalThis.iconEngine.dice.SyncTemplates.ready;
       return {
         blind: CONFIG.specialStatusEffects.BLIND,
         defeated: CONFIG.specialStatusEffects.DEFEATED,
@@ -60,7 +44,6 @@ describe("the Quench batch against the shim", () => {
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   test("init configures v13's CONFIG: ICON statuses with text, core BLIND unmapped, sheets, IconRoll", () => {

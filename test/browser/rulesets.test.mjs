@@ -8,23 +8,17 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 
 describe("the other rulesets in the browser", () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  /** @type {Awaited<ReturnType<typeof openHarness>>} */
   let browser;
 
   before(async () => {
     await mkdir(results, { recursive: true });
-    server = await startServer();
-    browser = await openPage();
-    await browser.page.goto(`${server.url}/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
+    browser = await openHarness({ as: null, path: "/test/browser/harness.html" });
     await browser.page.evaluate(async () => {
       const { loadCore } = await import("/module/core.mjs");
       const core = await loadCore();
@@ -53,7 +47,6 @@ describe("the other rulesets in the browser", () => {
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   const assertNoErrors = () => assert.deepEqual(browser.errors, []);

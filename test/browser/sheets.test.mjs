@@ -8,23 +8,16 @@ import { after, before, describe, test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { openPage } from "../support/browser.mjs";
-import { startServer } from "../support/static-server.mjs";
+import { openHarness } from "../support/browser.mjs";
 
 const results = fileURLToPath(new URL("../../test-results/", import.meta.url));
 
 describe("ICON sheets in the browser", () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
-  let server;
-  /** @type {Awaited<ReturnType<typeof openPage>>} */
+  /** @type {Awaited<ReturnType<typeof openHarness>>} */
   let browser;
 
   before(async () => {
-    server = await startServer();
-    browser = await openPage();
-    await browser.page.setViewportSize({ width: 680, height: 900 });
-    await browser.page.goto(`${server.url}/test/browser/harness.html`);
-    await browser.page.waitForFunction(() => globalThis.shimReady === true);
+    browser = await openHarness({ as: null, viewport: { width: 680, height: 900 }, path: "/test/browser/harness.html" });
     await browser.page.evaluate(async () => {
       const { ICONENGINE } = await import("/module/config.mjs");
       await foundry.applications.handlebars.loadTemplates(ICONENGINE.partials);
@@ -63,7 +56,6 @@ describe("ICON sheets in the browser", () => {
 
   after(async () => {
     await browser?.close();
-    await server?.close();
   });
 
   const assertNoErrors = () => assert.deepEqual(browser.errors, []);

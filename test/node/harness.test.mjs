@@ -44,7 +44,7 @@ test("the harness links every stylesheet system.json lists, in its order, after 
 test("every core icon the system, its content packs and the shim name has a stand-in the harness serves", async () => {
   const files = [
     ...await texts("module", /\.mjs$/), ...await texts("templates", /\.hbs$/), ...await texts("assets", /\.json$/),
-    ...await texts("test/browser", /^foundry-shim\.mjs$/), ...await texts("test/support", /\.mjs$/)
+    ...await texts("test/browser", /^foundry-shim\.mjs$/), ...await texts("test/browser/shim", /\.mjs$/), ...await texts("test/support", /\.mjs$/)
   ];
   const named = new Map();
   for (const { path, text } of files) for (const icon of coreIcons(text)) named.set(icon, [...(named.get(icon) ?? []), path]);

@@ -1,11 +1,13 @@
 /**
  * Launches Debian's Chromium through playwright-core with a fresh profile, and collects page
- * errors so tests can fail on them.
+ * errors so tests can fail on them. `openHarness` is the browser tests' one set-up: the harness
+ * page with the shim's world booted as a user.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { startServer } from "./static-server.mjs";
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -86,3 +88,65 @@ export const UNTIL = `globalThis.until = async (test, what, timeout = 5000) => {
     await new Promise(resolve => setTimeout(resolve, 20));
   }
 };`;
+
+/** Where the harness page is served: where Foundry serves a system's files, so relative paths resolve. */
+export const HARNESS_PATH = "/systems/icon-engine/test/browser/harness.html";
+
+/**
+ * @typedef {object} HarnessOptions
+ * @property {"gm" | "player" | null} [as]  The user the page's world is booted as (test/support/boot-system.mjs);
+ *   null: no world, only the shim's base (what a chat card needs). Default "gm".
+ * @property {{width: number, height: number}} [viewport]  The page's size (openPage's is 480×720).
+ * @property {boolean} [core]  Load the wasm core once the world has started (default true).
+ * @property {boolean} [templates]  Then the sheet partials and the chat cards' templates (default: `core`).
+ * @property {object} [data]  The world's stored documents (installWorld's `data`).
+ * @property {string[]} [modules]  The active modules' ids (installWorld's `modules`).
+ * @property {((shim: any, arg: any) => unknown) | string} [beforeInit]  Page code run once the world is installed,
+ *   before the system's entry point: sent as its source, so it uses only its arguments and the
+ *   page's globals. What it returns, read once the world has booted, is the harness's `init`.
+ * @property {unknown} [arg]  The second argument of `beforeInit` (JSON).
+ * @property {string[]} [scripts]  Page scripts run once the shim is ready, before the world (e.g. {@link UNTIL}).
+ * @property {(page: import("playwright-core").Page) => unknown} [onPage]  Called (and awaited) before the
+ *   page loads the harness: to listen to its requests, or route them.
+ * @property {string} [path]  Where the harness is served (default {@link HARNESS_PATH}).
+ * @property {Parameters<typeof startServer>[0]} [server]  The static server's options.
+ */
+
+/**
+ * The browser tests' one set-up: starts the static server, opens a page, loads the harness
+ * (test/browser/harness.html) and waits for the shim, then boots the system in the shim's world
+ * as the user `as` (installWorld, the entry point, startGame) and loads the core when asked.
+ * `close` closes the page and the server.
+ * @param {HarnessOptions} [options]
+ * @returns {Promise<{page: import("playwright-core").Page, errors: string[], server: {url: string, close: () => Promise<void>},
+ *   init: unknown, close: () => Promise<void>}>}
+ */
+export async function openHarness({ as = "gm", viewport, core = true, templates = core, data = {}, modules = [], beforeInit, arg,
+  scripts = [], onPage, path = HARNESS_PATH, server: serverOptions } = {}) {
+  const server = await startServer(serverOptions);
+  /** @type {Awaited<ReturnType<typeof openPage>> | null} */
+  let browser = null;
+  try {
+    browser = await openPage();
+    const { page } = browser;
+    if (viewport) await page.setViewportSize(viewport);
+    await onPage?.(page);
+    await page.goto(`${server.url}${path}`);
+    await page.waitForFunction(() => globalThis.shimReady === true);
+    for (const script of scripts) await page.evaluate(script);
+    const init = as === null ? undefined : await page.evaluate(async ({ as, core, templates, data, modules, beforeInit, arg }) => {
+      // Beside the harness page, wherever it is served (the page's shim is the one it imports).
+      const { bootSystem } = await import(new URL("../support/boot-system.mjs", location.href).href);
+      let before;
+      await bootSystem({ as, core, templates, data, modules,
+        beforeInit: beforeInit ? shim => { before = (0, eval)(`(${beforeInit})`)(shim, arg); } : undefined });
+      return before;
+    }, { as, core, templates, data, modules, beforeInit: beforeInit && String(beforeInit), arg });
+    const opened = browser;
+    return { page, errors: browser.errors, server, init, close: async () => { await opened.close(); await server.close(); } };
+  } catch (error) {
+    await browser?.close();
+    await server.close();
+    throw error;
+  }
+}
