@@ -25,7 +25,8 @@ fn attack(dice: u32) -> Value {
 }
 
 fn ability(name: &str, actions: &str, extra: Value) -> Value {
-    let mut a = json!({ "name": name, "actions": actions, "tags": ["attack"], "attack": attack(1) });
+    let mut a =
+        json!({ "name": name, "actions": actions, "tags": ["attack"], "attack": attack(1) });
     for (k, v) in extra.as_object().expect("an object").iter() {
         a[k] = v.clone();
     }
@@ -65,9 +66,11 @@ fn bench(party: usize, foes: usize, fights: u32, seed: u64) -> Value {
     let dies = [6u32, 8, 10, 12];
     let mut fighters = Vec::new();
     for i in 0..party {
-        fighters.push(json!({ "id": format!("pc{i}"), "side": "party", "isPlayerCharacter": true,
+        fighters.push(
+            json!({ "id": format!("pc{i}"), "side": "party", "isPlayerCharacter": true,
             "canSlow": true, "hp": 40, "maxHp": 40, "vigor": 4, "armor": i % 2, "resolve": 1,
-            "defense": 9, "die": dies[i % 4], "fray": 3, "abilities": hero }));
+            "defense": 9, "die": dies[i % 4], "fray": 3, "abilities": hero }),
+        );
     }
     for i in 0..foes {
         let elite = i % 3 == 0;
@@ -160,7 +163,12 @@ fn pin(name: &str, request: Value, report: u64, traces: &[u64]) -> bool {
 fn the_bench_fight_gives_the_figures_it_gave() {
     let (got, r, _) = run(&bench(4, 6, 2000, 1), &[]);
     let counts = |c: &icon_engine::forecast::tally::Chance| (c.p * 2000.0).round() as u32;
-    let rounds: Vec<u32> = r.rounds.distribution.iter().map(|s| counts(&s.chance)).collect();
+    let rounds: Vec<u32> = r
+        .rounds
+        .distribution
+        .iter()
+        .map(|s| counts(&s.chance))
+        .collect();
     let fighters: Vec<(u32, u32, u32)> = r
         .fighters
         .iter()
@@ -212,22 +220,38 @@ fn the_bench_fight_under_each_policy_plays_as_it_played() {
         (
             "focus",
             0xe18f_b8f2_5820_e5e7u64,
-            [0x3ff2_8455_9ab1_8713u64, 0x625a_d6aa_4109_725a, 0x5357_963f_7ff8_09d1],
+            [
+                0x3ff2_8455_9ab1_8713u64,
+                0x625a_d6aa_4109_725a,
+                0x5357_963f_7ff8_09d1,
+            ],
         ),
         (
             "threat",
             0x0d7c_8e54_5e18_d19e,
-            [0x45e5_4312_6964_f764, 0x71ad_2872_38d8_ea8d, 0x9286_d8aa_b782_737a],
+            [
+                0x45e5_4312_6964_f764,
+                0x71ad_2872_38d8_ea8d,
+                0x9286_d8aa_b782_737a,
+            ],
         ),
         (
             "rescue",
             0x4737_9b8a_7302_27c4,
-            [0x3c92_5767_821e_8685, 0x8201_b39e_86cd_7529, 0x1541_39ef_968e_8642],
+            [
+                0x3c92_5767_821e_8685,
+                0x8201_b39e_86cd_7529,
+                0x1541_39ef_968e_8642,
+            ],
         ),
         (
             "random",
             0xda6b_1e89_4391_94fb,
-            [0x333c_4b9d_df80_e65b, 0x0e5a_6f4f_d9d2_a002, 0x7c76_42d8_c072_9d53],
+            [
+                0x333c_4b9d_df80_e65b,
+                0x0e5a_6f4f_d9d2_a002,
+                0x7c76_42d8_c072_9d53,
+            ],
         ),
     ] {
         let mut request = bench(3, 4, 300, 77);
