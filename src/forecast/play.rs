@@ -131,8 +131,14 @@ impl<'p> Play<'p> {
                 "internal: a forecast fight took more turn-order events than its rounds allow",
             ));
         }
-        let event = e.event();
-        self.record(|_| TraceStep::Combat { event: e });
+        // the trace keeps the event as sent; without one, it is the reducer's as it stands
+        let event = if self.trace.is_some() {
+            let event = e.event();
+            self.record(|_| TraceStep::Combat { event: e });
+            event
+        } else {
+            e.into_event()
+        };
         let mut effects = std::mem::take(&mut self.effects);
         effects.clear();
         combat::play(&mut self.fight, &event, &mut effects)?;
@@ -215,8 +221,9 @@ impl<'p> Play<'p> {
                 continue;
             }
             self.turn_round = self.fight.round;
-            self.event(TraceEvent::BeginTurn { id: id.clone() })?;
-            if let Some(&u) = self.p.index.get(id.as_str()) {
+            let u = self.p.index.get(id.as_str()).copied();
+            self.event(TraceEvent::BeginTurn { id })?;
+            if let Some(u) = u {
                 self.turn(u)?;
             }
             self.event(TraceEvent::EndTurn)?;
@@ -305,7 +312,8 @@ impl<'p> Play<'p> {
     /// The statuses left once `u` used an ability (Stunned ends, Stealth breaks).
     fn after_ability(&mut self, u: usize) {
         let before = &self.units[u].t.statuses;
-        if before.is_empty() {
+        // what `after_ability` takes off (nothing else changes: the common case, without a copy)
+        if !before.iter().any(|s| s == "stunned" || s == "stealth") {
             return;
         }
         let after = after_ability(before, false);
@@ -319,9 +327,8 @@ impl<'p> Play<'p> {
             .collect();
         self.units[u].t.statuses = after;
         for status in gone {
-            let id = self.id(u).to_string();
-            self.record(|_| TraceStep::Status {
-                target: id,
+            self.record(|p| TraceStep::Status {
+                target: p.id(u).to_string(),
                 status,
                 added: false,
                 why: "afterAbility",
@@ -377,9 +384,8 @@ impl<'p> Play<'p> {
     fn use_ability(&mut self, u: usize, a: usize, targets: &[usize]) -> Result<()> {
         let p = self.p;
         let spec: &AbilitySpec = &p.abilities[u][a].spec;
-        let by = self.id(u).to_string();
         self.record(|p| TraceStep::Use {
-            by: by.clone(),
+            by: p.id(u).to_string(),
             ability: a,
             name: spec.name.clone(),
             targets: targets.iter().map(|&t| p.id(t).to_string()).collect(),
@@ -401,19 +407,31 @@ impl<'p> Play<'p> {
         } else {
             None
         };
-        let user_statuses = self.units[u].t.statuses.clone();
+        // an ability without parts puts nothing anywhere: its targets are not kept for
+        // `icon.ability`
+        let parts = !spec.parts.is_empty();
+        let user_statuses = if parts {
+            self.units[u].t.statuses.clone()
+        } else {
+            Vec::new()
+        };
         let user_bloodied = self.units[u].bloodied();
-        let mut aimed = Vec::with_capacity(targets.len());
+        let room = if parts { targets.len() } else { 0 };
+        let (mut aimed, mut struck) = (Vec::with_capacity(room), Vec::with_capacity(room));
         for &t in targets {
             if !self.units[t].standing() {
                 continue;
             }
-            aimed.push((t, self.strike(u, spec, t)?));
+            let target = self.strike(u, spec, t, parts)?;
+            if parts {
+                aimed.push(t);
+                struck.push(target);
+            }
             if !self.units[u].standing() {
                 break;
             }
         }
-        if spec.parts.is_empty() {
+        if !parts {
             return Ok(());
         }
         let request = Ability {
@@ -425,16 +443,16 @@ impl<'p> Play<'p> {
                 heroic: false,
             },
             gamble,
-            targets: aimed.iter().map(|(_, t)| t.clone()).collect(),
+            targets: struck,
         };
         let (total, outcome) = request.apply()?;
         self.record(|_| TraceStep::Rule {
             target: None,
-            request: TraceRequest::Ability(request.clone()),
+            request: TraceRequest::Ability(request),
             total,
             roll: None,
         });
-        for ((t, _), fired) in aimed.iter().zip(&outcome.targets) {
+        for (t, fired) in aimed.iter().zip(&outcome.targets) {
             for part in &fired.parts {
                 if part.status.is_some_and(|l| l.lands) {
                     let spec_part = &spec.parts[part.index];
@@ -452,8 +470,15 @@ impl<'p> Play<'p> {
     }
 
     /// One target of a use: its attack and damage (with Counter's damage back), and its save.
-    /// Returns the target as `icon.ability` reads it.
-    fn strike(&mut self, u: usize, spec: &AbilitySpec, t: usize) -> Result<ability::Target> {
+    /// Returns the target as `icon.ability` reads it (its statuses only when `parts`: the
+    /// ability has parts for `icon.ability`).
+    fn strike(
+        &mut self,
+        u: usize,
+        spec: &AbilitySpec,
+        t: usize,
+        parts: bool,
+    ) -> Result<ability::Target> {
         let from_foe = self.units[u].side != self.units[t].side;
         let bloodied = self.units[t].bloodied();
         let hp_before = self.units[t].t.hp;
@@ -517,7 +542,7 @@ impl<'p> Play<'p> {
                     attack,
                     result,
                     spec.area || spec.has(Tag::Area),
-                    self.units[t].t.clone(),
+                    self.take_target(t),
                     self.units[t].side,
                     amount.max(0),
                     saved_half,
@@ -529,7 +554,7 @@ impl<'p> Play<'p> {
                 }
                 if counter > 0 && self.units[u].standing() {
                     let back = ApplyDamage {
-                        target: self.units[u].t.clone(),
+                        target: self.take_target(u),
                         amount: counter,
                         source: Source::Effect,
                         pierce: false,
@@ -554,7 +579,9 @@ impl<'p> Play<'p> {
             }
         }
         target.slain = hp_before > 0 && self.units[t].t.hp == 0;
-        target.statuses = self.units[t].t.statuses.clone();
+        if parts {
+            target.statuses = self.units[t].t.statuses.clone();
+        }
         Ok(target)
     }
 
@@ -577,7 +604,18 @@ impl<'p> Play<'p> {
         }
     }
 
-    /// Applies damage through `icon.applyDamage`; a fighter it defeats leaves the turn order.
+    /// `t`'s health for a request that replaces it (`icon.applyDamage`'s target): its statuses
+    /// move into the request rather than being copied, and the outcome's target takes their place.
+    fn take_target(&mut self, t: usize) -> Target {
+        let statuses = std::mem::take(&mut self.units[t].t.statuses);
+        Target {
+            statuses,
+            ..self.units[t].t.clone()
+        }
+    }
+
+    /// Applies damage through `icon.applyDamage` (its target is `t`'s health, which the outcome
+    /// replaces); a fighter it defeats leaves the turn order.
     /// Returns the damage taken and Counter's damage back.
     fn apply_damage(
         &mut self,
@@ -585,16 +623,15 @@ impl<'p> Play<'p> {
         request: ApplyDamage,
         roll: Option<usize>,
     ) -> Result<(i64, i64)> {
+        let was = request.target.hp;
         let (taken, outcome) = request.apply()?;
         let counter = outcome.counter;
-        let id = self.id(t).to_string();
-        self.record(|_| TraceStep::Rule {
-            target: Some(id),
+        self.record(|p| TraceStep::Rule {
+            target: Some(p.id(t).to_string()),
             request: TraceRequest::ApplyDamage(request),
             total: taken,
             roll,
         });
-        let was = self.units[t].t.hp;
         self.units[t].t = outcome.target;
         // bloodied or worse: a blow from above half to 0 counts
         if 2 * self.units[t].t.hp <= self.units[t].t.max_hp {
@@ -621,9 +658,8 @@ impl<'p> Play<'p> {
         for (holder, status) in std::mem::take(&mut self.units[t].caused) {
             if self.units[holder].t.statuses.contains(&status) {
                 self.units[holder].t.statuses.retain(|s| *s != status);
-                let id = self.id(holder).to_string();
-                self.record(|_| TraceStep::Status {
-                    target: id,
+                self.record(|p| TraceStep::Status {
+                    target: p.id(holder).to_string(),
                     status,
                     added: false,
                     why: "causeDefeated",
@@ -669,9 +705,8 @@ impl<'p> Play<'p> {
             self.units[holder].hates = Some(by);
         }
         self.units[holder].t.statuses.push(stored.clone());
-        let id = self.id(holder).to_string();
-        self.record(|_| TraceStep::Status {
-            target: id,
+        self.record(|p| TraceStep::Status {
+            target: p.id(holder).to_string(),
             status: stored,
             added: true,
             why: "landed",
@@ -683,11 +718,9 @@ impl<'p> Play<'p> {
         self.units[holder].t.statuses.retain(|s| s != stored);
         self.units[holder].turn_end.retain(|s| s != stored);
         if self.units[holder].t.statuses.len() != before {
-            let id = self.id(holder).to_string();
-            let status = stored.to_string();
-            self.record(|_| TraceStep::Status {
-                target: id,
-                status,
+            self.record(|p| TraceStep::Status {
+                target: p.id(holder).to_string(),
+                status: stored.to_string(),
                 added: false,
                 why,
             });

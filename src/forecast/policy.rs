@@ -15,7 +15,7 @@
 //! An ability that deals no damage (a status alone, on foes, allies or the user) is used only
 //! when no damaging one is usable, except by `random`.
 
-use super::input::Policy;
+use super::input::{Policy, MAX_ABILITIES, MAX_FIGHTERS};
 use super::play::{Choice, Play};
 use super::prepare::{catches, Aim};
 use crate::combat::Side;
@@ -39,23 +39,25 @@ impl Play<'_> {
                 return Some(Choice::Rescue(ally));
             }
         }
-        let usable: Vec<usize> = (0..self.p.abilities[u].len())
-            .filter(|&a| self.usable(u, a, left, used))
-            .collect();
-        let foes: Vec<usize> = self.foes_of(u).collect();
+        // a turn's choice is made often (every action of every fight): its lists live on the
+        // stack, and each ability's value is worked out once
+        let mut foes = Few::new();
+        foes.extend(self.foes_of(u));
+        let foes = foes.as_slice();
         if foes.is_empty() {
             return None;
         }
-        let damaging: Vec<usize> = usable
-            .iter()
-            .copied()
-            .filter(|&a| {
-                self.p.abilities[u][a].aim == Aim::Foes
-                    && foes.iter().any(|&t| self.p.expect[u][a][t].is_positive())
-            })
-            .collect();
+        let mut usable = Few::new();
+        usable.extend((0..self.p.abilities[u].len()).filter(|&a| self.usable(u, a, left, used)));
+        let usable = usable.as_slice();
+        let mut damaging = Few::new();
+        damaging.extend(usable.iter().copied().filter(|&a| {
+            self.p.abilities[u][a].aim == Aim::Foes
+                && foes.iter().any(|&t| self.p.expect[u][a][t].is_positive())
+        }));
+        let damaging = damaging.as_slice();
         if damaging.is_empty() {
-            return self.without_damage(u, &usable, &foes);
+            return self.without_damage(u, usable, foes);
         }
         let target = match policy {
             Policy::Threat => *foes
@@ -68,34 +70,38 @@ impl Play<'_> {
                         .then(y.cmp(&x))
                 })
                 .unwrap_or(&foes[0]),
-            _ => self.soonest(u, &damaging, &foes),
+            _ => self.soonest(u, damaging, foes),
         };
-        // the value of each damaging ability against `target` and the area's best others
+        // the value of each damaging ability against `target` and the area's best others (the
+        // standing foes in the order of what the ability does to them, most first)
         let value = |a: usize| -> f64 {
             let spec = &self.p.abilities[u][a].spec;
             let more = catches(self.p, spec) - 1;
+            let here = self.p.expect[u][a][target].value;
             if more == 0 {
-                return self.p.expect[u][a][target].value;
+                return here;
             }
-            let mut others: Vec<f64> = foes
+            here + self.p.ranked[u][a]
                 .iter()
-                .filter(|&&t| t != target)
+                .filter(|&&t| t != target && self.units[t].standing())
+                .take(more)
                 .map(|&t| self.p.expect[u][a][t].value)
-                .collect();
-            others.sort_by(|x, y| y.total_cmp(x));
-            self.p.expect[u][a][target].value
-                + others.iter().take(catches(self.p, spec) - 1).sum::<f64>()
+                .sum::<f64>()
         };
+        let mut values = [0.0f64; FEW];
+        for &a in damaging {
+            values[a] = value(a);
+        }
         let cost = |a: usize| self.p.abilities[u][a].spec.actions.cost().unwrap_or(2);
         let mut best: Option<(f64, usize)> = None;
-        for &a in &damaging {
-            let mut v = value(a);
+        for &a in damaging {
+            let mut v = values[a];
             if cost(a) == 1 && left >= 2 {
                 // the best different 1-action ability to follow it
                 v += damaging
                     .iter()
                     .filter(|&&b| b != a && cost(b) == 1)
-                    .map(|&b| value(b))
+                    .map(|&b| values[b])
                     .fold(0.0, f64::max);
             }
             if best.is_none_or(|(bv, _)| v > bv) {
@@ -103,7 +109,7 @@ impl Play<'_> {
             }
         }
         let (_, ability) = best?;
-        let targets = self.aim_at(u, ability, target, &foes);
+        let targets = self.aim_at(u, ability, target);
         Some(Choice::Use { ability, targets })
     }
 
@@ -129,20 +135,20 @@ impl Play<'_> {
         best.map_or(foes[0], |(_, t)| t)
     }
 
-    /// The targets of `u`'s ability `a` aimed at `target`: it, then as many more foes as an area
-    /// catches, the ones it does most to first.
-    fn aim_at(&self, u: usize, a: usize, target: usize, foes: &[usize]) -> Vec<usize> {
+    /// The targets of `u`'s ability `a` aimed at `target`: it, then as many more standing foes as
+    /// an area catches, the ones it does most to first (the first of equals).
+    fn aim_at(&self, u: usize, a: usize, target: usize) -> Vec<usize> {
         let n = catches(self.p, &self.p.abilities[u][a].spec);
-        let mut others: Vec<usize> = foes.iter().copied().filter(|&t| t != target).collect();
-        others.sort_by(|&x, &y| {
-            self.p.expect[u][a][y]
-                .value
-                .total_cmp(&self.p.expect[u][a][x].value)
-                .then(x.cmp(&y))
-        });
-        std::iter::once(target)
-            .chain(others.into_iter().take(n - 1))
-            .collect()
+        let mut targets = Vec::with_capacity(n);
+        targets.push(target);
+        targets.extend(
+            self.p.ranked[u][a]
+                .iter()
+                .copied()
+                .filter(|&t| t != target && self.units[t].standing())
+                .take(n - 1),
+        );
+        targets
     }
 
     /// With no damaging ability usable: the first usable ability that puts a status somewhere
@@ -150,7 +156,7 @@ impl Play<'_> {
     fn without_damage(&self, u: usize, usable: &[usize], foes: &[usize]) -> Option<Choice> {
         for &a in usable {
             let targets = match self.p.abilities[u][a].aim {
-                Aim::Foes => self.aim_at(u, a, foes[0], foes),
+                Aim::Foes => self.aim_at(u, a, foes[0]),
                 Aim::Allies => {
                     let ally = self
                         .allies_of(u)
@@ -209,7 +215,7 @@ impl Play<'_> {
                     for &t in &foes {
                         options.push(Choice::Use {
                             ability: a,
-                            targets: self.aim_at(u, a, t, &foes),
+                            targets: self.aim_at(u, a, t),
                         });
                     }
                 }
@@ -233,5 +239,33 @@ impl Play<'_> {
         }
         let i = self.rng.face(options.len() as u32) as usize - 1;
         Some(options.swap_remove(i))
+    }
+}
+
+/// As many indices as a fight can hold, fighters or a fighter's abilities ([`MAX_FIGHTERS`]; at
+/// most [`MAX_ABILITIES`] and the two basic attacks), in a list on the stack.
+const FEW: usize = 64;
+const _: () = assert!(MAX_FIGHTERS <= FEW && MAX_ABILITIES + 2 <= FEW);
+
+struct Few {
+    items: [usize; FEW],
+    len: usize,
+}
+
+impl Few {
+    fn new() -> Self {
+        Self {
+            items: [0; FEW],
+            len: 0,
+        }
+    }
+    fn extend(&mut self, it: impl Iterator<Item = usize>) {
+        for i in it {
+            self.items[self.len] = i;
+            self.len += 1;
+        }
+    }
+    fn as_slice(&self) -> &[usize] {
+        &self.items[..self.len]
     }
 }

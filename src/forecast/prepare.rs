@@ -54,6 +54,10 @@ pub struct Prepared {
     /// `expect[u][a][t]`: the damage fighter `t` is expected to take from one use of `u`'s
     /// ability `a`, exactly where it can be (zero for an ally, or an ability without attack).
     pub expect: Vec<Vec<Vec<Exact>>>,
+    /// `ranked[u][a]`: the fighters on the other side of `u`, by what `u`'s ability `a` is
+    /// expected to do to them, most first (the first of equals first): an area's extra targets
+    /// are the standing ones in this order, worked out once rather than at every action.
+    pub ranked: Vec<Vec<Vec<usize>>>,
     /// Each fighter's expected damage a round as the forecast starts (see [`per_round`]).
     pub per_round: Vec<Exact>,
     /// Each fighter's side as 0 (party) or 1 (foes), for the tally.
@@ -196,6 +200,21 @@ pub fn prepare(request: Request) -> Result<(Prepared, Roller)> {
         }
         expect.push(rows);
     }
+    let ranked = expect
+        .iter()
+        .enumerate()
+        .map(|(u, rows)| {
+            rows.iter()
+                .map(|row: &Vec<Exact>| {
+                    let mut order: Vec<usize> = (0..request.fighters.len())
+                        .filter(|&t| request.fighters[t].side != request.fighters[u].side)
+                        .collect();
+                    order.sort_by(|&x, &y| row[y].value.total_cmp(&row[x].value).then(x.cmp(&y)));
+                    order
+                })
+                .collect()
+        })
+        .collect();
     let sides = request
         .fighters
         .iter()
@@ -212,6 +231,7 @@ pub fn prepare(request: Request) -> Result<(Prepared, Roller)> {
         opening,
         index,
         expect,
+        ranked,
         per_round: Vec::new(),
         sides,
         turn_resets: false,

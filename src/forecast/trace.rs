@@ -43,6 +43,18 @@ impl TraceEvent {
             TraceEvent::AdjustResolve { by } => Event::AdjustResolve { by: *by },
         }
     }
+
+    /// The reducer's event, this one spent (an untraced fight keeps none of its events).
+    pub fn into_event(self) -> Event {
+        match self {
+            TraceEvent::Start { combatants } => Event::Start { combatants },
+            TraceEvent::BeginTurn { id } => Event::BeginTurn { id },
+            TraceEvent::EndTurn => Event::EndTurn,
+            TraceEvent::GoSlow { id } => Event::GoSlow { id },
+            TraceEvent::SetDefeated { id, defeated } => Event::SetDefeated { id, defeated },
+            TraceEvent::AdjustResolve { by } => Event::AdjustResolve { by },
+        }
+    }
 }
 
 /// A request to the rules, tagged by its kind as `resolve` takes it.
