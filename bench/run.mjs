@@ -85,7 +85,8 @@ say(`${new Date().toISOString().slice(0, 10)}, \`npm run bench\`${only ? ` \`--o
 say("");
 
 /* ---------------------------------------------------------------- size */
-const CLIENT_LIMIT = 300_000;
+/** The client core's budget: 300 KiB by gzip -9, as the project states it. */
+const CLIENT_LIMIT = 300 * 1024;
 if (want("size")) {
   say("## The wasm modules");
   say("");
@@ -97,8 +98,8 @@ if (want("size")) {
     ["encounter forecast `wasm/icon_forecast_bg.wasm` (GM only, on demand)", "icon_forecast_bg.wasm", null]]) {
     const bytes = readFileSync(`${root}wasm/${file}`);
     const gz = gzipSync(bytes, { level: 9 }).length;
-    say(`| ${name} | ${kb(bytes.length)} (${fmt(bytes.length)} B) | ${kb(gz)} (${fmt(gz)} B) | ${limit ? `≤ ${kb(limit)} gzip -9` : "—"} | ${limit ? verdict(gz <= limit) : ""} |`);
-    if (limit) floors.push([`client core ≤ ${kb(limit)} gzip -9 (${kb(gz)})`, gz <= limit]);
+    say(`| ${name} | ${kb(bytes.length)} (${fmt(bytes.length)} B) | ${kb(gz)} (${fmt(gz)} B) | ${limit ? `≤ ${fmt(limit)} B (300 KiB) gzip -9` : "—"} | ${limit ? verdict(gz <= limit) : ""} |`);
+    if (limit) floors.push([`client core ≤ 300 KiB = ${fmt(limit)} B gzip -9 (${fmt(gz)} B)`, gz <= limit]);
   }
   say("");
 }

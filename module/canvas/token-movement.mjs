@@ -25,36 +25,6 @@ import { hasTerrain, spacesInside, terrainType } from "./terrain-spaces.mjs";
 const NOT_WALKED = new Set(["blink", "displace"]);
 
 /**
- * The single steps from one space to another along the straight line between them: 8-connected
- * (diagonal steps where the line goes diagonally) for a character that may step diagonally,
- * 4-connected (orthogonal steps that keep closest to the line) for one that may not.
- * @param {[number, number]} from
- * @param {[number, number]} to
- * @param {boolean} diagonal
- * @returns {[number, number][]}
- */
-export function stepsBetween([i0, j0], [i1, j1], diagonal) {
-  const [di, dj] = [i1 - i0, j1 - j0];
-  /** @type {[number, number][]} */
-  const out = [];
-  if (diagonal) {
-    const n = Math.max(Math.abs(di), Math.abs(dj));
-    for (let k = 1; k <= n; k++) out.push([i0 + Math.round((di * k) / n), j0 + Math.round((dj * k) / n)]);
-    return out;
-  }
-  const [si, sj] = [Math.sign(di), Math.sign(dj)];
-  const [ni, nj] = [Math.abs(di), Math.abs(dj)];
-  let [mi, mj] = [0, 0];
-  while (mi < ni || mj < nj) {
-    // the axis whose next half-step lies nearer the line's start: (mi + ½)/ni against (mj + ½)/nj
-    if (mj >= nj || (mi < ni && (2 * mi + 1) * nj <= (2 * mj + 1) * ni)) mi++;
-    else mj++;
-    out.push([i0 + si * mi, j0 + sj * mj]);
-  }
-  return out;
-}
-
-/**
  * A token's moves by ICON's rules ("Engagement", "Difficult Terrain", "Obstruction", Flying,
  * Phasing, Immobile, Skirmisher): the core prices each step and says what a move breaks; a
  * player's move that breaks a rule is warned about (never stopped: the table decides), a GM's
@@ -157,7 +127,8 @@ export default class TokenMovement {
 
   /**
    * The price of moving `token` from `origin` through `waypoints` (pixels, top-left corners) on
-   * its scene, or null when it is on no scene with a grid.
+   * its scene, the core routing between them (the cheapest way that breaks no rule; the straight
+   * line's steps, and what they break, where there is none), or null when it is on no scene with a grid.
    * @param {TokenDocument.Implementation} token
    * @param {{x: number, y: number}} origin
    * @param {{x: number, y: number}[]} waypoints
@@ -171,15 +142,9 @@ export default class TokenMovement {
     const size = request.grid;
     const space = (/** @type {{x: number, y: number}} */ p) => /** @type {[number, number]} */ ([Math.round(p.y / size), Math.round(p.x / size)]);
     const [i, j] = space(origin);
-    /** @type {[number, number][]} */
-    const path = [];
-    let at = /** @type {[number, number]} */ ([i, j]);
-    for (const waypoint of waypoints) {
-      const next = space(waypoint);
-      path.push(...stepsBetween(at, next, request.mode.skirmisher));
-      at = next;
-    }
-    return getCore().iconMovement({ ...request, mover: { ...request.mover, i, j }, path });
+    // the core routes between the waypoints: the cheapest way that breaks no rule, as a player
+    // walks round a foe or a wall a straight drag would cross
+    return getCore().iconMovement({ ...request, mover: { ...request.mover, i, j }, path: waypoints.map(space), route: true });
   }
 
   /**

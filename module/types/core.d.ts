@@ -236,6 +236,8 @@ export interface CoreApi {
     others?: { body: SightBody; foe?: boolean; solid?: boolean }[];
     difficult?: [number, number][];
     walls?: { a: [number, number]; b: [number, number]; height?: number | null }[];
+    /** `path` is waypoints, joined by the cheapest route that breaks no rule. */
+    route?: boolean;
   }): {
     cost: number;
     steps: { to: [number, number]; cost: number; engaged: boolean; difficult: boolean }[];

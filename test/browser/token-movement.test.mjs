@@ -29,8 +29,9 @@ describe("a token's move by ICON's rules", () => {
           { name: "Vex", actorId: vex.id, actorLink: true, x: 1 * size, y: 5 * size, disposition: 1 },
           { name: "Grunt", actorId: grunt.id, actorLink: true, x: 3 * size, y: 1 * size, disposition: -1 }
         ],
-        // a wall on x = 600 from y = 0 to 800
-        walls: [{ c: [600, 0, 600, 800] }] });
+        // a wall on x = 600 from y = 0 to 800; row 1's spaces from x = 300 to 600 a pocket closed
+        // above, below and on the right, Grunt at its mouth; a short wall on x = 800 across row 3
+        walls: [{ c: [600, 0, 600, 800] }, { c: [300, 100, 600, 100] }, { c: [300, 200, 600, 200] }, { c: [800, 300, 800, 400] }] });
       await scene.view();
       const token = name => scene.tokens.getName(name);
       const warned = async (name, x, y) => {
@@ -46,7 +47,9 @@ describe("a token's move by ICON's rules", () => {
         miraDiagonal: price("Mira", [1, 1], [2, 2]).cost,
         vexDiagonal: price("Vex", [1, 5], [2, 6]).cost,
         // (2,1) beside Grunt at (3,1) down to (2,3): the first two steps leave spaces beside him
-        engaged: price("Mira", [2, 1], [2, 3]).steps.map(s => s.cost)
+        engaged: price("Mira", [2, 1], [2, 3]).steps.map(s => s.cost),
+        // (7,3) → (9,3) in a straight line crosses the short wall: the core routes round it
+        detour: (({ cost, steps, problems }) => ({ cost, to: steps.map(s => s.to), problems }))(price("Mira", [7, 3], [9, 3]))
       };
       await game.user.update({ role: CONST.USER_ROLES.PLAYER });
       try {
@@ -54,7 +57,7 @@ describe("a token's move by ICON's rules", () => {
           prices,
           diagonal: await warned("Mira", 2, 2),
           back: await warned("Mira", 2, 1),
-          // (2,1) → (4,1) in a straight line: through Grunt at (3,1)
+          // (2,1) → (4,1): into the pocket, whose one way in is through Grunt at (3,1)
           through: await warned("Mira", 4, 1),
           wall: await warned("Mira", 7, 1),
           // back across the wall, through and onto Grunt
@@ -67,7 +70,7 @@ describe("a token's move by ICON's rules", () => {
           })(),
           immobile: await (async () => {
             await mira.toggleStatusEffect("immobile", { active: true });
-            return warned("Mira", 3, 2);
+            return warned("Mira", 2, 1);
           })()
         };
       } finally {
@@ -82,7 +85,8 @@ describe("a token's move by ICON's rules", () => {
       immobile: "It cannot move (Immobile or Incapacitated)."
     };
     const warning = (...problems) => [`Mira's move breaks ICON's movement rules: ${problems.map(p => text[p]).join(" ")} The GM may allow it.`];
-    assert.deepEqual(seen.prices, { miraDiagonal: 2, vexDiagonal: 1, engaged: [2, 2] });
+    assert.deepEqual(seen.prices, { miraDiagonal: 2, vexDiagonal: 1, engaged: [2, 2],
+      detour: { cost: 4, to: [[2, 7], [2, 8], [3, 8], [3, 9]], problems: [] } });
     assert.deepEqual(seen.diagonal, { at: [2, 2], said: [] }, "a diagonal drag is walked as two orthogonal steps");
     assert.deepEqual(seen.back, { at: [2, 1], said: [] });
     assert.deepEqual(seen.through, { at: [4, 1], said: warning("obstructed") }, "warned, and made");
