@@ -7,7 +7,8 @@
  * of Foundry the shim does not have (compendium packs) skip themselves there, saying why.
  */
 import { SYSTEM_ID } from "../config.mjs";
-import { usesChatCommandRegistry, usesRegionAreas } from "../compat/generation.mjs";
+import { usesChatCommandRegistry, usesEffectsV2, usesRegionAreas } from "../compat/generation.mjs";
+import { TURN_END_EXPIRY } from "../data/effect-duration.mjs";
 
 /**
  * The parts of Quench's batch context (mocha's BDD functions and chai's `assert`) used here.
@@ -227,6 +228,17 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
     const data = { name: `${PREFIX} ${type}`, type, system };
     return track(await Actor.implementation.create(/** @type {Actor.CreateData} */ (data)));
   };
+  /** A started combat of a new character and a new foe, and their combatants' ids. */
+  const startedCombat = async () => {
+    const pc = await actorOf("character");
+    const foe = await actorOf("foe");
+    const combat = /** @type {import("../documents/icon-combat.mjs").default} */ (track(
+      /** @type {Combat | undefined} */ (await Combat.implementation.create({}))));
+    await combat.createEmbeddedDocuments("Combatant", [{ actorId: pc.id }, { actorId: foe.id }]);
+    const [pcId, foeId] = [pc, foe].map(a => combat.combatants.find(c => c.actor?.id === a.id)?.id ?? "");
+    await combat.startCombat();
+    return { pc, foe, combat, pcId, foeId };
+  };
 
   /**
    * Open a document's sheet and wait for it.
@@ -433,13 +445,7 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
     it("runs a round with a slow turn, then undoes the last step", async function () {
       // A world without Foundry's combat tracker cannot run a combat.
       if (!(ui.combat instanceof foundry.applications.sidebar.tabs.CombatTracker)) this.skip();
-      const pc = await actorOf("character");
-      const foe = await actorOf("foe");
-      const combat = /** @type {import("../documents/icon-combat.mjs").default} */ (track(
-        /** @type {Combat | undefined} */ (await Combat.implementation.create({}))));
-      await combat.createEmbeddedDocuments("Combatant", [{ actorId: pc.id }, { actorId: foe.id }]);
-      const [pcId, foeId] = [pc, foe].map(a => combat.combatants.find(c => c.actor?.id === a.id)?.id ?? "");
-      await combat.startCombat();
+      const { pc, combat, pcId, foeId } = await startedCombat();
       assert.equal(combat.iconState?.round, 1);
       // The party acts first; the PC goes slow, so the foe takes the regular turn, then the slow one.
       await combat.iconDispatch({ type: "goSlow", id: pcId });
@@ -508,6 +514,60 @@ export function worldBatch({ describe, it, before, after, beforeEach, afterEach,
         }
       } finally {
         for (const token of game.user?.targets ?? []) token.setTarget(false, { releaseOthers: false });
+        if (viewed) await viewed.view();
+      }
+    });
+  });
+
+  describe("durations and terrain", () => {
+    it(`a status to the end of its next turn is written ${usesEffectsV2() ? "as v14's duration with the system's expiry event" : "as v13's flag"}, and ends at its bearer's turn end`, async () => {
+      const { pc, combat, pcId, foeId } = await startedCombat();
+      const [item] = /** @type {Item.Implementation[]} */ (await pc.createEmbeddedDocuments("Item", [/** @type {Item.CreateData} */ ({
+        name: `${PREFIX} daze`, type: "ability", system: { actions: "1", range: { kind: "self", value: 0 },
+          effects: [{ trigger: "use", status: "dazed", duration: "turn" }] } })]));
+      await /** @type {import("../documents/icon-item.mjs").default} */ (/** @type {unknown} */ (item)).use({ placeArea: false });
+      const message = await until(() => newMessage(m => !!m.getFlag(SYSTEM_ID, "card")), "the ability's card");
+      (await cardButton(message, "effect", "the effect's control")).click();
+      await until(() => pc.statuses.has("dazed"), "the status from the card");
+      const effect = pc.effects.find(e => e.statuses.has("dazed"));
+      const shape = /** @type {{duration?: {expiry?: unknown}, flags?: Record<string, {endsAtTurnEnd?: unknown} | undefined>}} */ (effect?.toObject() ?? {});
+      if (usesEffectsV2()) assert.equal(shape.duration?.expiry, TURN_END_EXPIRY, "v14: the duration's expiry is the system's event");
+      else assert.equal(shape.flags?.[SYSTEM_ID]?.endsAtTurnEnd, true, "v13: the flag");
+      // the PC goes slow, so the foe's turn comes first and ends: the status stays; the bearer's
+      // turn ends: it is gone
+      await combat.iconDispatch({ type: "goSlow", id: pcId });
+      await combat.iconDispatch({ type: "beginTurn", id: foeId });
+      await combat.iconDispatch({ type: "endTurn" });
+      assert.ok(pc.statuses.has("dazed"), "another's turn end does not end it");
+      await combat.iconDispatch({ type: "beginTurn", id: pcId });
+      await combat.iconDispatch({ type: "endTurn" });
+      await until(() => !pc.statuses.has("dazed"), "the status ended at its bearer's turn end");
+    });
+
+    it("dangerous terrain painted as a region hurts a token moved through it: 2 piercing, once", async () => {
+      const viewed = canvas?.scene ?? null;
+      const pc = await actorOf("character");
+      const health = () => {
+        const system = /** @type {{hp?: {value?: number}, vigor?: {value?: number}}} */ (pc.system);
+        return Number(system.hp?.value ?? 0) + Number(system.vigor?.value ?? 0);
+      };
+      // a region with a behavior of the system's own subtype (types 13.345 know no such data)
+      const scene = track(/** @type {Scene | undefined} */ (await Scene.implementation.create(/** @type {Scene.CreateData} */ (/** @type {unknown} */ ({
+        name: `${PREFIX} terrain`, width: 1000, height: 600, grid: { size: 100, distance: 1, type: 1 },
+        tokens: [{ name: "walker", actorId: pc.id, actorLink: true, x: 100, y: 100 }],
+        regions: [{ name: `${PREFIX} spikes`, shapes: [{ type: "rectangle", x: 300, y: 0, width: 200, height: 400 }],
+          behaviors: [{ name: `${PREFIX} spikes`, type: `${SYSTEM_ID}.dangerousTerrain` }] }]
+      })))));
+      try {
+        await scene.view();
+        await until(() => canvas?.ready && canvas.scene?.id === scene.id, "the scene on the canvas");
+        const before = health();
+        const token = scene.tokens.getName("walker");
+        await token?.update({ x: 700, y: 100 });
+        await until(() => health() === before - 2, "2 piercing from the region");
+        await new Promise(resolve => setTimeout(resolve, 500));
+        assert.equal(health(), before - 2, "once for the whole move");
+      } finally {
         if (viewed) await viewed.view();
       }
     });
