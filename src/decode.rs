@@ -13,7 +13,8 @@
 
 use crate::error::{Error, Result};
 use serde::de::{
-    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, VariantAccess, Visitor,
+    self, DeserializeOwned, DeserializeSeed, Deserializer, EnumAccess, SeqAccess, VariantAccess,
+    Visitor,
 };
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -191,6 +192,54 @@ impl<'a> VariantAccess<'a> for Fields<'a> {
 
 /// Values nest at most this deep in a message's account (module/core.mjs refuses deeper ones).
 pub const MAX_DEPTH: usize = 64;
+
+/// A list of at most `max` `what`, refused as soon as it is known to be longer (from its length
+/// when the reader knows it, else at the first element past the limit), saying "{holder} at most
+/// {max} {what}" (`holder` such as "an ability has").
+pub fn at_most<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+    d: D,
+    max: usize,
+    holder: &'static str,
+    what: &'static str,
+) -> std::result::Result<Vec<T>, D::Error> {
+    struct Bounded<T> {
+        max: usize,
+        holder: &'static str,
+        what: &'static str,
+        items: std::marker::PhantomData<T>,
+    }
+    impl<'de, T: Deserialize<'de>> Visitor<'de> for Bounded<T> {
+        type Value = Vec<T>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            write!(f, "a list of {}", self.what)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<T>, A::Error> {
+            let too_many = || {
+                de::Error::custom(format!(
+                    "{} at most {} {}",
+                    self.holder, self.max, self.what
+                ))
+            };
+            if seq.size_hint().is_some_and(|n| n > self.max) {
+                return Err(too_many());
+            }
+            let mut out = Vec::new();
+            while let Some(item) = seq.next_element()? {
+                if out.len() >= self.max {
+                    return Err(too_many());
+                }
+                out.push(item);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_seq(Bounded {
+        max,
+        holder,
+        what,
+        items: std::marker::PhantomData,
+    })
+}
 
 /// The path to the first value nested deeper than `limit` in JSON `text`, if any: a scan that
 /// tracks each open container's current key or index (keys as written, escapes and all).

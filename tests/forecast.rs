@@ -583,7 +583,7 @@ fn bounds_are_refused_with_a_clear_error() {
     );
     let e = Forecast::from_json(&many).err().unwrap();
     assert!(
-        e.message().contains("at most 64 fighters"),
+        e.message().contains("a forecast takes at most 64 fighters"),
         "{}",
         e.message()
     );

@@ -5,9 +5,10 @@
 //! bounded as it is read.
 
 use crate::combat::{Side, Template};
+use crate::decode::at_most;
 use crate::rulesets::icon::ability::{Part, To, Trigger, MAX_PARTS};
 use crate::rulesets::icon::effects::status_list;
-use serde::de::{Deserializer, SeqAccess, Visitor};
+use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
 
 /// A forecast has at most this many fighters (a large ICON fight has a dozen or two).
@@ -431,52 +432,15 @@ fn yes() -> bool {
     true
 }
 
-/// A list of at most `max` `what`, refused at the first element past the limit.
-fn at_most<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-    d: D,
-    max: usize,
-    what: &'static str,
-) -> std::result::Result<Vec<T>, D::Error> {
-    struct Bounded<T> {
-        max: usize,
-        what: &'static str,
-        items: std::marker::PhantomData<T>,
-    }
-    impl<'de, T: Deserialize<'de>> Visitor<'de> for Bounded<T> {
-        type Value = Vec<T>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            write!(f, "a list of {}", self.what)
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<T>, A::Error> {
-            let mut out = Vec::new();
-            while let Some(item) = seq.next_element()? {
-                if out.len() >= self.max {
-                    return Err(serde::de::Error::custom(format!(
-                        "a forecast takes at most {} {}",
-                        self.max, self.what
-                    )));
-                }
-                out.push(item);
-            }
-            Ok(out)
-        }
-    }
-    d.deserialize_seq(Bounded {
-        max,
-        what,
-        items: std::marker::PhantomData,
-    })
-}
-
 fn fighters<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<Fighter>, D::Error> {
-    at_most(d, MAX_FIGHTERS, "fighters")
+    at_most(d, MAX_FIGHTERS, "a forecast takes", "fighters")
 }
 fn abilities<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<AbilitySpec>, D::Error> {
-    at_most(d, MAX_ABILITIES, "abilities a fighter")
+    at_most(d, MAX_ABILITIES, "a forecast takes", "abilities a fighter")
 }
 fn parts<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<PartSpec>, D::Error> {
-    at_most(d, MAX_PARTS, "parts an ability")
+    at_most(d, MAX_PARTS, "a forecast takes", "parts an ability")
 }
 fn tags<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<Tag>, D::Error> {
-    at_most(d, 16, "tags an ability")
+    at_most(d, 16, "a forecast takes", "tags an ability")
 }

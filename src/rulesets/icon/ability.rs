@@ -17,8 +17,9 @@ use super::effects::{
     mark_blocked, sealed, status_blocked, status_list, Blocked, Recipient, MAX_STATUS_BYTES,
 };
 use super::tactical::AttackResult;
+use crate::decode::at_most;
 use crate::error::{Error, Result};
-use serde::de::{Deserializer, SeqAccess, Visitor};
+use serde::de::Deserializer;
 use serde::{Deserialize, Serialize};
 
 /// An ability has at most this many parts (ICON's have a handful).
@@ -218,56 +219,12 @@ pub struct AbilityOutcome {
     pub user: Vec<Fired>,
 }
 
-/// A list of at most `max` `what`, refused as soon as it is known to be longer (from its length
-/// when the reader knows it, else at the first element past the limit).
-fn at_most<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-    d: D,
-    max: usize,
-    what: &'static str,
-) -> std::result::Result<Vec<T>, D::Error> {
-    struct Bounded<T> {
-        max: usize,
-        what: &'static str,
-        items: std::marker::PhantomData<T>,
-    }
-    impl<'de, T: Deserialize<'de>> Visitor<'de> for Bounded<T> {
-        type Value = Vec<T>;
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            write!(f, "a list of {}", self.what)
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Vec<T>, A::Error> {
-            let too_many = || {
-                serde::de::Error::custom(format!(
-                    "an ability has at most {} {}",
-                    self.max, self.what
-                ))
-            };
-            if seq.size_hint().is_some_and(|n| n > self.max) {
-                return Err(too_many());
-            }
-            let mut out = Vec::new();
-            while let Some(item) = seq.next_element()? {
-                if out.len() >= self.max {
-                    return Err(too_many());
-                }
-                out.push(item);
-            }
-            Ok(out)
-        }
-    }
-    d.deserialize_seq(Bounded {
-        max,
-        what,
-        items: std::marker::PhantomData,
-    })
-}
-
 fn parts<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<Part>, D::Error> {
-    at_most(d, MAX_PARTS, "parts")
+    at_most(d, MAX_PARTS, "an ability has", "parts")
 }
 
 fn targets<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Vec<Target>, D::Error> {
-    at_most(d, MAX_TARGETS, "targets")
+    at_most(d, MAX_TARGETS, "an ability has", "targets")
 }
 
 /// A Gamble number: a d6's face.
