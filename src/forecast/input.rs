@@ -184,22 +184,8 @@ pub enum Per {
     Combat,
 }
 
-/// An ability's tags that change how the forecast plays it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Tag {
-    Attack,
-    Area,
-    Aura,
-    Mark,
-    Stance,
-    Combo,
-    Delay,
-    EndTurn,
-    Summon,
-    Terrain,
-    LimitBreak,
-}
+/// An ability's tags (the core's own) that change how the forecast plays it.
+pub use crate::rulesets::icon::ability::Tag;
 
 /// An ability as the forecast plays it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]

@@ -7,7 +7,7 @@
 //! module runs it (module/documents/combat-effects.mjs). Who acts and with what is the side's
 //! policy ([`super::policy`]).
 
-use super::dice::{attack_result, Roller};
+use super::dice::{attack_result, Rolled, Roller};
 use super::expect::{apply_request, attack_request, damage_request, save_request, Attacker};
 use super::input::{AbilitySpec, Duration, Fighter, Per, Recharge, Tag};
 use super::prepare::{Aim, Prepared};
@@ -402,7 +402,7 @@ impl<'p> Play<'p> {
         }
         let gamble = if spec.parts.iter().any(|p| p.trigger == Trigger::Gamble) {
             let slot = self.roller.gamble()?;
-            let rolled = self.roll(slot, u, None, Role::Gamble, None)?;
+            let rolled = self.roll(slot, u, None, Role::Gamble, None)?.total;
             Some(rolled.clamp(1, 6) as u8)
         } else {
             None
@@ -497,7 +497,7 @@ impl<'p> Play<'p> {
             spec.save.is_some() || spec.attack.as_ref().is_some_and(|a| a.save_for_half);
         let saved = if save_needed {
             let slot = self.roller.save(&save_request(spec.save))?;
-            let success = match self.roll_detail(slot, u, Some(t), Role::Save, None)? {
+            let success = match self.roll(slot, u, Some(t), Role::Save, None)?.detail {
                 Detail::IconSave(s) => s.success,
                 _ => false,
             };
@@ -522,7 +522,7 @@ impl<'p> Play<'p> {
             let request = attack_request(&by, attack, self.p.request.fighters[t].defense, evasion);
             let slot = self.roller.attack(&request)?;
             let Detail::IconAttack(outcome) =
-                self.roll_detail(slot, u, Some(t), Role::Attack, None)?
+                self.roll(slot, u, Some(t), Role::Attack, None)?.detail
             else {
                 return Err(Error::request(
                     "internal: an attack roll without its outcome",
@@ -533,7 +533,7 @@ impl<'p> Play<'p> {
             target.exceed = outcome.exceed;
             if let Some(damage) = damage_request(&by, attack, result) {
                 let slot = self.roller.damage(&damage)?;
-                let amount = self.roll(slot, u, Some(t), Role::Damage, None)?;
+                let amount = self.roll(slot, u, Some(t), Role::Damage, None)?.total;
                 let roll = self.trace.as_ref().map(|s| s.len() - 1);
                 let hated = self.units[u].hates == Some(t);
                 let saved_half = saved && attack.save_for_half;
@@ -848,7 +848,10 @@ impl<'p> Play<'p> {
         }
         for status in saveable(&self.units[o].t.statuses) {
             let slot = self.roller.save(&save_request(None))?;
-            let saved = match self.roll_detail(slot, o, None, Role::StatusSave, Some(&status))? {
+            let saved = match self
+                .roll(slot, o, None, Role::StatusSave, Some(&status))?
+                .detail
+            {
                 Detail::IconSave(s) => s.success,
                 _ => false,
             };
@@ -877,7 +880,7 @@ impl<'p> Play<'p> {
         }
     }
 
-    /// Rolls the request in `slot`: its total.
+    /// Rolls the request in `slot` (noted in the trace): its total and the kind's outcome.
     fn roll(
         &mut self,
         slot: usize,
@@ -885,24 +888,10 @@ impl<'p> Play<'p> {
         target: Option<usize>,
         role: Role,
         status: Option<&str>,
-    ) -> Result<i64> {
+    ) -> Result<Rolled> {
         let rolled = self.roller.roll(slot, &mut self.rng)?;
         self.note_roll(slot, by, target, role, status, rolled.total);
-        Ok(rolled.total)
-    }
-
-    /// Rolls the request in `slot`: the kind's outcome.
-    fn roll_detail(
-        &mut self,
-        slot: usize,
-        by: usize,
-        target: Option<usize>,
-        role: Role,
-        status: Option<&str>,
-    ) -> Result<Detail> {
-        let rolled = self.roller.roll(slot, &mut self.rng)?;
-        self.note_roll(slot, by, target, role, status, rolled.total);
-        Ok(rolled.detail)
+        Ok(rolled)
     }
 
     fn note_roll(

@@ -19,22 +19,8 @@ pub enum Actions {
     Interrupt,
 }
 
-/// An ability tag (`ABILITY_TAGS` in `module/data/rules.mjs`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Tag {
-    Attack,
-    Area,
-    Aura,
-    Mark,
-    Stance,
-    Combo,
-    Delay,
-    EndTurn,
-    Summon,
-    Terrain,
-    LimitBreak,
-}
+/// An ability tag: the core's own.
+pub use crate::rulesets::icon::ability::Tag;
 
 /// `system.range.kind`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

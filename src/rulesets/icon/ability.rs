@@ -27,6 +27,24 @@ pub const MAX_PARTS: usize = 12;
 /// An ability is used against at most this many targets (a large area on a crowded map).
 pub const MAX_TARGETS: usize = 64;
 
+/// An ability's tag (`ABILITY_TAGS` in `module/data/rules.mjs`): what the paste parser writes and
+/// the forecast plays by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Tag {
+    Attack,
+    Area,
+    Aura,
+    Mark,
+    Stance,
+    Combo,
+    Delay,
+    EndTurn,
+    Summon,
+    Terrain,
+    LimitBreak,
+}
+
 /// When a part fires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
